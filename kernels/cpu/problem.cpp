@@ -1,0 +1,196 @@
+// Building a Problem: names, encoding residues into matrix codes, the DTW fixed-point scale,
+// and the up-front checks that keep every score inside int32 (no silent overflow anywhere).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+
+#include "dpviz/engine.hpp"
+
+namespace dpviz {
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+constexpr int32_t kMaxPenalty = 1'000'000;
+
+}  // namespace
+
+std::string_view algorithm_name(Algorithm a) {
+    switch (a) {
+        case Algorithm::local: return "local";
+        case Algorithm::global: return "global";
+        case Algorithm::semiglobal: return "semiglobal";
+        case Algorithm::edit: return "edit";
+        case Algorithm::lcs: return "lcs";
+        case Algorithm::dtw: return "dtw";
+    }
+    return "?";
+}
+
+std::optional<Algorithm> parse_algorithm(std::string_view s) {
+    const std::string l = lower(s);
+    for (Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit,
+                        Algorithm::lcs, Algorithm::dtw})
+        if (l == algorithm_name(a)) return a;
+    if (l == "sw" || l == "smith-waterman") return Algorithm::local;
+    if (l == "nw" || l == "needleman-wunsch") return Algorithm::global;
+    if (l == "semi-global" || l == "sg") return Algorithm::semiglobal;
+    if (l == "levenshtein") return Algorithm::edit;
+    return std::nullopt;
+}
+
+bool minimizes(Algorithm a) { return a == Algorithm::edit || a == Algorithm::dtw; }
+bool uses_substitution_matrix(Algorithm a) {
+    return a == Algorithm::local || a == Algorithm::global || a == Algorithm::semiglobal;
+}
+bool uses_gap_penalties(Algorithm a) { return uses_substitution_matrix(a); }
+
+std::string_view dtw_cost_name(DtwCost c) { return c == DtwCost::abs ? "abs" : "squared"; }
+
+int SubstitutionMatrix::index_of(char c) const {
+    const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    const auto pos = alphabet.find(u);
+    return pos == std::string::npos ? -1 : static_cast<int>(pos);
+}
+int32_t SubstitutionMatrix::min_score() const {
+    return scores.empty() ? 0 : *std::min_element(scores.begin(), scores.end());
+}
+int32_t SubstitutionMatrix::max_score() const {
+    return scores.empty() ? 0 : *std::max_element(scores.begin(), scores.end());
+}
+
+int Problem::rows() const {
+    return algo == Algorithm::dtw ? static_cast<int>(query_fixed.size()) : static_cast<int>(query_codes.size());
+}
+int Problem::cols() const {
+    return algo == Algorithm::dtw ? static_cast<int>(target_fixed.size()) : static_cast<int>(target_codes.size());
+}
+
+bool Problem::in_band(int i, int j) const {
+    if (band < 0) return true;
+    const int64_t M = rows(), N = cols();
+    return std::llabs(int64_t(j) * M - int64_t(i) * N) <= int64_t(band) * M;
+}
+
+Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const SequenceInput& target,
+                               const ScoringOptions& s) {
+    if (algo == Algorithm::dtw) return usage_error("DTW takes numeric signals, not sequences");
+    if (s.band >= 0) return usage_error("--band applies to DTW only");
+    Problem p;
+    p.algo = algo;
+    p.query_name = query.name;
+    p.target_name = target.name;
+    p.gaps = s.gaps;
+    for (const char c : query.residues) p.query += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (const char c : target.residues) p.target += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (p.query.size() > size_t(kScoreBound) || p.target.size() > size_t(kScoreBound))
+        return resource_error("sequences longer than 2^29 residues are not supported");
+
+    if (uses_gap_penalties(algo)) {
+        if (s.gaps.open < 0 || s.gaps.extend < 0)
+            return usage_error("gap penalties are positive numbers (a gap of length k costs open + (k-1)*extend); got open " +
+                               std::to_string(s.gaps.open) + ", extend " + std::to_string(s.gaps.extend));
+        if (s.gaps.open > kMaxPenalty || s.gaps.extend > kMaxPenalty)
+            return usage_error("gap penalties above " + std::to_string(kMaxPenalty) + " are not supported");
+    }
+
+    if (uses_substitution_matrix(algo) && s.matrix) {
+        p.matrix = *s.matrix;
+    } else {
+        // Match/mismatch (or plain identity for edit distance and LCS) over the letters present.
+        std::string letters = p.query + p.target;
+        std::sort(letters.begin(), letters.end());
+        letters.erase(std::unique(letters.begin(), letters.end()), letters.end());
+        if (letters.size() > 255) return input_error("more than 255 distinct residue letters");
+        if (uses_substitution_matrix(algo) && (std::abs(s.match) > kMaxPenalty || std::abs(s.mismatch) > kMaxPenalty))
+            return usage_error("--match/--mismatch beyond +-" + std::to_string(kMaxPenalty) + " are not supported");
+        p.matrix.name = uses_substitution_matrix(algo) ? "match/mismatch" : "identity";
+        p.matrix.alphabet = letters;
+        const size_t n = letters.size();
+        p.matrix.scores.assign(n * n, uses_substitution_matrix(algo) ? s.mismatch : 0);
+        for (size_t k = 0; k < n; ++k) p.matrix.scores[k * n + k] = uses_substitution_matrix(algo) ? s.match : 1;
+    }
+
+    auto encode = [&](const std::string& residues, const std::string& which, std::vector<uint8_t>& codes) -> Status {
+        codes.resize(residues.size());
+        for (size_t k = 0; k < residues.size(); ++k) {
+            const int idx = p.matrix.index_of(residues[k]);
+            if (idx < 0) {
+                const unsigned char c = static_cast<unsigned char>(residues[k]);
+                const std::string shown = std::isprint(c) ? std::string("'") + char(c) + "'" : "byte " + std::to_string(c);
+                return input_error(which + ": position " + std::to_string(k + 1) + ": residue " + shown +
+                                   " is not in matrix " + p.matrix.name);
+            }
+            codes[k] = static_cast<uint8_t>(idx);
+        }
+        return Ok{};
+    };
+    if (auto st = encode(p.query, "query", p.query_codes); !st) return st.error();
+    if (auto st = encode(p.target, "target", p.target_codes); !st) return st.error();
+
+    // Worst case of any H, E or F value: every step scores the largest magnitude there is.
+    const int64_t steps = int64_t(p.query.size()) + int64_t(p.target.size()) + 1;
+    int64_t per_step = 1;
+    if (uses_substitution_matrix(algo))
+        per_step = std::max<int64_t>({std::abs(int64_t(p.matrix.min_score())), std::abs(int64_t(p.matrix.max_score())),
+                                      int64_t(p.gaps.open), int64_t(p.gaps.extend), 1});
+    if (steps * per_step + int64_t(p.gaps.open) >= kScoreBound)
+        return resource_error("scores could exceed the int32 range (" + std::to_string(steps) + " steps x " +
+                              std::to_string(per_step) + "); use smaller scores or shorter inputs");
+    return p;
+}
+
+Expected<Problem> make_dtw_problem(const SignalInput& query, const SignalInput& target, const ScoringOptions& s) {
+    Problem p;
+    p.algo = Algorithm::dtw;
+    p.query_name = query.name;
+    p.target_name = target.name;
+    p.query_signal = query.values;
+    p.target_signal = target.values;
+    p.dtw_cost = s.dtw_cost;
+    p.band = s.band;
+    if (p.query_signal.empty() || p.target_signal.empty()) return input_error("DTW needs two non-empty signals");
+    if (p.query_signal.size() > size_t(kScoreBound) || p.target_signal.size() > size_t(kScoreBound))
+        return resource_error("signals longer than 2^29 samples are not supported");
+    double peak = 0.0;
+    for (const auto* v : {&p.query_signal, &p.target_signal})
+        for (const double x : *v) {
+            if (!std::isfinite(x)) return input_error("signal value is not a finite number");
+            peak = std::max(peak, std::abs(x));
+        }
+
+    // Fixed point: q = round(x * scale), scale a power of two. The largest local cost is
+    // (2 * peak * scale) for abs, its square for squared; a path has at most M + N - 1 cells.
+    // Auto scale: the largest power of two up to 2^16 that keeps the worst-case sum below 2^29.
+    const double steps = double(p.query_signal.size() + p.target_signal.size());
+    auto fits = [&](double scale) {
+        const double span = 2.0 * peak * scale + 1.0;  // +1: rounding of both values
+        const double cost = s.dtw_cost == DtwCost::abs ? span : span * span;
+        return peak * scale + 1.0 < double(kScoreBound) && steps * cost < double(kScoreBound);
+    };
+    if (s.dtw_scale) {
+        const double e = std::log2(*s.dtw_scale);
+        if (!(*s.dtw_scale > 0) || e != std::floor(e) || e < -60 || e > 30)
+            return usage_error("--dtw-scale must be a power of two between 2^-60 and 2^30");
+        if (!fits(*s.dtw_scale))
+            return resource_error("--dtw-scale " + std::to_string(*s.dtw_scale) +
+                                  " lets DTW costs exceed the int32 range; pick a smaller scale");
+        p.dtw_scale = *s.dtw_scale;
+    } else {
+        int e = 16;
+        while (e > -60 && !fits(std::ldexp(1.0, e))) --e;
+        if (!fits(std::ldexp(1.0, e))) return resource_error("signals too long for int32 DTW costs");
+        p.dtw_scale = std::ldexp(1.0, e);
+    }
+    for (const double x : p.query_signal) p.query_fixed.push_back(static_cast<int32_t>(std::lround(x * p.dtw_scale)));
+    for (const double x : p.target_signal) p.target_fixed.push_back(static_cast<int32_t>(std::lround(x * p.dtw_scale)));
+    if (s.band < -1) return usage_error("--band must be 0 or more");
+    return p;
+}
+
+}  // namespace dpviz

@@ -1,0 +1,185 @@
+// The CPU reference: one plain loop nest per algorithm, written to be read. It is the
+// specification every other backend is tested against, cell by cell and bit by bit.
+#include <algorithm>
+#include <chrono>
+
+#include "dpviz/engine.hpp"
+
+namespace dpviz {
+namespace {
+
+// Direction bits for a maximum: every candidate equal to the winner sets its bit.
+uint8_t bits_of_max(int32_t best, int32_t diag, int32_t up, int32_t left) {
+    uint8_t b = 0;
+    if (diag == best) b |= dir::kDiag;
+    if (up == best) b |= dir::kUp;
+    if (left == best) b |= dir::kLeft;
+    return b;
+}
+
+// Global / semi-global / local alignment, linear or affine gaps (Gotoh).
+//   E[i][j] = max(H[i][j-1] - open, E[i][j-1] - extend)      horizontal gap (target residue vs '-')
+//   F[i][j] = max(H[i-1][j] - open, F[i-1][j] - extend)      vertical gap (query residue vs '-')
+//   H[i][j] = max(H[i-1][j-1] + s(a_i, b_j), E[i][j], F[i][j] [, 0 for local])
+// With open == extend this is the linear model, H[i][j] = max(diag + s, up - g, left - g).
+void fill_alignment(const Problem& p, DpResult& r) {
+    const int M = p.rows(), N = p.cols();
+    const int32_t open = p.gaps.open, ext = p.gaps.extend;
+    const bool affine = p.affine();
+    const bool global = p.algo == Algorithm::global;
+    const bool local = p.algo == Algorithm::local;
+
+    r.H.reset(M + 1, N + 1, 0);
+    r.dirs.reset(M + 1, N + 1, 0);
+    if (affine) {
+        r.E.reset(M + 1, N + 1, kNegInf);
+        r.F.reset(M + 1, N + 1, kNegInf);
+    }
+
+    // First column and row. Global: a leading gap of length k costs open + (k-1)*extend.
+    // Semi-global and local: leading gaps are free, H = 0 with no predecessor.
+    for (int i = 1; i <= M; ++i) {
+        if (!global) continue;
+        r.H.at(i, 0) = -(open + (i - 1) * ext);
+        r.dirs.at(i, 0) = dir::kUp;
+        if (affine) {
+            r.F.at(i, 0) = r.H.at(i, 0);
+            r.dirs.at(i, 0) |= i == 1 ? dir::kFOpen : dir::kFExtend;
+        }
+    }
+    for (int j = 1; j <= N; ++j) {
+        if (!global) continue;
+        r.H.at(0, j) = -(open + (j - 1) * ext);
+        r.dirs.at(0, j) = dir::kLeft;
+        if (affine) {
+            r.E.at(0, j) = r.H.at(0, j);
+            r.dirs.at(0, j) |= j == 1 ? dir::kEOpen : dir::kEExtend;
+        }
+    }
+
+    for (int i = 1; i <= M; ++i) {
+        for (int j = 1; j <= N; ++j) {
+            const int32_t diag = r.H.at(i - 1, j - 1) + p.sub(i, j);
+            int32_t up, left;
+            uint8_t gap_bits = 0;
+            if (affine) {
+                const int32_t e_open = r.H.at(i, j - 1) - open, e_ext = r.E.at(i, j - 1) - ext;
+                const int32_t f_open = r.H.at(i - 1, j) - open, f_ext = r.F.at(i - 1, j) - ext;
+                left = std::max(e_open, e_ext);
+                up = std::max(f_open, f_ext);
+                r.E.at(i, j) = left;
+                r.F.at(i, j) = up;
+                if (e_open == left) gap_bits |= dir::kEOpen;
+                if (e_ext == left) gap_bits |= dir::kEExtend;
+                if (f_open == up) gap_bits |= dir::kFOpen;
+                if (f_ext == up) gap_bits |= dir::kFExtend;
+            } else {
+                up = r.H.at(i - 1, j) - open;
+                left = r.H.at(i, j - 1) - open;
+            }
+            int32_t h = std::max({diag, up, left});
+            uint8_t bits = bits_of_max(h, diag, up, left);
+            if (local && h <= 0) {
+                if (h < 0) bits = 0;  // the empty alignment beats every predecessor
+                h = 0;
+                bits |= dir::kZero;
+            }
+            r.H.at(i, j) = h;
+            r.dirs.at(i, j) = bits | gap_bits;
+        }
+    }
+}
+
+// Levenshtein distance: D[i][j] = min(D[i-1][j-1] + (a != b), D[i-1][j] + 1, D[i][j-1] + 1).
+void fill_edit(const Problem& p, DpResult& r) {
+    const int M = p.rows(), N = p.cols();
+    r.H.reset(M + 1, N + 1, 0);
+    r.dirs.reset(M + 1, N + 1, 0);
+    for (int i = 1; i <= M; ++i) { r.H.at(i, 0) = i; r.dirs.at(i, 0) = dir::kUp; }
+    for (int j = 1; j <= N; ++j) { r.H.at(0, j) = j; r.dirs.at(0, j) = dir::kLeft; }
+    for (int i = 1; i <= M; ++i) {
+        for (int j = 1; j <= N; ++j) {
+            const int32_t diag = r.H.at(i - 1, j - 1) + (p.query_codes[i - 1] != p.target_codes[j - 1]);
+            const int32_t up = r.H.at(i - 1, j) + 1;
+            const int32_t left = r.H.at(i, j - 1) + 1;
+            const int32_t d = std::min({diag, up, left});
+            r.H.at(i, j) = d;
+            r.dirs.at(i, j) = bits_of_max(d, diag, up, left);
+        }
+    }
+}
+
+// Longest common subsequence: L[i][j] = max(L[i-1][j-1] + 1 if a == b, L[i-1][j], L[i][j-1]).
+// The diagonal is a candidate only on a match, so arrows are the textbook ones.
+void fill_lcs(const Problem& p, DpResult& r) {
+    const int M = p.rows(), N = p.cols();
+    r.H.reset(M + 1, N + 1, 0);
+    r.dirs.reset(M + 1, N + 1, 0);
+    for (int i = 1; i <= M; ++i) r.dirs.at(i, 0) = dir::kUp;
+    for (int j = 1; j <= N; ++j) r.dirs.at(0, j) = dir::kLeft;
+    for (int i = 1; i <= M; ++i) {
+        for (int j = 1; j <= N; ++j) {
+            const bool match = p.query_codes[i - 1] == p.target_codes[j - 1];
+            const int32_t diag = match ? r.H.at(i - 1, j - 1) + 1 : kNegInf;
+            const int32_t up = r.H.at(i - 1, j);
+            const int32_t left = r.H.at(i, j - 1);
+            const int32_t l = std::max({diag, up, left});
+            r.H.at(i, j) = l;
+            r.dirs.at(i, j) = bits_of_max(l, diag, up, left);
+        }
+    }
+}
+
+// Dynamic time warping: D[i][j] = c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1]),
+// D[0][0] = 0, every other border cell and every cell outside the band unreachable.
+void fill_dtw(const Problem& p, DpResult& r) {
+    const int M = p.rows(), N = p.cols();
+    r.H.reset(M + 1, N + 1, kPosInf);
+    r.dirs.reset(M + 1, N + 1, 0);
+    r.H.at(0, 0) = 0;
+    for (int i = 1; i <= M; ++i) {
+        for (int j = 1; j <= N; ++j) {
+            if (!p.in_band(i, j)) continue;
+            const int32_t diag = r.H.at(i - 1, j - 1), up = r.H.at(i - 1, j), left = r.H.at(i, j - 1);
+            const int32_t best = std::min({diag, up, left});
+            if (best >= kPosInf) continue;  // no reachable predecessor
+            r.H.at(i, j) = best + p.dtw_local_cost(i, j);
+            r.dirs.at(i, j) = bits_of_max(best, diag, up, left);
+        }
+    }
+}
+
+}  // namespace
+
+DpResult align_reference(const Problem& p) {
+    DpResult r;
+    r.algo = p.algo;
+    r.level = OutputLevel::matrix;
+    r.backend = "cpu-reference";
+    r.cells = int64_t(p.rows()) * p.cols();
+
+    const auto t0 = std::chrono::steady_clock::now();
+    switch (p.algo) {
+        case Algorithm::local:
+        case Algorithm::global:
+        case Algorithm::semiglobal: fill_alignment(p, r); break;
+        case Algorithm::edit: fill_edit(p, r); break;
+        case Algorithm::lcs: fill_lcs(p, r); break;
+        case Algorithm::dtw: fill_dtw(p, r); break;
+    }
+    r.end = select_end(p, r.H);
+    r.score = r.H.at(r.end.i, r.end.j);
+    const auto t1 = std::chrono::steady_clock::now();
+    r.path = traceback(p, r.dirs, r.end);
+    r.alignment = make_alignment(p, r.path);
+    const auto t2 = std::chrono::steady_clock::now();
+    r.fill_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    r.traceback_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    if (p.algo == Algorithm::dtw) {
+        r.dtw_distance = dtw_distance_from_score(p, r.score);
+        r.dtw_reference = dtw_reference_distance(p);
+    }
+    return r;
+}
+
+}  // namespace dpviz

@@ -1,0 +1,149 @@
+// Shared by every backend: where the traceback starts, the path through the direction bits,
+// and the alignment read off the path. The tie-breaks here are the documented ones
+// (docs/algorithms.md); every backend reports the same path because they all end here.
+#include <algorithm>
+#include <cmath>
+
+#include "dpviz/engine.hpp"
+
+namespace dpviz {
+
+Cell select_end(const Problem& p, const Grid<int32_t>& H) {
+    const int M = p.rows(), N = p.cols();
+    switch (p.algo) {
+        case Algorithm::local: {
+            // Highest score; ties go to the first cell in row-major order (smallest i, then j).
+            Cell best{0, 0};
+            int32_t best_score = H.at(0, 0);
+            for (int i = 0; i <= M; ++i)
+                for (int j = 0; j <= N; ++j)
+                    if (H.at(i, j) > best_score) { best_score = H.at(i, j); best = {i, j}; }
+            return best;
+        }
+        case Algorithm::semiglobal: {
+            // Best cell of the last column or the last row, ties again to the first in row-major
+            // order. The corners (M, 0) and (0, N) are empty overlaps scoring 0, so the score is
+            // never below 0 (EMBOSS's convention).
+            std::vector<Cell> candidates;
+            for (int i = 0; i < M; ++i) candidates.push_back({i, N});
+            for (int j = 0; j <= N; ++j) candidates.push_back({M, j});
+            Cell best = candidates.front();
+            for (const Cell c : candidates)
+                if (H.at(c.i, c.j) > H.at(best.i, best.j)) best = c;
+            return best;
+        }
+        default: return {M, N};
+    }
+}
+
+std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end) {
+    // Three states for affine gaps: in H, inside a vertical gap (F), inside a horizontal gap (E).
+    // Priorities: diagonal, then up, then left; inside a gap, close it (open) before extending.
+    enum class State { H, E, F } state = State::H;
+    std::vector<Cell> path{end};
+    Cell c = end;
+    const bool affine = p.affine();
+    auto done = [&](Cell x) {
+        switch (p.algo) {
+            case Algorithm::local: return (dirs.at(x.i, x.j) & dir::kZero) != 0 || x.i == 0 || x.j == 0;
+            case Algorithm::semiglobal: return x.i == 0 || x.j == 0;
+            default: return x.i == 0 && x.j == 0;
+        }
+    };
+    while (true) {
+        const uint8_t b = dirs.at(c.i, c.j);
+        if (state == State::H) {
+            if (done(c)) break;
+            if (b & dir::kDiag) {
+                c = {c.i - 1, c.j - 1};
+            } else if (b & dir::kUp) {
+                if (affine) { state = State::F; continue; }
+                c = {c.i - 1, c.j};
+            } else if (b & dir::kLeft) {
+                if (affine) { state = State::E; continue; }
+                c = {c.i, c.j - 1};
+            } else {
+                break;  // no predecessor: a border cell (or an unreachable DTW cell)
+            }
+        } else if (state == State::F) {
+            state = (b & dir::kFOpen) ? State::H : State::F;
+            c = {c.i - 1, c.j};
+        } else {
+            state = (b & dir::kEOpen) ? State::H : State::E;
+            c = {c.i, c.j - 1};
+        }
+        path.push_back(c);
+    }
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+Alignment make_alignment(const Problem& p, const std::vector<Cell>& path) {
+    Alignment a;
+    if (path.empty()) return a;
+    a.query_begin = path.front().i;
+    a.target_begin = path.front().j;
+    a.query_end = path.back().i;
+    a.target_end = path.back().j;
+    const bool has_residues = p.algo != Algorithm::dtw;
+    const bool has_matrix = uses_substitution_matrix(p.algo);
+    char op = 0;
+    int run = 0;
+    auto push = [&](char o) {
+        if (o == op) { ++run; return; }
+        if (run) a.cigar += std::to_string(run) + op;
+        op = o;
+        run = 1;
+    };
+    for (size_t k = 1; k < path.size(); ++k) {
+        const Cell from = path[k - 1], to = path[k];
+        const int di = to.i - from.i, dj = to.j - from.j;
+        char q = '-', t = '-';
+        if (di) q = has_residues ? p.query[to.i - 1] : 'o';
+        if (dj) t = has_residues ? p.target[to.j - 1] : 'o';
+        char mark = ' ';
+        if (di && dj) {
+            const bool same = has_residues ? p.query_codes[to.i - 1] == p.target_codes[to.j - 1] : true;
+            const bool sim = same || (has_matrix && p.sub(to.i, to.j) > 0);
+            if (same) ++a.identical;
+            if (sim) ++a.similar;
+            mark = same ? '|' : (sim ? ':' : '.');
+            push(same ? '=' : 'X');
+        } else {
+            ++a.gaps;
+            push(di ? 'I' : 'D');
+        }
+        a.query_row += q;
+        a.markup += mark;
+        a.target_row += t;
+        ++a.length;
+    }
+    if (run) a.cigar += std::to_string(run) + op;
+    return a;
+}
+
+double dtw_distance_from_score(const Problem& p, int32_t score) {
+    const double s = p.dtw_cost == DtwCost::abs ? p.dtw_scale : p.dtw_scale * p.dtw_scale;
+    return double(score) / s;
+}
+
+double dtw_reference_distance(const Problem& p) {
+    const int M = p.rows(), N = p.cols();
+    const double inf = 1e300;
+    std::vector<double> prev(N + 1, inf), cur(N + 1, inf);
+    prev[0] = 0.0;
+    for (int i = 1; i <= M; ++i) {
+        cur.assign(N + 1, inf);
+        for (int j = 1; j <= N; ++j) {
+            if (!p.in_band(i, j)) continue;
+            const double best = std::min({prev[j - 1], prev[j], cur[j - 1]});
+            if (best >= inf) continue;
+            const double d = p.query_signal[i - 1] - p.target_signal[j - 1];
+            cur[j] = best + (p.dtw_cost == DtwCost::abs ? std::abs(d) : d * d);
+        }
+        std::swap(prev, cur);
+    }
+    return M == 0 && N == 0 ? 0.0 : prev[N];
+}
+
+}  // namespace dpviz

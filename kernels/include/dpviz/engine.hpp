@@ -1,0 +1,56 @@
+// Engine entry points: configure a Problem, call align(), get a DpResult.
+// Backends: the readable CPU reference (the specification), the fast CPU backend, and (when
+// built with CUDA) the DPX and DPX-free GPU kernels; all give bit-identical results.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dpviz/expected.hpp"
+#include "dpviz/types.hpp"
+
+namespace dpviz {
+
+enum class Backend { automatic, cpu_reference, cpu, cuda, cuda_portable };
+
+std::string_view backend_name(Backend b);                 // "auto", "cpu-reference", "cpu", "cuda", "cuda-portable"
+std::optional<Backend> parse_backend(std::string_view s);
+
+struct AlignOptions {
+    Backend backend = Backend::automatic;
+    OutputLevel level = OutputLevel::path;
+    unsigned threads = 0;                  // fast CPU backend: 0 = all hardware threads
+    std::optional<uint64_t> memory_limit;  // bytes; unset = MemAvailable (or $DPVIZ_MEMORY_LIMIT)
+};
+
+// Bytes a request needs on the host for the given output level (matrices, bits and path).
+uint64_t estimate_host_bytes(const Problem& p, OutputLevel level);
+// Bytes the machine can give us now: $DPVIZ_MEMORY_LIMIT if set, else MemAvailable.
+uint64_t available_host_bytes();
+
+// Fill + traceback on the chosen backend. Checks memory before allocating; a request that
+// does not fit returns a resource error saying how much it needs and what to do instead.
+Expected<DpResult> align(const Problem& p, const AlignOptions& opt);
+
+// The individual CPU backends (used by align and by tests).
+DpResult align_reference(const Problem& p);                       // always level matrix
+DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads);
+
+// Shared by every backend: where the traceback starts, the path through the direction bits,
+// and the alignment read off the path. Tie-breaks are documented in docs/algorithms.md.
+Cell select_end(const Problem& p, const Grid<int32_t>& H);
+std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end);
+Alignment make_alignment(const Problem& p, const std::vector<Cell>& path);
+
+// DTW in double precision over the raw signals (same band), for the quantization report.
+double dtw_reference_distance(const Problem& p);
+// DTW integer score -> distance in signal units.
+double dtw_distance_from_score(const Problem& p, int32_t score);
+
+// EMBOSS-style pairwise text: a header of parameters and score, then blocks of 50 columns.
+std::string format_pair_text(const Problem& p, const DpResult& r);
+
+}  // namespace dpviz

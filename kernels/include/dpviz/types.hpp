@@ -1,0 +1,204 @@
+// The dpviz data model: what a DP problem is (Problem) and what a fill returns (DpResult).
+// Shared by every backend, the renderer, the CLI and the GUI; no GL, CUDA or I/O here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dpviz/expected.hpp"
+
+namespace dpviz {
+
+// ---------------------------------------------------------------------------------------------
+// Algorithms and scoring
+// ---------------------------------------------------------------------------------------------
+
+enum class Algorithm { local, global, semiglobal, edit, lcs, dtw };
+
+std::string_view algorithm_name(Algorithm a);                 // "local", "global", ...
+std::optional<Algorithm> parse_algorithm(std::string_view s);  // case-insensitive
+// Scores are maximised for local/global/semiglobal/lcs and minimised for edit/dtw.
+bool minimizes(Algorithm a);
+bool uses_substitution_matrix(Algorithm a);  // local, global, semiglobal
+bool uses_gap_penalties(Algorithm a);        // local, global, semiglobal
+
+// Sentinels for "unreachable". Real scores stay strictly inside (kNegInf/2, kPosInf/2); make_problem
+// rejects any problem whose worst-case score could leave that range, so adding a penalty to a
+// sentinel never wraps.
+inline constexpr int32_t kNegInf = -(1 << 30);
+inline constexpr int32_t kPosInf = (1 << 30);
+inline constexpr int64_t kScoreBound = (1 << 29);
+
+// A square substitution matrix over an alphabet of upper-case letters (plus '*').
+struct SubstitutionMatrix {
+    std::string name;              // "BLOSUM62", "match/mismatch", or a file name
+    std::string alphabet;          // row and column letters, in file order
+    std::vector<int32_t> scores;   // alphabet.size()^2, row-major
+
+    int size() const { return static_cast<int>(alphabet.size()); }
+    int32_t at(int row, int col) const { return scores[static_cast<size_t>(row) * alphabet.size() + col]; }
+    int index_of(char c) const;    // case-insensitive; -1 when the letter is not in the alphabet
+    int32_t min_score() const;
+    int32_t max_score() const;
+};
+
+// Gap of length k costs open + (k-1) * extend; both given as positive numbers.
+// open == extend is the linear model (no E/F matrices are kept).
+struct GapPenalties {
+    int32_t open = 10;
+    int32_t extend = 1;
+    bool linear() const { return open == extend; }
+};
+
+enum class DtwCost { abs, squared };
+std::string_view dtw_cost_name(DtwCost c);
+
+// ---------------------------------------------------------------------------------------------
+// Problem: two encoded inputs + algorithm + scoring. Built (and validated) by make_problem.
+// ---------------------------------------------------------------------------------------------
+
+struct Problem {
+    Algorithm algo = Algorithm::local;
+    std::string query_name = "query";
+    std::string target_name = "target";
+
+    // Sequences (all algorithms but DTW): residues as given (upper-cased) and their codes.
+    // For matrix algorithms a code is the row of `matrix`; for edit/LCS it is an index into
+    // `matrix.alphabet` too, where the matrix is the identity over the letters present.
+    std::string query, target;
+    std::vector<uint8_t> query_codes, target_codes;
+    SubstitutionMatrix matrix;
+    GapPenalties gaps;
+
+    // DTW: raw signals, and their fixed-point images round(x * dtw_scale).
+    std::vector<double> query_signal, target_signal;
+    std::vector<int32_t> query_fixed, target_fixed;
+    double dtw_scale = 1.0;  // a power of two, chosen by make_problem unless given
+    DtwCost dtw_cost = DtwCost::abs;
+    int32_t band = -1;       // Sakoe-Chiba half-width in target columns; -1 = none (DTW only)
+
+    int rows() const;        // query length M (the matrix has M+1 rows)
+    int cols() const;        // target length N (the matrix has N+1 columns)
+    bool affine() const { return uses_gap_penalties(algo) && !gaps.linear(); }
+    // Substitution score of query position i and target position j (1-based matrix indices).
+    int32_t sub(int i, int j) const {
+        return matrix.scores[static_cast<size_t>(query_codes[i - 1]) * matrix.alphabet.size() + target_codes[j - 1]];
+    }
+    int32_t dtw_local_cost(int i, int j) const {
+        const int32_t d = query_fixed[i - 1] - target_fixed[j - 1];
+        return dtw_cost == DtwCost::abs ? (d < 0 ? -d : d) : d * d;
+    }
+    // DTW: is cell (i, j), 1-based, inside the band? |j*M - i*N| <= band*M (a diagonal
+    // band for unequal lengths; band 0 on a square keeps only the main diagonal).
+    bool in_band(int i, int j) const;
+};
+
+struct SequenceInput {
+    std::string name;
+    std::string residues;
+};
+
+struct SignalInput {
+    std::string name;
+    std::vector<double> values;
+};
+
+struct ScoringOptions {
+    std::optional<SubstitutionMatrix> matrix;  // unset: match/mismatch over the letters present
+    int32_t match = 1;
+    int32_t mismatch = -1;                     // a score: usually negative
+    GapPenalties gaps;
+    DtwCost dtw_cost = DtwCost::abs;
+    int32_t band = -1;
+    std::optional<double> dtw_scale;           // unset: the largest safe power of two up to 2^16
+};
+
+// Encodes and validates. Errors: a residue the matrix lacks (input), penalties out of range
+// (usage), a worst-case score outside +-2^29 (resource).
+Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const SequenceInput& target,
+                               const ScoringOptions& scoring);
+Expected<Problem> make_dtw_problem(const SignalInput& query, const SignalInput& target,
+                                   const ScoringOptions& scoring);
+
+// ---------------------------------------------------------------------------------------------
+// Result
+// ---------------------------------------------------------------------------------------------
+
+// Per-cell direction bits: every optimal predecessor is kept, so co-optimal paths can be shown.
+namespace dir {
+inline constexpr uint8_t kDiag = 1;      // H from H[i-1][j-1]
+inline constexpr uint8_t kUp = 2;        // H from the vertical move (linear: H[i-1][j]; affine: F[i][j])
+inline constexpr uint8_t kLeft = 4;      // H from the horizontal move (linear: H[i][j-1]; affine: E[i][j])
+inline constexpr uint8_t kZero = 8;      // local: H == 0, an alignment may start here
+inline constexpr uint8_t kEOpen = 16;    // E[i][j] = H[i][j-1] - open
+inline constexpr uint8_t kEExtend = 32;  // E[i][j] = E[i][j-1] - extend
+inline constexpr uint8_t kFOpen = 64;    // F[i][j] = H[i-1][j] - open
+inline constexpr uint8_t kFExtend = 128; // F[i][j] = F[i-1][j] - extend
+}  // namespace dir
+
+// What the caller needs decides the memory: score (linear memory), path (direction bits),
+// or matrix (H, and E/F for affine gaps, plus direction bits).
+enum class OutputLevel { score, path, matrix };
+
+struct Cell {
+    int32_t i = 0;
+    int32_t j = 0;
+    friend bool operator==(const Cell&, const Cell&) = default;
+};
+
+template <class T>
+struct Grid {
+    int32_t rows = 0;  // M + 1
+    int32_t cols = 0;  // N + 1
+    std::vector<T> data;
+
+    bool empty() const { return data.empty(); }
+    T& at(int32_t i, int32_t j) { return data[static_cast<size_t>(i) * cols + j]; }
+    const T& at(int32_t i, int32_t j) const { return data[static_cast<size_t>(i) * cols + j]; }
+    void reset(int32_t r, int32_t c, T fill) {
+        rows = r;
+        cols = c;
+        data.assign(static_cast<size_t>(r) * c, fill);
+    }
+};
+
+struct Alignment {
+    int32_t query_begin = 0, query_end = 0;    // 0-based residues, end exclusive
+    int32_t target_begin = 0, target_end = 0;
+    std::string cigar;         // '=' match, 'X' mismatch, 'I' query residue vs gap, 'D' target residue vs gap
+    std::string query_row;     // aligned query with '-' for gaps
+    std::string markup;        // '|' identical, ':' similar (score > 0), '.' other pair, ' ' gap
+    std::string target_row;
+    int32_t length = 0;        // alignment columns
+    int32_t identical = 0;
+    int32_t similar = 0;       // identical included
+    int32_t gaps = 0;          // gap columns
+    double identity() const { return length ? double(identical) / length : 0.0; }
+    double similarity() const { return length ? double(similar) / length : 0.0; }
+};
+
+struct DpResult {
+    Algorithm algo = Algorithm::local;
+    int32_t score = 0;
+    Cell end;                  // where the traceback starts
+    OutputLevel level = OutputLevel::matrix;
+    Grid<int32_t> H, E, F;     // H at level matrix; E, F also for affine gaps
+    Grid<uint8_t> dirs;        // at levels path and matrix
+    std::vector<Cell> path;    // from the begin cell to `end`, each step one move
+    Alignment alignment;
+    // DTW only: distance = score / scale (abs) or / scale^2 (squared), and the same distance
+    // computed in double precision, so the quantization error is visible.
+    double dtw_distance = 0.0;
+    double dtw_reference = 0.0;
+    std::string backend;       // the backend that ran: "cpu-reference", "cpu", "cuda", "cuda-portable"
+    std::string fallback;      // empty, or why the requested backend did not run
+    double fill_ms = 0.0;
+    double traceback_ms = 0.0;
+
+    int64_t cells = 0;         // M * N interior cells filled (the unit of GCUPS)
+};
+
+}  // namespace dpviz
