@@ -1,5 +1,419 @@
-// placeholder: being written
+// The command line: argument parsing, `dpviz align` (text, JSON, PNG) and the dispatch to
+// `dpviz bench`. Every failure becomes one line on stderr and a documented exit code.
 #include "cli.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+#include "bench.hpp"
+#include "dpviz/engine.hpp"
+#include "dpviz/render/heatmap.hpp"
+#include "dpviz/render/png.hpp"
+#include "input.hpp"
+#include "matrix_file.hpp"
+
 namespace dpviz::app {
-int run_cli(const std::vector<std::string>&, std::ostream&, std::ostream&) { return 0; }
+namespace {
+
+constexpr const char* kTopHelp = R"(dpviz - dynamic-programming matrices, computed on the GPU or the CPU, shown and exported
+
+Usage:
+  dpviz align [options] QUERY TARGET   align two sequences (or two signals with --algo dtw)
+  dpviz bench [options]                throughput of every backend (see dpviz bench --help)
+  dpviz --help | --version
+
+Exit codes:
+  0  success
+  2  usage error (unknown option, bad parameter value or combination)
+  3  input error (unreadable, malformed or empty input; residue not in the matrix)
+  4  resource error (not enough memory, scores beyond int32, output file not writable)
+  5  device error (a GPU fault with no CPU fallback possible)
+)";
+
+constexpr const char* kAlignHelp = R"(Usage: dpviz align [options] QUERY TARGET
+
+QUERY and TARGET are files (FASTA, FASTQ or plain sequence, gzip allowed; for --algo dtw,
+CSV/TSV/whitespace numeric columns), or literal sequences with --seq.
+The query runs down the rows of the matrix, the target along the columns.
+
+Algorithm and scoring:
+  --algo A             local (default), global, semiglobal, edit, lcs, dtw
+  --matrix NAME|FILE   BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250, NUC.4.4 (aliases
+                       EBLOSUM62, EDNAFULL, ...) or an NCBI-format matrix file.
+                       Default: BLOSUM62 for protein, NUC.4.4 for DNA/RNA.
+  --match N            match score (uses match/mismatch instead of a matrix)
+  --mismatch N         mismatch score, <= 0 (default -1 with --match)
+  --gap-open N         cost of a gap's first residue (default 10)
+  --gap-extend N       cost of each further residue (default 1); a gap of length k costs
+                       open + (k-1)*extend; open == extend gives linear gaps
+  --dtw-cost C         abs (default) or squared local cost
+  --band N             DTW Sakoe-Chiba band half-width (target columns around the diagonal)
+  --dtw-scale S        DTW fixed-point scale, a power of two (default: the largest safe one)
+  --column C           signal column by header name or 1-based index (DTW)
+
+Inputs:
+  --seq                QUERY and TARGET are literal sequences
+  --query-record R     record of a multi-record QUERY file: 1-based index or name (default 1)
+  --target-record R    likewise for TARGET
+
+Computation and output:
+  --backend B          auto (default: GPU when usable, else CPU), cpu, cpu-reference,
+                       cuda (DPX kernels), cuda-portable (DPX-free kernels)
+  --threads N          CPU threads (default: all)
+  --score-only         score and end cell only, in linear memory (no path)
+  --json               print one JSON object instead of the text alignment
+  --png FILE           write the score matrix as a heatmap with the path, a colorbar and a
+                       caption (written atomically; an existing FILE is replaced)
+  --png-size N         longer side of the matrix area in pixels (default 2048)
+  --colormap M         viridis, magma, grayscale, diverging (default: diverging when scores go
+                       negative, viridis otherwise)
+
+Exit codes: 0 success, 2 usage, 3 input, 4 resource, 5 device (see dpviz --help).
+)";
+
+int exit_code(ErrorKind k) {
+    switch (k) {
+        case ErrorKind::usage: return kExitUsage;
+        case ErrorKind::input: return kExitInput;
+        case ErrorKind::resource: return kExitResource;
+        case ErrorKind::device: return kExitDevice;
+    }
+    return kExitInput;
 }
+
+int fail(std::ostream& err, const Error& e) {
+    err << "dpviz: " << e.message << "\n";
+    return exit_code(e.kind);
+}
+
+// Options that take a value, and flags that do not.
+struct Args {
+    std::map<std::string, std::string> values;
+    std::map<std::string, bool> flags;
+    std::vector<std::string> positional;
+};
+
+Expected<Args> parse_args(const std::vector<std::string>& args, size_t first,
+                          const std::vector<std::string>& value_opts, const std::vector<std::string>& flag_opts) {
+    Args a;
+    auto is = [](const std::vector<std::string>& v, const std::string& s) {
+        return std::find(v.begin(), v.end(), s) != v.end();
+    };
+    for (size_t k = first; k < args.size(); ++k) {
+        std::string s = args[k];
+        if (s == "--") {
+            for (++k; k < args.size(); ++k) a.positional.push_back(args[k]);
+            break;
+        }
+        if (s.size() > 2 && s.rfind("--", 0) == 0) {
+            std::string value;
+            bool has_inline = false;
+            if (const auto eq = s.find('='); eq != std::string::npos) {
+                value = s.substr(eq + 1);
+                s = s.substr(0, eq);
+                has_inline = true;
+            }
+            if (is(flag_opts, s)) {
+                if (has_inline) return usage_error("option " + s + " takes no value");
+                a.flags[s] = true;
+            } else if (is(value_opts, s)) {
+                if (!has_inline) {
+                    if (k + 1 >= args.size()) return usage_error("option " + s + " needs a value");
+                    value = args[++k];
+                }
+                a.values[s] = value;
+            } else {
+                return usage_error("unknown option " + s + " (see --help)");
+            }
+        } else if (s.size() > 1 && s[0] == '-' && !std::isdigit(static_cast<unsigned char>(s[1]))) {
+            return usage_error("unknown option " + s + " (see --help)");
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fallback) {
+    const auto it = a.values.find(name);
+    if (it == a.values.end()) return fallback;
+    int32_t v = 0;
+    const std::string& s = it->second;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
+        return usage_error(name + " expects an integer, got '" + s + "'");
+    return v;
+}
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (const char c : s) {
+        switch (c) {
+            case '"': o += "\\\""; break;
+            case '\\': o += "\\\\"; break;
+            case '\n': o += "\\n"; break;
+            case '\t': o += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    o += buf;
+                } else {
+                    o += c;
+                }
+        }
+    }
+    return o;
+}
+
+std::string json_number(double v) {
+    if (!std::isfinite(v)) return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string format_json(const Problem& p, const DpResult& r) {
+    const Alignment& a = r.alignment;
+    const double seconds = (r.fill_ms + r.traceback_ms) / 1000.0;
+    std::ostringstream o;
+    o << "{\"algo\":\"" << algorithm_name(p.algo) << "\""
+      << ",\"score\":" << r.score
+      << ",\"query\":\"" << json_escape(p.query_name) << "\",\"query_length\":" << p.rows()
+      << ",\"target\":\"" << json_escape(p.target_name) << "\",\"target_length\":" << p.cols()
+      << ",\"query_begin\":" << a.query_begin << ",\"query_end\":" << a.query_end
+      << ",\"target_begin\":" << a.target_begin << ",\"target_end\":" << a.target_end
+      << ",\"end_cell\":[" << r.end.i << "," << r.end.j << "]"
+      << ",\"cigar\":\"" << a.cigar << "\""
+      << ",\"length\":" << a.length
+      << ",\"identity\":" << json_number(a.identity())
+      << ",\"similarity\":" << json_number(a.similarity())
+      << ",\"gaps\":" << a.gaps;
+    if (uses_substitution_matrix(p.algo))
+        o << ",\"matrix\":\"" << json_escape(p.matrix.name) << "\",\"gap_open\":" << p.gaps.open
+          << ",\"gap_extend\":" << p.gaps.extend;
+    if (p.algo == Algorithm::dtw)
+        o << ",\"dtw_cost\":\"" << dtw_cost_name(p.dtw_cost) << "\",\"band\":" << p.band
+          << ",\"dtw_scale\":" << json_number(p.dtw_scale) << ",\"dtw_distance\":" << json_number(r.dtw_distance)
+          << ",\"dtw_reference\":" << json_number(r.dtw_reference)
+          << ",\"dtw_quantization_error\":" << json_number(r.dtw_distance - r.dtw_reference);
+    o << ",\"cells\":" << r.cells
+      << ",\"backend\":\"" << r.backend << "\"";
+    if (!r.fallback.empty()) o << ",\"fallback\":\"" << json_escape(r.fallback) << "\"";
+    o << ",\"fill_ms\":" << json_number(r.fill_ms) << ",\"traceback_ms\":" << json_number(r.traceback_ms)
+      << ",\"gcups\":" << json_number(seconds > 0 ? double(r.cells) / seconds / 1e9 : 0.0) << "}\n";
+    return o.str();
+}
+
+std::string caption_of(const Problem& p, const DpResult& r) {
+    std::ostringstream o;
+    o << algorithm_name(p.algo) << "  " << p.query_name << " (" << p.rows() << ") x " << p.target_name << " ("
+      << p.cols() << ")  ";
+    if (uses_substitution_matrix(p.algo))
+        o << p.matrix.name << "  gap open " << p.gaps.open << " extend " << p.gaps.extend << "  ";
+    if (p.algo == Algorithm::dtw) {
+        o << "cost " << dtw_cost_name(p.dtw_cost) << (p.band >= 0 ? "  band " + std::to_string(p.band) : "")
+          << "  distance " << json_number(r.dtw_distance) << "  ";
+    }
+    o << "score " << r.score << "  backend " << r.backend;
+    return o.str();
+}
+
+// Loads one side: a literal (--seq) or a file, then the chosen record.
+Expected<SequenceInput> load_sequence(const std::string& arg, bool literal, const std::string& record,
+                                      const std::string& role) {
+    auto records = literal ? parse_sequences(arg, role) : read_sequences(arg);
+    if (!records) return records.error();
+    auto rec = pick_record(*records, record, literal ? role : arg);
+    if (!rec) return rec.error();
+    SequenceInput s;
+    s.name = rec->name.empty() ? role : rec->name;
+    s.residues = rec->residues;
+    return s;
+}
+
+int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    auto parsed = parse_args(args, 1,
+                             {"--algo", "--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend",
+                              "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
+                              "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap"},
+                             {"--seq", "--json", "--score-only", "--help"});
+    if (!parsed) return fail(err, parsed.error());
+    const Args& a = *parsed;
+    if (a.flags.count("--help")) {
+        out << kAlignHelp;
+        return kExitOk;
+    }
+    if (a.positional.size() != 2)
+        return fail(err, usage_error("align needs QUERY and TARGET (got " + std::to_string(a.positional.size()) +
+                                     " arguments); see dpviz align --help"));
+    auto get = [&](const std::string& k, const std::string& d = "") {
+        const auto it = a.values.find(k);
+        return it == a.values.end() ? d : it->second;
+    };
+
+    const auto algo = parse_algorithm(get("--algo", "local"));
+    if (!algo) return fail(err, usage_error("unknown --algo '" + get("--algo") + "' (local, global, semiglobal, edit, lcs, dtw)"));
+    const auto backend = parse_backend(get("--backend", "auto"));
+    if (!backend)
+        return fail(err, usage_error("unknown --backend '" + get("--backend") + "' (auto, cpu, cpu-reference, cuda, cuda-portable)"));
+    const bool literal = a.flags.count("--seq") > 0;
+    const bool score_only = a.flags.count("--score-only") > 0;
+    const std::string png = get("--png");
+    if (score_only && !png.empty()) return fail(err, usage_error("--png needs the matrix; drop --score-only"));
+
+    ScoringOptions s;
+    auto gap_open = int_option(a, "--gap-open", 10);
+    if (!gap_open) return fail(err, gap_open.error());
+    auto gap_extend = int_option(a, "--gap-extend", 1);
+    if (!gap_extend) return fail(err, gap_extend.error());
+    s.gaps = {*gap_open, *gap_extend};
+    auto band = int_option(a, "--band", -1);
+    if (!band) return fail(err, band.error());
+    if (a.values.count("--band") && *band < 0) return fail(err, usage_error("--band must be 0 or more"));
+    s.band = *band;
+    const std::string cost = get("--dtw-cost", "abs");
+    if (cost != "abs" && cost != "squared") return fail(err, usage_error("--dtw-cost is abs or squared, got '" + cost + "'"));
+    s.dtw_cost = cost == "abs" ? DtwCost::abs : DtwCost::squared;
+    if (a.values.count("--dtw-scale")) {
+        const std::string v = get("--dtw-scale");
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0') return fail(err, usage_error("--dtw-scale expects a number, got '" + v + "'"));
+        s.dtw_scale = d;
+    }
+    if (*algo != Algorithm::dtw) {
+        for (const char* o : {"--dtw-cost", "--dtw-scale", "--column"})
+            if (a.values.count(o)) return fail(err, usage_error(std::string(o) + " applies to --algo dtw only"));
+    }
+    if (!uses_gap_penalties(*algo)) {
+        for (const char* o : {"--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend"})
+            if (a.values.count(o))
+                return fail(err, usage_error(std::string(o) + " does not apply to --algo " +
+                                             std::string(algorithm_name(*algo))));
+    }
+
+    Expected<Problem> problem = usage_error("unreachable");
+    std::string query_origin = literal ? "query" : a.positional[0];
+    std::string target_origin = literal ? "target" : a.positional[1];
+    if (*algo == Algorithm::dtw) {
+        if (literal) return fail(err, usage_error("--seq does not apply to --algo dtw (signals come from files)"));
+        auto q = read_signal(a.positional[0], get("--column"));
+        if (!q) return fail(err, q.error());
+        auto t = read_signal(a.positional[1], get("--column"));
+        if (!t) return fail(err, t.error());
+        problem = make_dtw_problem(*q, *t, s);
+    } else {
+        auto q = load_sequence(a.positional[0], literal, get("--query-record"), "query");
+        if (!q) return fail(err, q.error());
+        auto t = load_sequence(a.positional[1], literal, get("--target-record"), "target");
+        if (!t) return fail(err, t.error());
+        if (uses_substitution_matrix(*algo)) {
+            const bool mm = a.values.count("--match") || a.values.count("--mismatch");
+            if (mm && a.values.count("--matrix")) return fail(err, usage_error("give --matrix or --match/--mismatch, not both"));
+            if (mm) {
+                auto match = int_option(a, "--match", 1);
+                if (!match) return fail(err, match.error());
+                auto mismatch = int_option(a, "--mismatch", -1);
+                if (!mismatch) return fail(err, mismatch.error());
+                if (*mismatch > 0)
+                    return fail(err, usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " +
+                                                 std::to_string(*mismatch)));
+                if (*match <= 0) return fail(err, usage_error("--match must be > 0; got " + std::to_string(*match)));
+                s.match = *match;
+                s.mismatch = *mismatch;
+            } else {
+                std::string name = get("--matrix");
+                if (name.empty()) {
+                    const bool protein = detect_alphabet(q->residues + t->residues) == SeqAlphabet::protein;
+                    name = protein ? "BLOSUM62" : "NUC.4.4";
+                }
+                auto m = load_matrix(name);
+                if (!m) return fail(err, m.error());
+                s.matrix = *m;
+            }
+        }
+        problem = make_problem(*algo, *q, *t, s);
+        if (!problem && problem.error().kind == ErrorKind::input) {
+            // Name the file and the record: "FILE: record NAME: query: position K: residue 'J' ...".
+            const std::string& msg = problem.error().message;
+            const bool is_query = msg.rfind("query:", 0) == 0;
+            const std::string origin = is_query ? query_origin : target_origin;
+            const std::string rec = is_query ? q->name : t->name;
+            const std::string rest = msg.substr(msg.find(':') + 2);
+            return fail(err, input_error(origin + ": record '" + rec + "': " + rest));
+        }
+    }
+    if (!problem) return fail(err, problem.error());
+
+    AlignOptions opt;
+    opt.backend = *backend;
+    opt.level = score_only ? OutputLevel::score : (png.empty() ? OutputLevel::path : OutputLevel::matrix);
+    auto threads = int_option(a, "--threads", 0);
+    if (!threads) return fail(err, threads.error());
+    if (*threads < 0 || *threads > 1024) return fail(err, usage_error("--threads must be between 0 and 1024"));
+    opt.threads = static_cast<unsigned>(*threads);
+    render::HeatmapOptions hopt;
+    auto png_size = int_option(a, "--png-size", hopt.max_side);
+    if (!png_size) return fail(err, png_size.error());
+    if (*png_size < 16 || *png_size > 16384) return fail(err, usage_error("--png-size must be between 16 and 16384"));
+    hopt.max_side = *png_size;
+    if (a.values.count("--colormap")) {
+        const auto cm = render::parse_colormap(get("--colormap"));
+        if (!cm) return fail(err, usage_error("unknown --colormap '" + get("--colormap") + "' (viridis, magma, grayscale, diverging)"));
+        hopt.colormap = *cm;
+        hopt.auto_colormap = false;
+    }
+
+    auto result = align(*problem, opt);
+    if (!result) return fail(err, result.error());
+    if (!result->fallback.empty()) err << "dpviz: note: " << result->fallback << "\n";
+
+    if (!png.empty()) {
+        hopt.caption = caption_of(*problem, *result);
+        auto img = render::compose_heatmap(result->H, result->path, hopt);
+        if (!img) return fail(err, img.error());
+        if (auto st = render::write_png_atomic(*img, png); !st) return fail(err, st.error());
+    }
+    if (a.flags.count("--json")) {
+        out << format_json(*problem, *result);
+    } else if (score_only) {
+        out << "score " << result->score << " end " << result->end.i << " " << result->end.j << " backend "
+            << result->backend << "\n";
+    } else {
+        out << format_pair_text(*problem, *result);
+    }
+    if (!png.empty() && !a.flags.count("--json")) out << "# PNG: " << png << "\n";
+    return kExitOk;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (args.empty()) {
+        err << kTopHelp;
+        return kExitUsage;
+    }
+    const std::string& cmd = args[0];
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        out << kTopHelp;
+        return kExitOk;
+    }
+    if (cmd == "--version") {
+        out << "dpviz " << DPVIZ_VERSION << "\n";
+        return kExitOk;
+    }
+    if (cmd == "align") return cmd_align(args, out, err);
+    if (cmd == "bench") return run_bench(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+    err << "dpviz: unknown command '" << cmd << "' (see dpviz --help)\n";
+    return kExitUsage;
+}
+
+}  // namespace dpviz::app
