@@ -229,9 +229,14 @@ std::string caption_of(const Problem& p, const DpResult& r) {
 // Loads one side: a literal (--seq) or a file, then the chosen record.
 Expected<SequenceInput> load_sequence(const std::string& arg, bool literal, const std::string& record,
                                       const std::string& role) {
-    auto records = literal ? parse_sequences(arg, role) : read_sequences(arg);
-    if (!records) return records.error();
-    auto rec = pick_record(*records, record, literal ? role : arg);
+    Expected<SequenceRecord> rec = usage_error("unreachable");
+    if (literal) {
+        auto records = parse_sequences(arg, role);
+        if (!records) return records.error();
+        rec = pick_record(*records, record, role);
+    } else {
+        rec = read_record(arg, record);  // one pass, keeps only the wanted record
+    }
     if (!rec) return rec.error();
     SequenceInput s;
     s.name = rec->name.empty() ? role : rec->name;

@@ -12,36 +12,54 @@
 namespace dpviz::app {
 
 enum class SeqAlphabet { dna, rna, protein };
-const char* alphabet_name(SeqAlphabet a);
-// DNA when every letter is ACGTN (or IUPAC nucleotide codes) and T appears or U does not;
-// RNA when U appears instead of T; protein otherwise.
+const char* alphabet_name(SeqAlphabet a);  // "DNA", "RNA", "protein"
+// DNA when every letter is ACGT or an IUPAC nucleotide code (N R Y S W K M B D H V);
+// RNA when U appears instead of T (same codes otherwise); protein otherwise. Empty: DNA.
 SeqAlphabet detect_alphabet(const std::string& residues);
 
 struct SequenceRecord {
-    std::string name;         // first word of the header ("" for plain text)
+    std::string name;         // first word of the header; plain text: the origin's file name stem
     std::string description;  // rest of the header line
     std::string residues;     // letters and '*', upper-cased; whitespace and digits removed
 };
 
-// Limits that keep pathological files in bounded memory and time.
+// Limits that keep pathological files in bounded memory and time. Sequence and quality lines
+// are streamed (a 1 GB one-line genome costs its residues, no line buffer); header, '+' and
+// signal lines are buffered whole and bounded by max_line. Exceeding a limit is a resource error.
 struct ReadLimits {
-    uint64_t max_bytes = uint64_t(4) << 30;  // decompressed bytes read from one file
-    uint64_t max_records = 10'000'000;
-    uint64_t max_line = uint64_t(1) << 30;
+    uint64_t max_bytes = uint64_t(4) << 30;  // bytes read from one file (after decompression)
+    uint64_t max_records = 1'000'000;        // records kept in memory by read_sequences
+    uint64_t max_line = uint64_t(1) << 20;   // longest buffered line (headers, signal rows)
 };
 
-// Reads every record of a FASTA / FASTQ / plain-text file, gzip or not (detected by content).
+// Reads every record of a FASTA / FASTQ / plain-text file, gzip or not (detected by the magic
+// bytes). The format follows from the first non-blank character: '>' FASTA, '@' FASTQ,
+// anything else plain text (one record). An empty file, or one with no record, is an error;
+// records with no residues are kept (pick_record rejects them).
 Expected<std::vector<SequenceRecord>> read_sequences(const std::string& path, const ReadLimits& limits = {});
-// The same from a string in memory (used for pasted text and literal --seq arguments).
+// The same from a string in memory (used for pasted text and literal --seq arguments): a bare
+// string like "ACGT" is one record named after `origin`.
 Expected<std::vector<SequenceRecord>> parse_sequences(const std::string& text, const std::string& origin,
                                                       const ReadLimits& limits = {});
-// Picks one record: `which` is "" (the first), a 1-based index ("3"), or a record name.
+// Picks one record: `which` is "" (the first), a record name, or a 1-based index ("3"); a
+// name wins over an index, so a record named "2" stays reachable. Errors (usage) say how many
+// records there are; a picked record with no residues is an input error.
 Expected<SequenceRecord> pick_record(const std::vector<SequenceRecord>& records, const std::string& which,
                                      const std::string& origin);
+// read_sequences + pick_record in one pass that keeps only the wanted record in memory, so a
+// file with millions of records needs no more than the record asked for. The whole file is
+// still validated.
+Expected<SequenceRecord> read_record(const std::string& path, const std::string& which,
+                                     const ReadLimits& limits = {});
 
 // A numeric signal: one column, or the column named `column` (header line), or the 1-based
-// column index; separators comma, tab or whitespace; '#' comments. NaN/Inf are errors.
-Expected<SignalInput> read_signal(const std::string& path, const std::string& column = "");
-Expected<SignalInput> parse_signal(const std::string& text, const std::string& origin, const std::string& column = "");
+// column index; separators comma, tab or whitespace; '#' comments; an optional header line
+// (a first row in which no field is a number). NaN, Inf, empty and non-numeric values in the
+// chosen column are input errors; an unknown or missing column choice is a usage error.
+// gzip-compressed files are read too.
+Expected<SignalInput> read_signal(const std::string& path, const std::string& column = "",
+                                  const ReadLimits& limits = {});
+Expected<SignalInput> parse_signal(const std::string& text, const std::string& origin, const std::string& column = "",
+                                   const ReadLimits& limits = {});
 
 }  // namespace dpviz::app

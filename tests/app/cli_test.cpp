@@ -16,12 +16,12 @@ namespace fs = std::filesystem;
 namespace dpviz::app {
 namespace {
 
-struct Run {
+struct CliResult {
     int code;
     std::string out, err;
 };
 
-Run run(std::vector<std::string> args) {
+CliResult run(std::vector<std::string> args) {
     std::ostringstream out, err;
     const int code = run_cli(args, out, err);
     return {code, out.str(), err.str()};
@@ -58,26 +58,26 @@ std::string json_field(const std::string& json, const std::string& key) {
 }
 
 TEST(Cli, HelpVersionAndUsage) {
-    const Run help = run({"--help"});
+    const CliResult help = run({"--help"});
     EXPECT_EQ(help.code, kExitOk);
     EXPECT_NE(help.out.find("Exit codes"), std::string::npos);
-    const Run ahelp = run({"align", "--help"});
+    const CliResult ahelp = run({"align", "--help"});
     EXPECT_EQ(ahelp.code, kExitOk);
     EXPECT_NE(ahelp.out.find("--gap-open"), std::string::npos);
     EXPECT_EQ(run({"--version"}).out.rfind("dpviz ", 0), 0u);
     EXPECT_EQ(run({}).code, kExitUsage);
-    const Run bad = run({"frobnicate"});
+    const CliResult bad = run({"frobnicate"});
     EXPECT_EQ(bad.code, kExitUsage);
     EXPECT_NE(bad.err.find("frobnicate"), std::string::npos);
 }
 
 TEST(Cli, UsageErrorsNameTheOption) {
-    const Run unknown = run({"align", "--seq", "--gapopen", "3", "ACGT", "ACGT"});
+    const CliResult unknown = run({"align", "--seq", "--gapopen", "3", "ACGT", "ACGT"});
     EXPECT_EQ(unknown.code, kExitUsage);
     EXPECT_NE(unknown.err.find("--gapopen"), std::string::npos);
     EXPECT_EQ(run({"align", "--seq", "ACGT"}).code, kExitUsage);
     EXPECT_EQ(run({"align", "--seq", "--algo", "blast", "ACGT", "ACGT"}).code, kExitUsage);
-    const Run neg = run({"align", "--seq", "--gap-open", "-3", "ACGT", "ACGT"});
+    const CliResult neg = run({"align", "--seq", "--gap-open", "-3", "ACGT", "ACGT"});
     EXPECT_EQ(neg.code, kExitUsage);
     EXPECT_NE(neg.err.find("positive"), std::string::npos);
     EXPECT_EQ(run({"align", "--seq", "--gap-open", "99999999", "ACGT", "ACGT"}).code, kExitUsage);
@@ -86,12 +86,12 @@ TEST(Cli, UsageErrorsNameTheOption) {
     EXPECT_EQ(run({"align", "--seq", "--algo", "edit", "--matrix", "BLOSUM62", "ACGT", "ACGT"}).code, kExitUsage);
     EXPECT_EQ(run({"align", "--seq", "--band", "3", "ACGT", "ACGT"}).code, kExitUsage);
     EXPECT_EQ(run({"align", "--seq", "--backend", "tpu", "ACGT", "ACGT"}).code, kExitUsage);
-    for (const Run& r : {unknown, neg}) EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    for (const CliResult& r : {unknown, neg}) EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(Cli, JsonCarriesEveryFieldAndTheReferenceScore) {
     const std::string q = "MVLSPADKTNVKAAWGKVGAHAGEYGAEALERMF", t = "MVHLTPEEKSAVTALWGKVNVDEVGGEALGRLL";
-    const Run r = run({"align", "--seq", "--json", "--algo", "global", "--matrix", "BLOSUM62", "--gap-open", "10",
+    const CliResult r = run({"align", "--seq", "--json", "--algo", "global", "--matrix", "BLOSUM62", "--gap-open", "10",
                        "--gap-extend", "1", "--backend", "cpu", q, t});
     ASSERT_EQ(r.code, kExitOk) << r.err;
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);  // exactly one object
@@ -103,7 +103,7 @@ TEST(Cli, JsonCarriesEveryFieldAndTheReferenceScore) {
     EXPECT_EQ(json_field(r.out, "query_end"), std::to_string(q.size()));
 
     // The same problem through the library's reference: the CLI must report its score.
-    const Run ref = run({"align", "--seq", "--json", "--algo", "global", "--matrix", "BLOSUM62", "--gap-open", "10",
+    const CliResult ref = run({"align", "--seq", "--json", "--algo", "global", "--matrix", "BLOSUM62", "--gap-open", "10",
                          "--gap-extend", "1", "--backend", "cpu-reference", q, t});
     ASSERT_EQ(ref.code, kExitOk) << ref.err;
     EXPECT_EQ(json_field(ref.out, "score"), json_field(r.out, "score"));
@@ -112,7 +112,7 @@ TEST(Cli, JsonCarriesEveryFieldAndTheReferenceScore) {
 
 TEST(Cli, DefaultTextShowsTheAlignment) {
     // Wikipedia's Smith-Waterman example.
-    const Run r = run({"align", "--seq", "--match", "3", "--mismatch", "-3", "--gap-open", "2", "--gap-extend", "2",
+    const CliResult r = run({"align", "--seq", "--match", "3", "--mismatch", "-3", "--gap-open", "2", "--gap-extend", "2",
                        "TGTTACGG", "GGTTGACTA"});
     ASSERT_EQ(r.code, kExitOk) << r.err;
     EXPECT_NE(r.out.find("# Score: 13"), std::string::npos) << r.out;
@@ -123,26 +123,26 @@ TEST(Cli, InputErrorsNameFileRecordPositionAndCharacter) {
     TempDir d;
     const std::string q = d.file("q.fa", ">first\nMKV\n>second\nMKVLJA\n");
     const std::string t = d.file("t.fa", ">t\nMKVLA\n");
-    const Run r = run({"align", "--matrix", "BLOSUM62", "--query-record", "second", q, t});
+    const CliResult r = run({"align", "--matrix", "BLOSUM62", "--query-record", "second", q, t});
     EXPECT_EQ(r.code, kExitInput);
     EXPECT_NE(r.err.find(q), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("second"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("position 5"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("'J'"), std::string::npos) << r.err;
 
-    const Run missing = run({"align", d.path("nope.fa"), t});
+    const CliResult missing = run({"align", d.path("nope.fa"), t});
     EXPECT_EQ(missing.code, kExitInput);
     EXPECT_NE(missing.err.find("nope.fa"), std::string::npos);
     EXPECT_EQ(run({"align", d.file("empty.fa", ""), t}).code, kExitInput);
     EXPECT_EQ(run({"align", d.file("garbage.bin", std::string("\x00\x01\xff\xfe", 4)), t}).code, kExitInput);
-    const Run badmatrix = run({"align", "--matrix", "BLOSUM63", q, t});
-    EXPECT_EQ(badmatrix.code, kExitInput);
+    const CliResult badmatrix = run({"align", "--matrix", "BLOSUM63", q, t});
+    EXPECT_EQ(badmatrix.code, kExitUsage);  // neither a built-in name nor a file
     EXPECT_NE(badmatrix.err.find("BLOSUM63"), std::string::npos);
 }
 
 TEST(Cli, MemoryLimitIsAResourceErrorWithAHint) {
     setenv("DPVIZ_MEMORY_LIMIT", "1000", 1);
-    const Run r = run({"align", "--seq", std::string(3000, 'A'), std::string(3000, 'C')});
+    const CliResult r = run({"align", "--seq", std::string(3000, 'A'), std::string(3000, 'C')});
     unsetenv("DPVIZ_MEMORY_LIMIT");
     EXPECT_EQ(r.code, kExitResource);
     EXPECT_NE(r.err.find("needs"), std::string::npos) << r.err;
@@ -150,11 +150,11 @@ TEST(Cli, MemoryLimitIsAResourceErrorWithAHint) {
 }
 
 TEST(Cli, ScoreOnlyRunsInLinearMemory) {
-    const Run full = run({"align", "--seq", "--json", std::string(300, 'A') + "CCC", "CCC" + std::string(200, 'A')});
+    const CliResult full = run({"align", "--seq", "--json", std::string(300, 'A') + "CCC", "CCC" + std::string(200, 'A')});
     ASSERT_EQ(full.code, kExitOk) << full.err;
     // 1 MB is far below the full matrix but enough for rolling rows.
     setenv("DPVIZ_MEMORY_LIMIT", "2000000", 1);
-    const Run r = run({"align", "--seq", "--score-only", std::string(300, 'A') + "CCC", "CCC" + std::string(200, 'A')});
+    const CliResult r = run({"align", "--seq", "--score-only", std::string(300, 'A') + "CCC", "CCC" + std::string(200, 'A')});
     unsetenv("DPVIZ_MEMORY_LIMIT");
     ASSERT_EQ(r.code, kExitOk) << r.err;
     EXPECT_EQ(r.out.rfind("score " + json_field(full.out, "score") + " ", 0), 0u) << r.out;
@@ -163,7 +163,7 @@ TEST(Cli, ScoreOnlyRunsInLinearMemory) {
 TEST(Cli, PngIsWrittenWholeOrNotAtAll) {
     TempDir d;
     const std::string png = d.path("m.png");
-    const Run ok = run({"align", "--seq", "--png", png, "ACGTTGCAACGT", "ACGGCAACG"});
+    const CliResult ok = run({"align", "--seq", "--png", png, "ACGTTGCAACGT", "ACGGCAACG"});
     ASSERT_EQ(ok.code, kExitOk) << ok.err;
     const std::string bytes = slurp(png);
     ASSERT_GT(bytes.size(), 8u);
@@ -175,7 +175,7 @@ TEST(Cli, PngIsWrittenWholeOrNotAtAll) {
     EXPECT_EQ(slurp(keep), "old contents");
 
     // An unwritable destination is a resource error and leaves nothing behind.
-    const Run bad = run({"align", "--seq", "--png", d.path("no/such/dir/m.png"), "ACGT", "ACGT"});
+    const CliResult bad = run({"align", "--seq", "--png", d.path("no/such/dir/m.png"), "ACGT", "ACGT"});
     EXPECT_EQ(bad.code, kExitResource);
     EXPECT_FALSE(fs::exists(d.path("no")));
 }
@@ -184,14 +184,14 @@ TEST(Cli, DtwReadsSignalsAndReportsQuantization) {
     TempDir d;
     const std::string a = d.file("a.csv", "value\n0.0\n1.5\n3.25\n2.0\n");
     const std::string b = d.file("b.csv", "value\n0.0\n0.1\n1.5\n3.0\n2.0\n2.0\n");
-    const Run r = run({"align", "--algo", "dtw", "--json", a, b});
+    const CliResult r = run({"align", "--algo", "dtw", "--json", a, b});
     ASSERT_EQ(r.code, kExitOk) << r.err;
     EXPECT_NE(json_field(r.out, "dtw_scale"), "<missing>");
     const double dist = std::stod(json_field(r.out, "dtw_distance"));
     const double ref = std::stod(json_field(r.out, "dtw_reference"));
     EXPECT_NEAR(dist, 0.35, 1e-3);  // |0.1-0| + |3.25-3.0| = 0.35 along the best warp
     EXPECT_NEAR(dist, ref, 1e-3);
-    const Run nan = run({"align", "--algo", "dtw", a, d.file("nan.csv", "value\n1\nnan\n")});
+    const CliResult nan = run({"align", "--algo", "dtw", a, d.file("nan.csv", "value\n1\nnan\n")});
     EXPECT_EQ(nan.code, kExitInput);
     EXPECT_NE(nan.err.find("nan.csv"), std::string::npos) << nan.err;
 }
