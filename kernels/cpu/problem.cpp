@@ -97,6 +97,11 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
                                std::to_string(s.gaps.open) + ", extend " + std::to_string(s.gaps.extend));
         if (s.gaps.open > kMaxPenalty || s.gaps.extend > kMaxPenalty)
             return usage_error("gap penalties above " + std::to_string(kMaxPenalty) + " are not supported");
+        // With extend > open the affine recurrence prices a run of k gaps at k * open (two adjacent
+        // gaps are cheaper than one long one), which is not the model promised above.
+        if (s.gaps.extend > s.gaps.open)
+            return usage_error("--gap-extend (" + std::to_string(s.gaps.extend) + ") must not exceed --gap-open (" +
+                               std::to_string(s.gaps.open) + ")");
     }
 
     if (uses_substitution_matrix(algo) && s.matrix) {
