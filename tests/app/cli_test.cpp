@@ -82,6 +82,9 @@ TEST(Cli, UsageErrorsNameTheOption) {
     EXPECT_NE(neg.err.find("positive"), std::string::npos);
     EXPECT_EQ(run({"align", "--seq", "--gap-open", "99999999", "ACGT", "ACGT"}).code, kExitUsage);
     EXPECT_EQ(run({"align", "--seq", "--gap-open", "ten", "ACGT", "ACGT"}).code, kExitUsage);
+    const CliResult ext = run({"align", "--seq", "--gap-open", "1", "--gap-extend", "5", "ACGT", "ACGT"});
+    EXPECT_EQ(ext.code, kExitUsage);
+    EXPECT_NE(ext.err.find("--gap-extend"), std::string::npos) << ext.err;
     EXPECT_EQ(run({"align", "--seq", "--match", "2", "--mismatch", "3", "ACGT", "ACGT"}).code, kExitUsage);
     EXPECT_EQ(run({"align", "--seq", "--algo", "edit", "--matrix", "BLOSUM62", "ACGT", "ACGT"}).code, kExitUsage);
     EXPECT_EQ(run({"align", "--seq", "--band", "3", "ACGT", "ACGT"}).code, kExitUsage);
