@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -13,6 +14,9 @@
 #include <sstream>
 
 #include "bench.hpp"
+#ifdef DPVIZ_HAVE_GUI
+#include "gui/gui.hpp"
+#endif
 #include "dpviz/engine.hpp"
 #include "dpviz/render/heatmap.hpp"
 #include "dpviz/render/png.hpp"
@@ -25,6 +29,8 @@ namespace {
 constexpr const char* kTopHelp = R"(dpviz - dynamic-programming matrices, computed on the GPU or the CPU, shown and exported
 
 Usage:
+  dpviz                                the GUI (when a display is available)
+  dpviz gui [QUERY TARGET] [options]   the GUI on two inputs (see dpviz gui --help)
   dpviz align [options] QUERY TARGET   align two sequences (or two signals with --algo dtw)
   dpviz bench [options]                throughput of every backend (see dpviz bench --help)
   dpviz --help | --version
@@ -403,6 +409,10 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     if (args.empty()) {
+#ifdef DPVIZ_HAVE_GUI
+        // Only with a display: headless callers (scripts, tests) get the usage text, never a window.
+        if (std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY")) return run_gui({}, out, err);
+#endif
         err << kTopHelp;
         return kExitUsage;
     }
@@ -416,6 +426,14 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return kExitOk;
     }
     if (cmd == "align") return cmd_align(args, out, err);
+    if (cmd == "gui") {
+#ifdef DPVIZ_HAVE_GUI
+        return run_gui(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+#else
+        err << "dpviz: this dpviz was built without the GUI (needs libimgui-dev, libglfw3-dev, python3-glad)\n";
+        return kExitUsage;
+#endif
+    }
     if (cmd == "bench") return run_bench(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     err << "dpviz: unknown command '" << cmd << "' (see dpviz --help)\n";
     return kExitUsage;

@@ -1,0 +1,183 @@
+// All of the GUI's state in one plain struct: inputs, parameters, the view transform, which
+// panels are open, pending requests, and what the worker handed back. Panels read and write it;
+// the frame loop (frame.cpp, gl_view.cpp) turns its requests into jobs, GL uploads and files.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dpviz/render/colormap.hpp"
+#include "dpviz/render/gl_view_pixels.hpp"
+#include "dpviz/types.hpp"
+#include "gui/view_math.hpp"
+
+namespace dpviz::gui {
+
+struct Computed;  // compute.hpp: one finished job (problem, result, pyramids, mask, text)
+
+enum class InputSource { file, paste };
+
+// One side of the comparison: the query (rows) or the target (columns).
+struct InputSide {
+    InputSource source = InputSource::file;
+    std::string path;
+    std::string record;    // "" = first record; a record name or a 1-based index
+    std::string pasted;    // sequence text (FASTA or bare) or numbers for DTW
+    std::string column;    // DTW: signal column name or 1-based index ("" = the only one)
+    std::vector<std::string> record_names;  // records of `path`, filled in by the last load
+    friend bool operator==(const InputSide&, const InputSide&) = default;
+};
+
+enum class ScoringMode { matrix, match_mismatch };
+enum class BackendChoice { automatic, dpx, dpx_free, cpu };
+const char* backend_choice_label(BackendChoice b);  // "auto", "DPX", "DPX-free", "CPU"
+
+struct Parameters {
+    Algorithm algo = Algorithm::local;
+    ScoringMode scoring = ScoringMode::matrix;
+    std::string matrix;    // "" = automatic: BLOSUM62 for protein, NUC.4.4 for DNA/RNA
+    int match = 2;
+    int mismatch = -1;
+    int gap_open = 10;
+    int gap_extend = 1;
+    bool band_on = false;
+    int band = 10;
+    DtwCost dtw_cost = DtwCost::abs;
+    BackendChoice backend = BackendChoice::automatic;
+    friend bool operator==(const Parameters&, const Parameters&) = default;
+};
+
+enum class Layer { H, E, F };
+
+// What the GL texture holds now (set by the frame loop; the matrix panel draws it where its
+// cells are under the current transform, so a stale texture is never misplaced).
+struct TextureContent {
+    uint64_t gl_name = 0;
+    int matrix_rows = 0, matrix_cols = 0;  // shape of the matrix it was drawn from
+    float u1 = 0.0f, v1 = 0.0f;  // texture coordinates of the drawn region's bottom-right corner
+    render::TexelRequest drawn;  // region and size in the texture (rows == 0: nothing yet)
+    uint64_t result_id = 0;
+};
+
+struct MatrixView {
+    ViewTransform xf;
+    bool fit_pending = true;          // fit the matrix to the canvas on the next frame
+    bool one_to_one_pending = false;
+    struct CenterOn {
+        double i = 0, j = 0, cell_px = 1;
+    };
+    std::optional<CenterOn> center_pending;  // center this cell at this zoom (after any fit)
+    Canvas canvas;                    // the heatmap's screen rectangle, last frame
+    std::optional<ViewTransform> drag_start;  // the transform when the current drag began
+    Layer layer = Layer::H;
+    bool auto_colormap = true;
+    render::Colormap colormap = render::Colormap::viridis;
+    bool show_path = true;
+    bool show_mask = false;           // cells on any optimal path (from the direction bits)
+    bool show_details = true;         // residues, scores and arrows once cells are large enough
+    std::optional<Cell> hover;        // cell under the mouse
+    std::optional<Cell> highlight;    // cell of the alignment column under the mouse
+    std::optional<Cell> selected;     // path cell last clicked (its column is marked in the text)
+    render::TexelRequest wanted;      // the region the panel wants in the texture (panel -> loop)
+    TextureContent texture;           // what the texture holds (loop -> panel)
+};
+
+struct AlignmentView {
+    std::optional<int> hover_column;      // column under the mouse in the alignment text
+    std::optional<int> scroll_to_column;  // set by a click on a path cell; consumed by the panel
+};
+
+struct PanelsOpen {
+    bool inputs = true, parameters = true, matrix = true, alignment = true, timing = true, export_ = true;
+};
+
+// Progress of the worker (copied from the job runner every frame).
+struct JobState {
+    bool busy = false;
+    bool finishing_cancelled = false;  // the engine cannot stop mid-fill: a cancelled job runs out
+    std::string stage;
+    double elapsed_s = 0.0;
+    double expected_s = 0.0;           // from the cell count and the last measured throughput
+    double ns_per_cell = 20.0;         // measured on the last job (load + fill + traceback + pooling)
+    uint64_t submitted = 0;            // id of the newest request
+    uint64_t shown = 0;                // id of the job whose result is shown
+};
+
+// One backend in the timing panel.
+struct TimingRow {
+    BackendChoice backend = BackendChoice::cpu;
+    bool available = false;
+    std::string note;     // why it is not available, or which backend actually ran
+    double fill_ms = 0.0, traceback_ms = 0.0;
+    int64_t cells = 0;
+    double gcups() const { return fill_ms + traceback_ms > 0 ? double(cells) / ((fill_ms + traceback_ms) * 1e6) : 0.0; }
+};
+
+enum class ExportKind { matrix_png, window_png, alignment_text, path_csv };
+struct ExportRequest {
+    ExportKind kind = ExportKind::matrix_png;
+    std::string path;
+};
+struct ExportSettings {
+    std::string folder;       // default: the current directory of the process (never used by tests)
+    std::string stem = "dpviz";
+    bool overwrite = false;   // off: an existing file gets a numeric suffix (name-1.png)
+    int png_max_side = 4096;  // matrix area of the exported PNG; one pixel per cell up to this
+};
+
+// Everything the panels ask for; the frame loop carries it out and clears it.
+struct Requests {
+    bool compute = false;
+    bool cancel = false;
+    bool run_all_backends = false;
+    std::optional<ExportRequest> export_file;
+    std::vector<std::string> dropped_files;  // dropped on the window (GLFW callback)
+    bool quit = false;
+};
+
+// Facts about this machine and build, filled once at start-up.
+struct SystemInfo {
+    std::string gl_renderer;       // GL_RENDERER, or "no GL" headless
+    std::string upload_path;       // "host" or "CUDA-GL interop"
+    std::string upload_note;       // why host, or the CUDA device
+    bool backends_probed = false;
+    bool dpx_available = false, dpx_free_available = false;
+    std::string dpx_note, dpx_free_note;  // "not available" reasons
+};
+
+struct AppState {
+    InputSide query, target;
+    Parameters params;
+    MatrixView view;
+    AlignmentView alignment;
+    PanelsOpen panels;
+    Requests requests;
+    JobState job;
+    std::shared_ptr<const Computed> result;
+    std::string error;                     // last job's error (one line), shown until the next result
+    std::vector<TimingRow> timings;        // last "run all backends"
+    std::vector<std::string> recent_files;  // newest first
+    ExportSettings export_settings;
+    std::string export_message;            // where the last export went, or why it failed
+    std::string assets_dir;                // bundled examples and matrices
+    int hovered_input = -1;                // 0 query, 1 target: where a dropped file goes
+    std::string matrix_file_draft;         // a matrix file path being typed
+    SystemInfo system;
+    bool headless = false;                 // tests: no GL texture, no window
+};
+
+// A parameter or input change: compute now (small problems, also while dragging) or when the
+// control is released. `final_edit` is true on release and for discrete controls.
+void request_compute(AppState& s, bool final_edit);
+// Whether a recompute fits in a frame, judged from the last measured throughput.
+bool live_recompute_ok(const AppState& s);
+// Adds a path to the recent files (newest first, no duplicates, at most 12).
+void remember_file(AppState& s, const std::string& path);
+// Files dropped on the window: two go to query and target; one goes to the input under the
+// mouse, else to the query if it has no file yet, else to the target. Requests a computation.
+void apply_dropped_files(AppState& s);
+
+}  // namespace dpviz::gui

@@ -1,0 +1,194 @@
+// Cell explanations, the optimal-path mask and table arrows (see cell_inspect.hpp). The
+// candidates are recomputed from the neighbouring cells; which won is read from the bits.
+#include "gui/cell_inspect.hpp"
+
+#include <algorithm>
+
+namespace dpviz::gui {
+namespace {
+
+int32_t at(const Grid<int32_t>* g, int i, int j) { return g && !g->empty() ? g->at(i, j) : kNegInf; }
+
+// Sums that keep unreachable operands unreachable (no wrap, no fake finite value).
+int32_t plus(int32_t a, int32_t b) {
+    if (a <= kNegInf) return kNegInf;
+    if (a >= kPosInf) return kPosInf;
+    return a + b;
+}
+
+}  // namespace
+
+CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
+    CellExplain x;
+    x.cell = c;
+    const int i = c.i, j = c.j;
+    x.h = at(m.H, i, j);
+    x.bits = m.dirs && !m.dirs->empty() ? m.dirs->at(i, j) : 0;
+    const bool dtw = p.algo == Algorithm::dtw;
+    if (dtw) {
+        if (i >= 1) x.query_value = p.query_signal[size_t(i - 1)];
+        if (j >= 1) x.target_value = p.target_signal[size_t(j - 1)];
+    } else {
+        if (i >= 1) x.query_residue = p.query[size_t(i - 1)];
+        if (j >= 1) x.target_residue = p.target[size_t(j - 1)];
+    }
+    const bool affine = p.affine();
+    if (affine) {
+        x.e = at(m.E, i, j);
+        x.f = at(m.F, i, j);
+    }
+    if (i == 0 || j == 0) {
+        x.formula = "border cell (initialization)";
+        return x;
+    }
+    const uint8_t b = x.bits;
+    auto cand = [&](std::vector<Candidate>& v, std::string label, int32_t value, uint8_t bit) {
+        v.push_back({std::move(label), value, (b & bit) != 0});
+    };
+    switch (p.algo) {
+        case Algorithm::local:
+        case Algorithm::global:
+        case Algorithm::semiglobal: {
+            const int32_t s = p.sub(i, j);
+            x.substitution = s;
+            const int32_t open = p.gaps.open, ext = p.gaps.extend;
+            cand(x.h_candidates, "diag  H[i-1][j-1] + s", plus(at(m.H, i - 1, j - 1), s), dir::kDiag);
+            if (affine) {
+                x.formula = "H = max(H[i-1][j-1] + s, F, E" + std::string(p.algo == Algorithm::local ? ", 0)" : ")");
+                cand(x.h_candidates, "up    F[i][j]", *x.f, dir::kUp);
+                cand(x.h_candidates, "left  E[i][j]", *x.e, dir::kLeft);
+                cand(x.e_candidates, "open    H[i][j-1] - open", plus(at(m.H, i, j - 1), -open), dir::kEOpen);
+                cand(x.e_candidates, "extend  E[i][j-1] - extend", plus(at(m.E, i, j - 1), -ext), dir::kEExtend);
+                cand(x.f_candidates, "open    H[i-1][j] - open", plus(at(m.H, i - 1, j), -open), dir::kFOpen);
+                cand(x.f_candidates, "extend  F[i-1][j] - extend", plus(at(m.F, i - 1, j), -ext), dir::kFExtend);
+            } else {
+                x.formula = "H = max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g" +
+                            std::string(p.algo == Algorithm::local ? ", 0)" : ")");
+                cand(x.h_candidates, "up    H[i-1][j] - g", plus(at(m.H, i - 1, j), -open), dir::kUp);
+                cand(x.h_candidates, "left  H[i][j-1] - g", plus(at(m.H, i, j - 1), -open), dir::kLeft);
+            }
+            if (p.algo == Algorithm::local) cand(x.h_candidates, "start 0", 0, dir::kZero);
+            break;
+        }
+        case Algorithm::edit: {
+            const int32_t s = p.query_codes[size_t(i - 1)] != p.target_codes[size_t(j - 1)];
+            x.substitution = s;
+            x.formula = "D = min(D[i-1][j-1] + (q != t), D[i-1][j] + 1, D[i][j-1] + 1)";
+            cand(x.h_candidates, "diag  D[i-1][j-1] + (q != t)", plus(at(m.H, i - 1, j - 1), s), dir::kDiag);
+            cand(x.h_candidates, "up    D[i-1][j] + 1", plus(at(m.H, i - 1, j), 1), dir::kUp);
+            cand(x.h_candidates, "left  D[i][j-1] + 1", plus(at(m.H, i, j - 1), 1), dir::kLeft);
+            break;
+        }
+        case Algorithm::lcs: {
+            const bool match = p.query_codes[size_t(i - 1)] == p.target_codes[size_t(j - 1)];
+            x.formula = "L = max(L[i-1][j-1] + 1 if q == t, L[i-1][j], L[i][j-1])";
+            cand(x.h_candidates, match ? "diag  L[i-1][j-1] + 1" : "diag  (q != t: no candidate)",
+                 match ? plus(at(m.H, i - 1, j - 1), 1) : kNegInf, dir::kDiag);
+            cand(x.h_candidates, "up    L[i-1][j]", at(m.H, i - 1, j), dir::kUp);
+            cand(x.h_candidates, "left  L[i][j-1]", at(m.H, i, j - 1), dir::kLeft);
+            break;
+        }
+        case Algorithm::dtw: {
+            x.substitution = p.in_band(i, j) ? p.dtw_local_cost(i, j) : kPosInf;
+            x.formula = "D = c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1])";
+            cand(x.h_candidates, "diag  D[i-1][j-1]", at(m.H, i - 1, j - 1), dir::kDiag);
+            cand(x.h_candidates, "up    D[i-1][j]", at(m.H, i - 1, j), dir::kUp);
+            cand(x.h_candidates, "left  D[i][j-1]", at(m.H, i, j - 1), dir::kLeft);
+            break;
+        }
+    }
+    return x;
+}
+
+Grid<uint8_t> optimal_mask(const Problem& p, const MatrixRefs& m, int32_t score) {
+    Grid<uint8_t> mask;
+    if (!m.H || m.H->empty() || !m.dirs || m.dirs->empty()) return mask;
+    const Grid<int32_t>& H = *m.H;
+    const Grid<uint8_t>& D = *m.dirs;
+    const int M = H.rows - 1, N = H.cols - 1;
+    enum : uint8_t { kH = 1, kE = 2, kF = 4 };
+    Grid<uint8_t> seen;
+    seen.reset(H.rows, H.cols, 0);
+    struct Item {
+        int32_t i, j;
+        uint8_t state;
+    };
+    std::vector<Item> stack;
+    auto push = [&](int32_t i, int32_t j, uint8_t st) {
+        if (i < 0 || j < 0) return;
+        uint8_t& s = seen.at(i, j);
+        if (s & st) return;
+        s |= st;
+        stack.push_back({i, j, st});
+    };
+    switch (p.algo) {
+        case Algorithm::local:
+            if (score > 0) {
+                for (int i = 0; i <= M; ++i)
+                    for (int j = 0; j <= N; ++j)
+                        if (H.at(i, j) == score) push(i, j, kH);
+                break;
+            }
+            push(0, 0, kH);
+            break;
+        case Algorithm::semiglobal:
+            for (int i = 0; i <= M; ++i)
+                if (H.at(i, N) == score) push(i, N, kH);
+            for (int j = 0; j <= N; ++j)
+                if (H.at(M, j) == score) push(M, j, kH);
+            break;
+        default: push(M, N, kH);
+    }
+    const bool affine = p.affine();
+    auto stops = [&](int32_t i, int32_t j, uint8_t bits) {
+        switch (p.algo) {
+            case Algorithm::local: return (bits & dir::kZero) != 0 || i == 0 || j == 0;
+            case Algorithm::semiglobal: return i == 0 || j == 0;
+            default: return i == 0 && j == 0;
+        }
+    };
+    while (!stack.empty()) {
+        const Item it = stack.back();
+        stack.pop_back();
+        const uint8_t b = D.at(it.i, it.j);
+        if (it.state == kH) {
+            if (stops(it.i, it.j, b)) continue;
+            if (b & dir::kDiag) push(it.i - 1, it.j - 1, kH);
+            if (b & dir::kUp) affine ? push(it.i, it.j, kF) : push(it.i - 1, it.j, kH);
+            if (b & dir::kLeft) affine ? push(it.i, it.j, kE) : push(it.i, it.j - 1, kH);
+        } else if (it.state == kF) {
+            if (b & dir::kFOpen) push(it.i - 1, it.j, kH);
+            if (b & dir::kFExtend) push(it.i - 1, it.j, kF);
+        } else {
+            if (b & dir::kEOpen) push(it.i, it.j - 1, kH);
+            if (b & dir::kEExtend) push(it.i, it.j - 1, kE);
+        }
+    }
+    mask.reset(H.rows, H.cols, 0);
+    for (size_t k = 0; k < seen.data.size(); ++k) mask.data[k] = seen.data[k] ? 1 : 0;
+    return mask;
+}
+
+CellArrows arrows_of(const Problem& p, uint8_t bits, LayerKind layer) {
+    CellArrows a;
+    switch (layer) {
+        case LayerKind::H:
+            a.diag = bits & dir::kDiag;
+            a.up = bits & dir::kUp;
+            a.left = bits & dir::kLeft;
+            a.stop = p.algo == Algorithm::local && (bits & dir::kZero);
+            break;
+        case LayerKind::E: a.left = bits & (dir::kEOpen | dir::kEExtend); break;
+        case LayerKind::F: a.up = bits & (dir::kFOpen | dir::kFExtend); break;
+    }
+    return a;
+}
+
+std::optional<int> path_index(const std::vector<Cell>& path, Cell c) {
+    const auto less = [](const Cell& a, const Cell& b) { return a.i != b.i ? a.i < b.i : a.j < b.j; };
+    const auto it = std::lower_bound(path.begin(), path.end(), c, less);
+    if (it == path.end() || !(*it == c)) return std::nullopt;
+    return int(it - path.begin());
+}
+
+}  // namespace dpviz::gui

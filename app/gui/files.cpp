@@ -1,0 +1,156 @@
+// Assets lookup, non-clobbering export names, atomic text writes and the exports (files.hpp).
+#include "gui/files.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "dpviz/engine.hpp"
+#include "dpviz/render/heatmap.hpp"
+#include "dpviz/render/png.hpp"
+#include "gui/compute.hpp"
+
+#ifndef DPVIZ_SOURCE_ASSETS
+#define DPVIZ_SOURCE_ASSETS ""
+#endif
+
+namespace dpviz::gui {
+
+namespace fs = std::filesystem;
+
+std::string find_assets_dir(const std::string& exe_path) {
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("DPVIZ_ASSETS"); env && *env) candidates.emplace_back(env);
+    std::error_code ec;
+    fs::path exe = exe_path.empty() ? fs::path() : fs::weakly_canonical(exe_path, ec);
+    if (exe_path.empty() || ec) exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!exe.empty()) {
+        const fs::path dir = exe.parent_path();
+        candidates.push_back(dir / "assets");
+        candidates.push_back(dir / ".." / "share" / "dpviz" / "assets");
+        candidates.push_back(dir / ".." / ".." / "assets");  // build tree: build/app/dpviz
+    }
+    candidates.emplace_back(DPVIZ_SOURCE_ASSETS);
+    for (const fs::path& c : candidates) {
+        if (c.empty()) continue;
+        if (fs::exists(c / "examples" / "globins.fa", ec)) return fs::weakly_canonical(c, ec).string();
+    }
+    return "";
+}
+
+std::string unique_path(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return path;
+    const fs::path p(path);
+    const std::string stem = p.stem().string(), ext = p.extension().string();
+    for (int n = 1; n < 100000; ++n) {
+        const fs::path candidate = p.parent_path() / (stem + "-" + std::to_string(n) + ext);
+        if (!fs::exists(candidate, ec)) return candidate.string();
+    }
+    return path;  // 100000 siblings: give up on suffixes rather than loop forever
+}
+
+Status write_text_atomic(const std::string& path, const std::string& text) {
+    const fs::path target(path);
+    const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0) return resource_error("cannot write " + path + ": " + std::strerror(errno));
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0) {
+            const std::string why = std::strerror(errno);
+            ::close(fd);
+            std::remove(tmpl.c_str());
+            return resource_error("cannot write " + path + ": " + why);
+        }
+        done += size_t(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        std::remove(tmpl.c_str());
+        return resource_error("cannot write " + path + ": " + std::strerror(errno));
+    }
+    ::chmod(tmpl.c_str(), 0644);
+    if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmpl.c_str());
+        return resource_error("cannot write " + path + ": " + why);
+    }
+    return Ok{};
+}
+
+std::string path_csv(const Problem& p, const std::vector<Cell>& path) {
+    std::ostringstream o;
+    const bool dtw = p.algo == Algorithm::dtw;
+    o << "step,i,j," << (dtw ? "query_value,target_value" : "query_residue,target_residue") << "\n";
+    for (size_t k = 0; k < path.size(); ++k) {
+        const Cell c = path[k];
+        o << k << "," << c.i << "," << c.j << ",";
+        // The residues this cell pairs (empty on row/column 0), as in the textbook table.
+        if (dtw) {
+            if (c.i >= 1) o << p.query_signal[size_t(c.i - 1)];
+            o << ",";
+            if (c.j >= 1) o << p.target_signal[size_t(c.j - 1)];
+        } else {
+            if (c.i >= 1) o << p.query[size_t(c.i - 1)];
+            o << ",";
+            if (c.j >= 1) o << p.target[size_t(c.j - 1)];
+        }
+        o << "\n";
+    }
+    return o.str();
+}
+
+std::string export_target(const ExportSettings& s, ExportKind kind, const std::string& suffix) {
+    const char* ext = ".png";
+    std::string name = s.stem.empty() ? "dpviz" : s.stem;
+    switch (kind) {
+        case ExportKind::matrix_png: name += "-matrix" + suffix; break;
+        case ExportKind::window_png: name += "-window"; break;
+        case ExportKind::alignment_text: name += "-alignment", ext = ".txt"; break;
+        case ExportKind::path_csv: name += "-path", ext = ".csv"; break;
+    }
+    const fs::path p = fs::path(s.folder.empty() ? "." : s.folder) / (name + ext);
+    return s.overwrite ? p.string() : unique_path(p.string());
+}
+
+Expected<std::string> export_result(const AppState& s, const ExportRequest& req) {
+    if (!s.result) return usage_error("nothing to export yet: compute an alignment first");
+    const Computed& c = *s.result;
+    switch (req.kind) {
+        case ExportKind::matrix_png: {
+            const Layer layer = c.has_layer(s.view.layer) ? s.view.layer : Layer::H;
+            render::HeatmapOptions opt;
+            // One pixel per cell (at least) up to the limit: the full-resolution matrix.
+            opt.max_side = std::clamp(std::max({c.rows(), c.cols(), 1024}), 1, std::min(s.export_settings.png_max_side,
+                                                                                      render::kMaxImageSide));
+            opt.auto_colormap = s.view.auto_colormap;
+            opt.colormap = s.view.colormap;
+            opt.draw_path = s.view.show_path;
+            opt.caption = c.caption + (layer == Layer::H ? "" : layer == Layer::E ? "  (layer E)" : "  (layer F)");
+            auto img = render::compose_heatmap(c.grid(layer), c.result.path, opt);
+            if (!img) return img.error();
+            if (Status st = render::write_png_atomic(*img, req.path); !st) return st.error();
+            return req.path;
+        }
+        case ExportKind::alignment_text:
+            if (Status st = write_text_atomic(req.path, c.pair_text); !st) return st.error();
+            return req.path;
+        case ExportKind::path_csv:
+            if (Status st = write_text_atomic(req.path, path_csv(c.problem, c.result.path)); !st) return st.error();
+            return req.path;
+        case ExportKind::window_png: break;
+    }
+    return usage_error("a window screenshot is taken by the frame loop");
+}
+
+}  // namespace dpviz::gui

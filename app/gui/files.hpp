@@ -1,0 +1,35 @@
+// Files the GUI reads and writes: where the bundled assets are, export names that never
+// overwrite silently, atomic text writes, the path as CSV, and the exports themselves.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dpviz/expected.hpp"
+#include "dpviz/types.hpp"
+#include "gui/app_state.hpp"
+
+namespace dpviz::gui {
+
+// The assets folder (holding examples/globins.fa): $DPVIZ_ASSETS, then next to the executable
+// (<exe dir>/assets, <exe dir>/../share/dpviz/assets, the build tree's ../../assets), then the
+// source tree's path compiled in. "" when none exists.
+std::string find_assets_dir(const std::string& exe_path);
+
+// `path` if no file is there, else the first free "stem-N.ext" (N = 1, 2, ...).
+std::string unique_path(const std::string& path);
+// Written to a temporary file in the same folder, then renamed over `path`.
+Status write_text_atomic(const std::string& path, const std::string& text);
+
+// "step,i,j,query,target" rows: the path's cells from its begin to its end cell.
+std::string path_csv(const Problem& p, const std::vector<Cell>& path);
+
+// The file an export of `kind` goes to under the current settings (suffix applied unless
+// overwrite is on).
+std::string export_target(const ExportSettings& s, ExportKind kind, const std::string& layer_suffix = "");
+
+// Carries out matrix_png, alignment_text and path_csv exports (window_png needs the frame
+// loop's GL context). Returns the written path.
+Expected<std::string> export_result(const AppState& s, const ExportRequest& req);
+
+}  // namespace dpviz::gui

@@ -1,0 +1,169 @@
+// Requests -> jobs and files, outcomes -> state (see frame.hpp).
+#include "gui/frame.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "gui/files.hpp"
+
+namespace dpviz::gui {
+
+void request_compute(AppState& s, bool final_edit) {
+    if (final_edit || live_recompute_ok(s)) s.requests.compute = true;
+}
+
+bool live_recompute_ok(const AppState& s) {
+    if (!s.result) return true;
+    // A frame is ~16 ms; leave most of it to drawing.
+    const double expected_ms = double(s.result->result.cells) * s.job.ns_per_cell * 1e-6;
+    return expected_ms < 8.0;
+}
+
+void remember_file(AppState& s, const std::string& path) {
+    if (path.empty()) return;
+    auto& r = s.recent_files;
+    r.erase(std::remove(r.begin(), r.end(), path), r.end());
+    r.insert(r.begin(), path);
+    if (r.size() > 12) r.resize(12);
+}
+
+void apply_dropped_files(AppState& s) {
+    auto& files = s.requests.dropped_files;
+    if (files.empty()) return;
+    auto set = [&](InputSide& side, const std::string& path) {
+        side.source = InputSource::file;
+        side.path = path;
+        side.record.clear();
+        side.record_names.clear();
+        remember_file(s, path);
+    };
+    if (files.size() >= 2) {
+        set(s.query, files[0]);
+        set(s.target, files[1]);
+    } else if (s.hovered_input == 1 || (s.hovered_input != 0 && !s.query.path.empty())) {
+        set(s.target, files[0]);
+    } else {
+        set(s.query, files[0]);
+    }
+    files.clear();
+    s.requests.compute = true;
+}
+
+const char* example_label(Example e) {
+    switch (e) {
+        case Example::globins: return "Globins: HBA_HUMAN vs HBB_HUMAN (local)";
+        case Example::dna_repeat_inversion: return "DNA: repeat + inversion (local)";
+        case Example::dtw_signals: return "Signals: two warped series (DTW)";
+    }
+    return "?";
+}
+
+namespace {
+
+InputSide file_input(std::string path, std::string record = {}) {
+    InputSide in;
+    in.path = std::move(path);
+    in.record = std::move(record);
+    return in;
+}
+
+}  // namespace
+
+void load_example(AppState& s, Example e) {
+    namespace fs = std::filesystem;
+    const fs::path ex = fs::path(s.assets_dir) / "examples";
+    switch (e) {
+        case Example::globins:
+            s.query = file_input((ex / "globins.fa").string(), "HBA_HUMAN");
+            s.target = file_input((ex / "globins.fa").string(), "HBB_HUMAN");
+            s.params.algo = Algorithm::local;
+            break;
+        case Example::dna_repeat_inversion:
+            s.query = file_input((ex / "dna_repeat_inversion.fa").string(), "1");
+            s.target = file_input((ex / "dna_repeat_inversion.fa").string(), "2");
+            s.params.algo = Algorithm::local;
+            break;
+        case Example::dtw_signals:
+            s.query = file_input((ex / "signal_a.csv").string());
+            s.target = file_input((ex / "signal_b.csv").string());
+            s.params.algo = Algorithm::dtw;
+            break;
+    }
+    s.params.scoring = ScoringMode::matrix;
+    s.params.matrix.clear();  // automatic: BLOSUM62 for the globins, NUC.4.4 for DNA
+    s.view.fit_pending = true;
+    s.requests.compute = true;
+}
+
+JobRequest make_job_request(const AppState& s, JobRequest::Kind kind) {
+    JobRequest r;
+    r.kind = kind;
+    r.query = s.query;
+    r.target = s.target;
+    r.query.record_names.clear();
+    r.target.record_names.clear();
+    r.params = s.params;
+    return r;
+}
+
+void apply_outcome(AppState& s, uint64_t id, JobOutcome&& out) {
+    if (!out.query_records.empty()) s.query.record_names = std::move(out.query_records);
+    if (!out.target_records.empty()) s.target.record_names = std::move(out.target_records);
+    if (out.error) {
+        s.error = out.error->message;
+        return;
+    }
+    s.error.clear();
+    if (out.cells > 0 && out.wall_ms > 0) s.job.ns_per_cell = std::max(out.wall_ms * 1e6 / double(out.cells), 0.1);
+    if (s.query.source == InputSource::file) remember_file(s, s.query.path);
+    if (s.target.source == InputSource::file) remember_file(s, s.target.path);
+    if (out.kind == JobRequest::Kind::all_backends) {
+        s.timings = std::move(out.timings);
+        return;
+    }
+    if (!out.computed) return;
+    const bool same_shape = s.result && s.result->rows() == out.computed->rows() && s.result->cols() == out.computed->cols();
+    if (!same_shape) s.view.fit_pending = true;
+    s.result = std::move(out.computed);
+    s.job.shown = id;
+    if (!s.result->has_layer(s.view.layer)) s.view.layer = Layer::H;
+    s.view.hover.reset();
+    s.view.highlight.reset();
+    s.view.selected.reset();
+    s.alignment = {};
+}
+
+void process_requests(AppState& s, Worker& worker) {
+    Requests& rq = s.requests;
+    apply_dropped_files(s);
+    if (rq.cancel) {
+        worker.cancel();
+        rq.compute = rq.run_all_backends = false;
+        rq.cancel = false;
+        s.error = "cancelled";
+    }
+    if (rq.compute) {
+        s.job.submitted = worker.submit(make_job_request(s, JobRequest::Kind::align));
+        rq.compute = false;
+    }
+    // Timing every backend waits for the alignment in flight (it would supersede it otherwise).
+    if (rq.run_all_backends && !rq.compute && !worker.progress().busy) {
+        s.job.submitted = worker.submit(make_job_request(s, JobRequest::Kind::all_backends));
+        rq.run_all_backends = false;
+    }
+    if (rq.export_file && rq.export_file->kind != ExportKind::window_png) {
+        auto written = export_result(s, *rq.export_file);
+        s.export_message = written ? "wrote " + *written : "export failed: " + written.error().message;
+        rq.export_file.reset();
+    }
+    // Progress before take(): "not busy" then guarantees the last outcome has been taken.
+    const JobProgress p = worker.progress();
+    if (auto done = worker.take()) apply_outcome(s, done->first, std::move(done->second));
+    s.job.busy = p.busy;
+    s.job.finishing_cancelled = p.running_cancelled;
+    s.job.stage = p.stage;
+    s.job.elapsed_s = p.elapsed_s;
+    s.job.expected_s = s.result ? double(s.result->result.cells) * s.job.ns_per_cell * 1e-9 : 0.0;
+}
+
+}  // namespace dpviz::gui

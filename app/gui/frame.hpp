@@ -1,0 +1,25 @@
+// The per-frame logic that is not drawing: turning the panels' requests into jobs and exports,
+// taking the worker's outcomes into the state, and the bundled examples. No GL, no window:
+// the headless tests run exactly this between ImGui frames.
+#pragma once
+
+#include <string>
+
+#include "gui/app_state.hpp"
+#include "gui/compute.hpp"
+
+namespace dpviz::gui {
+
+enum class Example { globins, dna_repeat_inversion, dtw_signals };
+const char* example_label(Example e);
+// Sets both inputs and the algorithm for a bundled example and requests a computation.
+void load_example(AppState& s, Example e);
+
+JobRequest make_job_request(const AppState& s, JobRequest::Kind kind);
+// Submits, cancels and exports what the panels asked for; takes a finished outcome; copies
+// the worker's progress into s.job. Window screenshots are left to the GL loop.
+void process_requests(AppState& s, Worker& worker);
+// Takes one finished job into the state (the newest request's only; see JobRunner).
+void apply_outcome(AppState& s, uint64_t id, JobOutcome&& out);
+
+}  // namespace dpviz::gui

@@ -1,0 +1,89 @@
+// GL side of the frame loop (see gl_view.hpp).
+#include <glad/gl.h>
+
+#include "gui/gl_view.hpp"
+
+#include <algorithm>
+
+#include "gui/compute.hpp"
+#include "gui/panels.hpp"
+
+namespace dpviz::gui {
+
+Status GlView::init(AppState& s, bool prefer_interop) {
+    auto t = render::MatrixTexture::create(1024, 1024, prefer_interop);
+    if (!t) return t.error();
+    texture_ = std::move(*t);
+    const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    s.system.gl_renderer = std::string(renderer ? renderer : "?") + ", GL " + (version ? version : "?");
+    s.system.upload_path = render::upload_path_name(texture_.path());
+    s.system.upload_note = texture_.path_note();
+    return Ok{};
+}
+
+void GlView::update(AppState& s) {
+    TextureContent& out = s.view.texture;
+    if (!s.result || s.view.wanted.rows <= 0 || s.view.wanted.out_w <= 0) return;
+    const Computed& c = *s.result;
+    const Layer layer = c.has_layer(s.view.layer) ? s.view.layer : Layer::H;
+    const render::ColorScale scale = view_color_scale(s);
+    if (c.id != lut_key_result_ || int(layer) != lut_key_layer_ || scale.map != lut_key_scale_.map ||
+        scale.min != lut_key_scale_.min || scale.max != lut_key_scale_.max) {
+        lut_ = render::ColorLut::build(scale);
+        lut_key_result_ = c.id;
+        lut_key_layer_ = int(layer);
+        lut_key_scale_ = scale;
+        ++lut_version_;
+    }
+    const uint64_t values_version = c.id * 4 + uint64_t(layer);
+    const render::TexelRequest& want = s.view.wanted;
+    if (want == drawn_ && values_version == drawn_values_ && lut_version_ == drawn_lut_) return;
+
+    const render::ViewSource src{&c.pyramid(layer), &c.mask, &lut_, values_version, lut_version_};
+    if (Status st = texture_.draw(src, want); !st) {
+        s.error = "matrix view: " + st.error().message;
+        return;
+    }
+    drawn_ = want;
+    drawn_values_ = values_version;
+    drawn_lut_ = lut_version_;
+    out.gl_name = texture_.gl_name();
+    out.drawn = want;
+    out.u1 = float(want.out_w) / float(texture_.width());
+    out.v1 = float(want.out_h) / float(texture_.height());
+    out.result_id = c.id;
+    out.matrix_rows = c.rows();
+    out.matrix_cols = c.cols();
+    s.system.upload_path = render::upload_path_name(texture_.path());
+    s.system.upload_note = texture_.path_note();
+}
+
+render::Image read_framebuffer(int width, int height) {
+    render::Image img;
+    img.width = width;
+    img.height = height;
+    std::vector<uint8_t> raw(size_t(width) * height * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, raw.data());
+    img.rgb.resize(raw.size());
+    const size_t row = size_t(width) * 3;
+    for (int y = 0; y < height; ++y)  // GL's first row is the bottom one
+        std::copy_n(raw.begin() + ptrdiff_t(size_t(height - 1 - y) * row), row, img.rgb.begin() + ptrdiff_t(size_t(y) * row));
+    return img;
+}
+
+bool image_is_blank(const render::Image& img) {
+    if (img.rgb.empty()) return true;
+    uint8_t lo[3] = {255, 255, 255}, hi[3] = {0, 0, 0};
+    for (size_t k = 0; k < img.rgb.size(); ++k) {
+        lo[k % 3] = std::min(lo[k % 3], img.rgb[k]);
+        hi[k % 3] = std::max(hi[k % 3], img.rgb[k]);
+    }
+    for (int ch = 0; ch < 3; ++ch)
+        if (hi[ch] - lo[ch] > 8) return false;
+    return true;
+}
+
+}  // namespace dpviz::gui

@@ -1,0 +1,482 @@
+// `dpviz gui`: command line, window and GL context (GLFW + glad), Dear ImGui, the frame loop,
+// session persistence and the headless --screenshot check mode.
+//
+// Index of this file
+// [SECTION] Command line
+// [SECTION] Window
+// [SECTION] Frame loop
+// [SECTION] Entry point
+#include <glad/gl.h>  // before GLFW, which would otherwise include <GL/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "gui/gui.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <ostream>
+
+#include "cli.hpp"
+#include "dpviz/engine.hpp"
+#include "dpviz/render/png.hpp"
+#include "gui/compute.hpp"
+#include "gui/files.hpp"
+#include "gui/frame.hpp"
+#include "gui/gl_view.hpp"
+#include "gui/panels.hpp"
+#include "gui/session.hpp"
+
+namespace dpviz::gui {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Command line
+// ---------------------------------------------------------------------------------------------
+
+const char* const kGuiHelp = R"(Usage: dpviz gui [QUERY TARGET] [options]
+       dpviz                      (the same, no inputs: the last session, or the globin example)
+
+Opens the matrix viewer. QUERY and TARGET are files as for dpviz align (FASTA, FASTQ, plain,
+gzip; CSV/TSV signals with --algo dtw) or literal sequences with --seq.
+
+Inputs and parameters (as dpviz align):
+  --algo A, --matrix NAME|FILE, --match N, --mismatch N, --gap-open N, --gap-extend N,
+  --band N, --dtw-cost abs|squared, --column C, --query-record R, --target-record R, --seq,
+  --backend auto|cpu|cuda|cuda-portable (dpx / dpx-free accepted)
+  --example globins|dna|dtw    a bundled example instead of QUERY TARGET
+
+View:
+  --colormap M                 viridis, magma, grayscale, diverging (default: auto)
+  --layer H|E|F                matrix shown for affine gaps
+  --mask                       tint the cells on any optimal path
+  --view I,J,PX                center cell (I, J) at PX screen pixels per cell
+  --hover I,J                  put the mouse on cell (I, J) (shows its tooltip; for screenshots)
+  --run-all                    run all backends at start (timing panel)
+  --size WxH                   window size (default 1280x800)
+  --no-session                 neither read nor write ~/.config/dpviz (imgui.ini, session.ini)
+
+Headless check:
+  --screenshot FILE            render, save the window as PNG, exit (no session is used)
+  --frames N                   frames rendered after the result is shown (default 3)
+
+Exit codes: 0 success, 2 usage, 3 input (with --screenshot: the inputs did not load),
+5 no display (GLFW error 65544) or a blank frame.
+)";
+
+namespace {
+
+Expected<int> to_int(const std::string& opt, const std::string& v) {
+    int x = 0;
+    const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (v.empty() || ec != std::errc() || p != v.data() + v.size())
+        return usage_error(opt + " expects an integer, got '" + v + "'");
+    return x;
+}
+
+// "A,B" or "AxB" -> two numbers.
+Expected<std::pair<double, double>> to_pair(const std::string& opt, const std::string& v, char sep) {
+    const auto k = v.find(sep);
+    char* end = nullptr;
+    if (k == std::string::npos) return usage_error(opt + " expects A" + sep + "B, got '" + v + "'");
+    const std::string a = v.substr(0, k), b = v.substr(k + 1);
+    const double x = std::strtod(a.c_str(), &end);
+    if (a.empty() || *end) return usage_error(opt + ": '" + a + "' is not a number");
+    const double y = std::strtod(b.c_str(), &end);
+    if (b.empty() || *end) return usage_error(opt + ": '" + b + "' is not a number");
+    return std::make_pair(x, y);
+}
+
+}  // namespace
+
+Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, const AppState& session) {
+    std::vector<std::string> args = args_in;
+    if (!args.empty() && args.front() == "gui") args.erase(args.begin());
+    GuiOptions o;
+    o.initial = session;
+    AppState& s = o.initial;
+    Parameters& p = s.params;
+    std::vector<std::string> positional;
+    bool literal = false, have_match = false;
+    std::string example;
+    const std::vector<std::string> takes_value = {
+        "--algo",     "--matrix",   "--match",   "--mismatch", "--gap-open",      "--gap-extend",
+        "--band",     "--dtw-cost", "--column",  "--backend",  "--query-record",  "--target-record",
+        "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
+        "--frames",   "--example"};
+    for (size_t k = 0; k < args.size(); ++k) {
+        std::string a = args[k], v;
+        if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+            v = a.substr(a.find('=') + 1);
+            a = a.substr(0, a.find('='));
+        } else if (std::find(takes_value.begin(), takes_value.end(), a) != takes_value.end()) {
+            if (k + 1 >= args.size()) return usage_error("option " + a + " needs a value");
+            v = args[++k];
+        }
+        if (a == "--help" || a == "-h") o.help = true;
+        else if (a == "--seq") literal = true;
+        else if (a == "--mask") s.view.show_mask = true;
+        else if (a == "--no-session") o.use_session = false;
+        else if (a == "--run-all") o.run_all_backends = true;
+        else if (a == "--algo") {
+            const auto algo = parse_algorithm(v);
+            if (!algo) return usage_error("unknown --algo '" + v + "' (local, global, semiglobal, edit, lcs, dtw)");
+            p.algo = *algo;
+        } else if (a == "--matrix") {
+            p.matrix = v;
+            p.scoring = ScoringMode::matrix;
+        } else if (a == "--match" || a == "--mismatch" || a == "--gap-open" || a == "--gap-extend" || a == "--band" ||
+                   a == "--frames") {
+            auto n = to_int(a, v);
+            if (!n) return n.error();
+            if (a == "--match") p.match = *n, have_match = true;
+            if (a == "--mismatch") p.mismatch = *n, have_match = true;
+            if (a == "--gap-open") p.gap_open = *n;
+            if (a == "--gap-extend") p.gap_extend = *n;
+            if (a == "--band") {
+                if (*n < 0) return usage_error("--band must be 0 or more");
+                p.band = *n;
+                p.band_on = true;
+            }
+            if (a == "--frames") {
+                if (*n < 1 || *n > 10000) return usage_error("--frames must be between 1 and 10000");
+                o.frames = *n;
+            }
+        } else if (a == "--dtw-cost") {
+            if (v != "abs" && v != "squared") return usage_error("--dtw-cost is abs or squared, got '" + v + "'");
+            p.dtw_cost = v == "abs" ? DtwCost::abs : DtwCost::squared;
+        } else if (a == "--column") {
+            s.query.column = s.target.column = v;
+        } else if (a == "--backend") {
+            const auto b = parse_backend(v);
+            if (!b || *b == Backend::cpu_reference)
+                return usage_error("unknown --backend '" + v + "' (auto, cpu, cuda, cuda-portable)");
+            p.backend = *b == Backend::cuda            ? BackendChoice::dpx
+                        : *b == Backend::cuda_portable ? BackendChoice::dpx_free
+                        : *b == Backend::cpu           ? BackendChoice::cpu
+                                                       : BackendChoice::automatic;
+        } else if (a == "--query-record") {
+            s.query.record = v;
+        } else if (a == "--target-record") {
+            s.target.record = v;
+        } else if (a == "--colormap") {
+            if (v == "auto") {
+                s.view.auto_colormap = true;
+            } else {
+                const auto m = render::parse_colormap(v);
+                if (!m) return usage_error("unknown --colormap '" + v + "' (viridis, magma, grayscale, diverging, auto)");
+                s.view.auto_colormap = false;
+                s.view.colormap = *m;
+            }
+        } else if (a == "--layer") {
+            if (v != "H" && v != "E" && v != "F") return usage_error("--layer is H, E or F, got '" + v + "'");
+            s.view.layer = v == "H" ? Layer::H : v == "E" ? Layer::E : Layer::F;
+        } else if (a == "--view") {
+            const auto k2 = v.rfind(',');
+            if (k2 == std::string::npos) return usage_error("--view expects I,J,PX, got '" + v + "'");
+            auto ij = to_pair("--view", v.substr(0, k2), ',');
+            if (!ij) return ij.error();
+            const double px = std::strtod(v.substr(k2 + 1).c_str(), nullptr);
+            if (!(px > 0)) return usage_error("--view: PX must be a positive number");
+            s.view.center_pending = MatrixView::CenterOn{ij->first, ij->second, px};
+        } else if (a == "--hover") {
+            auto ij = to_pair("--hover", v, ',');
+            if (!ij) return ij.error();
+            o.hover = Cell{int32_t(ij->first), int32_t(ij->second)};
+        } else if (a == "--size") {
+            auto wh = to_pair("--size", v, 'x');
+            if (!wh) return wh.error();
+            if (wh->first < 320 || wh->second < 240 || wh->first > 8192 || wh->second > 8192)
+                return usage_error("--size must be between 320x240 and 8192x8192");
+            o.width = int(wh->first);
+            o.height = int(wh->second);
+        } else if (a == "--screenshot") {
+            if (v.empty()) return usage_error("--screenshot needs a file name");
+            o.screenshot = v;
+            o.use_session = false;
+        } else if (a == "--example") {
+            if (v != "globins" && v != "dna" && v != "dtw") return usage_error("--example is globins, dna or dtw");
+            example = v;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error("unknown option " + a + " (see dpviz gui --help)");
+        } else {
+            positional.push_back(a);
+        }
+    }
+    if (have_match) p.scoring = ScoringMode::match_mismatch;
+    if (positional.size() == 1 || positional.size() > 2)
+        return usage_error("gui takes QUERY and TARGET, or neither (got " + std::to_string(positional.size()) +
+                           " arguments); see dpviz gui --help");
+    if (!example.empty() && !positional.empty()) return usage_error("give --example or QUERY TARGET, not both");
+    if (literal && p.algo == Algorithm::dtw) return usage_error("--seq does not apply to --algo dtw");
+    if (positional.size() == 2) {
+        for (int k = 0; k < 2; ++k) {
+            InputSide& in = k == 0 ? s.query : s.target;
+            const std::string record = in.record, column = in.column;
+            in = {};
+            in.record = record;
+            in.column = column;
+            in.source = literal ? InputSource::paste : InputSource::file;
+            (literal ? in.pasted : in.path) = positional[size_t(k)];
+        }
+        o.have_inputs = true;
+    }
+    if (!example.empty())
+        o.example = example == "globins" ? Example::globins : example == "dna" ? Example::dna_repeat_inversion
+                                                                               : Example::dtw_signals;
+    return o;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Window
+// ---------------------------------------------------------------------------------------------
+
+// GLFW reports errors through a callback; the last one explains a failed init or window.
+struct GlfwError {
+    int code = 0;
+    std::string text;
+};
+GlfwError g_glfw_error;
+
+void on_glfw_error(int code, const char* text) {
+    g_glfw_error.code = code;
+    g_glfw_error.text = text ? text : "";
+}
+
+void on_drop(GLFWwindow* w, int count, const char** paths) {
+    auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
+    for (int k = 0; k < count; ++k) s->requests.dropped_files.emplace_back(paths[k]);
+}
+
+std::string glfw_failure(const char* what) {
+    std::string m = std::string("cannot open a window: ") + what;
+    if (g_glfw_error.code)
+        m += ": " + g_glfw_error.text + " (GLFW error " + std::to_string(g_glfw_error.code) + ")";
+    if (g_glfw_error.code == 65544 || g_glfw_error.code == GLFW_PLATFORM_ERROR)
+        m += "; no display? Run under xvfb-run, or use dpviz align --png for images";
+    return m;
+}
+
+class Window {
+public:
+    ~Window() {
+        if (window_) glfwDestroyWindow(window_);
+        if (glfw_) glfwTerminate();
+    }
+    Status open(int w, int h, AppState& state) {
+        glfwSetErrorCallback(on_glfw_error);
+        if (!glfwInit()) return device_error(glfw_failure("GLFW init failed"));
+        glfw_ = true;
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        window_ = glfwCreateWindow(w, h, "dpviz", nullptr, nullptr);
+        if (!window_) return device_error(glfw_failure("no OpenGL 3.3 core context"));
+        glfwMakeContextCurrent(window_);
+        if (!gladLoadGL(glfwGetProcAddress)) return device_error("cannot load OpenGL 3.3 functions (glad)");
+        glfwSetWindowUserPointer(window_, &state);
+        glfwSetDropCallback(window_, on_drop);
+        return Ok{};
+    }
+    GLFWwindow* get() const { return window_; }
+
+private:
+    bool glfw_ = false;
+    GLFWwindow* window_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Frame loop
+// ---------------------------------------------------------------------------------------------
+
+// The screenshot is taken once the requested work is on screen: result shown, texture drawn
+// for the current view, timings in (with --run-all); then `frames` more frames.
+bool view_settled(const AppState& s, bool want_timings) {
+    if (s.job.busy || s.requests.compute || s.requests.run_all_backends) return false;
+    if (want_timings && s.timings.empty() && s.error.empty()) return false;
+    if (!s.result) return !s.error.empty();
+    const TextureContent& t = s.view.texture;
+    return !s.panels.matrix || (t.result_id == s.result->id && t.drawn == s.view.wanted);
+}
+
+constexpr double kScreenshotTimeoutS = 120.0;
+
+int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
+    AppState& s = opt.initial;
+    const bool screenshot = !opt.screenshot.empty();
+    Window window;
+    if (Status st = window.open(opt.width, opt.height, s); !st) {
+        err << "dpviz: " << st.error().message << "\n";
+        return app::kExitDevice;
+    }
+    glfwSwapInterval(screenshot ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    // Deliberate: the layout file lives with the session, never in the working directory.
+    std::string ini_path;
+    const std::string cfg = opt.use_session ? config_dir() : "";
+    if (!cfg.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(cfg, ec);
+        if (!ec) ini_path = (std::filesystem::path(cfg) / "imgui.ini").string();
+    }
+    io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().WindowRounding = 3.0f;
+    ImGui_ImplGlfw_InitForOpenGL(window.get(), true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+
+    Worker worker(run_job);
+    GlView view;
+    if (Status st = view.init(s, /*prefer_interop=*/true); !st) err << "dpviz: note: " << st.error().message << "\n";
+    probe_backends(s.system);
+    if (opt.run_all_backends) s.requests.run_all_backends = true;  // runs once the first result is in
+
+    int settled_frames = 0;
+    const auto started = std::chrono::steady_clock::now();
+    int code = app::kExitOk;
+    while (!glfwWindowShouldClose(window.get()) && !s.requests.quit) {
+        // Idle windows sleep until an event; a running job or a settling screenshot keeps going.
+        if (screenshot || s.job.busy || s.requests.compute) glfwPollEvents();
+        else glfwWaitEventsTimeout(0.1);
+        view.update(s);  // the region the matrix panel asked for last frame
+
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        if (opt.hover && s.result && s.view.canvas.w > 0) {
+            const Vec2d p = to_screen(s.view.xf, s.view.canvas, {opt.hover->j + 0.5, opt.hover->i + 0.5});
+            io.MousePos = ImVec2(float(p.x), float(p.y));
+        } else if (screenshot) {
+            io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // Xvfb's pointer rests mid-screen: no stray tooltip
+        }
+        ImGui::NewFrame();
+        draw_ui(s);
+        ImGui::Render();
+        process_requests(s, worker);
+
+        int fb_w = 0, fb_h = 0;
+        glfwGetFramebufferSize(window.get(), &fb_w, &fb_h);
+        glViewport(0, 0, fb_w, fb_h);
+        glClearColor(0.09f, 0.09f, 0.10f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+        // Read the back buffer before the swap: after it, its contents are undefined.
+        if (s.requests.export_file && s.requests.export_file->kind == ExportKind::window_png) {
+            const std::string path = s.requests.export_file->path;
+            Status st = render::write_png_atomic(read_framebuffer(fb_w, fb_h), path);
+            s.export_message = st ? "wrote " + path : "export failed: " + st.error().message;
+            s.requests.export_file.reset();
+        }
+        if (screenshot) {
+            const bool settled = view_settled(s, opt.run_all_backends);
+            settled_frames = settled ? settled_frames + 1 : 0;
+            const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            if (settled_frames >= opt.frames || waited > kScreenshotTimeoutS) {
+                const render::Image img = read_framebuffer(fb_w, fb_h);
+                if (waited > kScreenshotTimeoutS && !settled) {
+                    err << "dpviz: --screenshot: gave up waiting for the computation after " << kScreenshotTimeoutS << " s\n";
+                    code = app::kExitResource;
+                } else if (image_is_blank(img)) {
+                    err << "dpviz: --screenshot: the frame is blank (nothing was drawn; GL: " << s.system.gl_renderer
+                        << ")\n";
+                    code = app::kExitDevice;
+                } else if (Status st = render::write_png_atomic(img, opt.screenshot); !st) {
+                    err << "dpviz: " << st.error().message << "\n";
+                    code = app::kExitResource;
+                } else {
+                    out << "dpviz: wrote " << opt.screenshot << " (" << fb_w << "x" << fb_h << ", " << s.system.gl_renderer
+                        << ", texture upload " << s.system.upload_path << ")\n";
+                    if (!s.error.empty()) {
+                        err << "dpviz: " << s.error << "\n";
+                        code = app::kExitInput;
+                    }
+                }
+                break;
+            }
+        }
+        glfwSwapBuffers(window.get());
+    }
+
+    if (worker.progress().busy && !screenshot)
+        err << "dpviz: waiting for the running fill to finish (the engine cannot stop mid-fill)\n";
+    if (opt.use_session) {
+        if (Status st = save_session(s, cfg); !st) err << "dpviz: note: session not saved: " << st.error().message << "\n";
+    }
+    view.release();  // GL objects go before the context
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    return code;
+}
+
+}  // namespace
+
+}  // namespace dpviz::gui
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Entry point
+// ---------------------------------------------------------------------------------------------
+
+namespace dpviz::app {
+namespace {
+
+bool has_option(const std::vector<std::string>& args, const std::string& name) {
+    return std::any_of(args.begin(), args.end(),
+                       [&](const std::string& a) { return a == name || a.rfind(name + "=", 0) == 0; });
+}
+
+}  // namespace
+
+int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    using namespace dpviz::gui;
+    // The saved session first (unless the command line turns it off), the command line on top.
+    AppState session;
+    const bool no_session = has_option(args, "--no-session") || has_option(args, "--screenshot");
+    if (!no_session) load_session(session, config_dir());
+    session.query.record_names.clear();
+    session.target.record_names.clear();
+    auto parsed = parse_gui_args(args, session);
+    if (!parsed) {
+        err << "dpviz: " << parsed.error().message << "\n";
+        return kExitUsage;
+    }
+    GuiOptions& opt = *parsed;
+    if (opt.help) {
+        out << kGuiHelp;
+        return kExitOk;
+    }
+    AppState& s = opt.initial;
+    s.assets_dir = find_assets_dir("");
+    if (opt.have_inputs) s.requests.compute = true;
+    if (opt.example) {
+        if (s.assets_dir.empty()) {
+            err << "dpviz: the bundled examples were not found (set DPVIZ_ASSETS to the assets folder)\n";
+            return kExitInput;
+        }
+        // The example sets inputs and algorithm; parameters given on the command line stay.
+        const Parameters given = s.params;
+        load_example(s, *opt.example);
+        if (has_option(args, "--algo")) s.params.algo = given.algo;
+        if (has_option(args, "--matrix") || has_option(args, "--match") || has_option(args, "--mismatch")) {
+            s.params.scoring = given.scoring;
+            s.params.matrix = given.matrix;
+        }
+    } else if (!opt.have_inputs) {
+        const bool session_inputs = !(s.query.path.empty() && s.query.pasted.empty());
+        if (session_inputs) s.requests.compute = true;
+        else if (!s.assets_dir.empty()) load_example(s, Example::globins);  // first run: something to look at
+    }
+    return run_window(opt, out, err);
+}
+
+}  // namespace dpviz::app

@@ -1,0 +1,107 @@
+// The GUI's worker thread: one job at a time, newest request wins. Submitting supersedes the
+// pending request and cancels the running one; only the newest job's outcome is ever handed
+// back, so the result shown is always the latest request's. The work itself is a function
+// (compute.cpp in the app, a fake in tests).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace dpviz::gui {
+
+// What a running job sees: whether it was cancelled or superseded, and where to report its stage.
+class JobContext {
+public:
+    bool cancelled() const { return cancel_->load(std::memory_order_relaxed); }
+    void set_stage(const std::string& stage);
+
+private:
+    friend class JobRunnerBase;
+    std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
+    std::mutex* mutex_ = nullptr;
+    std::string* stage_ = nullptr;
+};
+
+struct JobProgress {
+    bool busy = false;
+    bool running_cancelled = false;  // still running, but its outcome will be dropped
+    uint64_t running_id = 0;
+    std::string stage;
+    double elapsed_s = 0.0;
+};
+
+// The type-independent part: thread, queue of one, cancellation, progress.
+class JobRunnerBase {
+public:
+    JobRunnerBase(const JobRunnerBase&) = delete;
+    JobRunnerBase& operator=(const JobRunnerBase&) = delete;
+
+    // Drops the pending request and cancels the running one (its outcome is discarded).
+    void cancel();
+    JobProgress progress() const;
+    uint64_t newest_id() const;
+
+protected:
+    JobRunnerBase() = default;
+    ~JobRunnerBase() = default;
+    void start();
+    void stop();  // joins; the running job finishes first
+    uint64_t enqueue(std::function<void(uint64_t, JobContext&)> work);
+    // Called by the worker after a job: keep its outcome only if it is still the newest.
+    bool still_wanted(uint64_t id, const JobContext& ctx) const;
+
+    mutable std::mutex mutex_;
+
+private:
+    void loop();
+
+    std::condition_variable wake_;
+    std::thread thread_;
+    bool stopping_ = false;
+    uint64_t next_id_ = 0;
+    uint64_t newest_ = 0;
+    std::function<void(uint64_t, JobContext&)> pending_;
+    uint64_t pending_id_ = 0;
+    uint64_t running_id_ = 0;
+    std::shared_ptr<std::atomic<bool>> running_cancel_;
+    std::string stage_;
+    std::chrono::steady_clock::time_point started_;
+};
+
+template <class Request, class Outcome>
+class JobRunner : public JobRunnerBase {
+public:
+    using Work = std::function<Outcome(const Request&, JobContext&)>;
+    explicit JobRunner(Work work) : work_(std::move(work)) { start(); }
+    ~JobRunner() { stop(); }
+
+    // Returns the job's id; every earlier job is superseded.
+    uint64_t submit(Request req) {
+        return enqueue([this, req = std::move(req)](uint64_t id, JobContext& ctx) {
+            Outcome out = work_(req, ctx);
+            std::lock_guard lock(mutex_);
+            if (still_wanted(id, ctx)) finished_ = std::make_pair(id, std::move(out));
+        });
+    }
+    // The newest job's outcome, once, when it has finished.
+    std::optional<std::pair<uint64_t, Outcome>> take() {
+        std::lock_guard lock(mutex_);
+        auto out = std::move(finished_);
+        finished_.reset();
+        return out;
+    }
+
+private:
+    Work work_;
+    std::optional<std::pair<uint64_t, Outcome>> finished_;
+};
+
+}  // namespace dpviz::gui

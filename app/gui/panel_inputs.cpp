@@ -1,0 +1,114 @@
+// Inputs panel: the bundled examples (one click each), then the query and the target: a file
+// path (typed, picked from the recent files, or dropped on the window) with its record, or
+// pasted text. DTW inputs are numeric columns.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "gui/frame.hpp"
+#include "gui/panels.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+void draw_side(AppState& s, InputSide& in, const char* title, int index) {
+    ImGui::PushID(index);
+    const bool dtw = s.params.algo == Algorithm::dtw;
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(title);
+    ImGui::SameLine();
+    int source = int(in.source);
+    bool changed = ImGui::RadioButton("file", &source, int(InputSource::file));
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("paste", &source, int(InputSource::paste));
+    in.source = InputSource(source);
+
+    if (in.source == InputSource::file) {
+        ImGui::SetNextItemWidth(-70);
+        ImGui::InputTextWithHint("##path", "path, or drop a file on the window", &in.path);
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            in.record.clear();
+            in.record_names.clear();
+            changed = true;
+        }
+        ImGui::SameLine();
+        if (ImGui::BeginCombo("##recent", "recent", ImGuiComboFlags_NoPreview | ImGuiComboFlags_HeightLarge)) {
+            if (s.recent_files.empty()) ImGui::TextDisabled("no recent files");
+            for (const std::string& f : s.recent_files)
+                if (ImGui::Selectable(f.c_str(), f == in.path)) {
+                    in.path = f;
+                    in.record.clear();
+                    in.record_names.clear();
+                    changed = true;
+                }
+            ImGui::EndCombo();
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("recent");
+        if (!dtw && in.record_names.size() > 1) {
+            // A multi-record file: pick by name (the loader also accepts a 1-based index).
+            std::string preview = in.record.empty() ? in.record_names.front() : in.record;
+            ImGui::SetNextItemWidth(-70);
+            if (ImGui::BeginCombo("record", preview.c_str())) {
+                for (size_t k = 0; k < in.record_names.size(); ++k) {
+                    const std::string& name = in.record_names[k];
+                    const bool selected = name == in.record || (in.record == std::to_string(k + 1));
+                    ImGui::PushID(int(k));
+                    if (ImGui::Selectable(name.c_str(), selected)) {
+                        in.record = name;
+                        changed = true;
+                    }
+                    ImGui::PopID();
+                }
+                ImGui::EndCombo();
+            }
+        }
+    } else {
+        ImGui::InputTextMultiline("##pasted", &in.pasted, ImVec2(-1, ImGui::GetTextLineHeight() * 4),
+                                  ImGuiInputTextFlags_None);
+        if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
+        if (in.pasted.empty())
+            ImGui::TextDisabled(dtw ? "numbers, one per line or comma-separated" : "FASTA text or a bare sequence");
+    }
+    if (dtw) {
+        ImGui::SetNextItemWidth(-70);
+        ImGui::InputTextWithHint("column", "name or 1-based index", &in.column);
+        if (ImGui::IsItemDeactivatedAfterEdit()) changed = true;
+    }
+    ImGui::EndGroup();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) s.hovered_input = index;
+    if (changed) request_compute(s, true);
+    ImGui::PopID();
+}
+
+}  // namespace
+
+void draw_inputs(AppState& s) {
+    ImGui::TextDisabled("Examples");
+    const bool have_assets = !s.assets_dir.empty();
+    if (!have_assets) ImGui::BeginDisabled();
+    if (ImGui::Button("Globins")) load_example(s, Example::globins);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", example_label(Example::globins));
+    ImGui::SameLine();
+    if (ImGui::Button("DNA repeat/inversion")) load_example(s, Example::dna_repeat_inversion);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", example_label(Example::dna_repeat_inversion));
+    ImGui::SameLine();
+    if (ImGui::Button("DTW signals")) load_example(s, Example::dtw_signals);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", example_label(Example::dtw_signals));
+    if (!have_assets) {
+        ImGui::EndDisabled();
+        ImGui::TextDisabled("examples not found (set $DPVIZ_ASSETS)");
+    }
+    ImGui::Separator();
+    draw_side(s, s.query, "Query (rows)   ", 0);
+    ImGui::Separator();
+    draw_side(s, s.target, "Target (columns)", 1);
+    ImGui::Separator();
+    if (ImGui::Button("Swap")) {
+        std::swap(s.query, s.target);
+        request_compute(s, true);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Compute")) s.requests.compute = true;
+}
+
+}  // namespace dpviz::gui

@@ -1,0 +1,135 @@
+// Parameters panel: algorithm, scoring (matrix or match/mismatch), gaps, DTW band and cost, and
+// the backend. Sliders recompute while dragging when the last job says it fits in a frame,
+// otherwise on release.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "gui/compute.hpp"
+#include "gui/panels.hpp"
+#include "matrix_file.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+// A slider that recomputes live (small problems) or on release.
+void param_slider(AppState& s, const char* label, int* v, int lo, int hi, const char* help = nullptr) {
+    if (ImGui::SliderInt(label, v, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp)) request_compute(s, false);
+    if (ImGui::IsItemDeactivatedAfterEdit()) request_compute(s, true);
+    if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+}
+
+const char* kAlgorithms[] = {"local (Smith-Waterman)", "global (Needleman-Wunsch)", "semiglobal (free end gaps)",
+                             "edit distance (Levenshtein)", "LCS", "DTW"};
+
+void backend_combo(AppState& s) {
+    const SystemInfo& sys = s.system;
+    auto label = [&](BackendChoice b) -> std::string {
+        std::string l = backend_choice_label(b);
+        if (b == BackendChoice::dpx && !sys.dpx_available) l += " (not available)";
+        if (b == BackendChoice::dpx_free && !sys.dpx_free_available) l += " (not available)";
+        return l;
+    };
+    if (!ImGui::BeginCombo("backend", label(s.params.backend).c_str())) return;
+    for (const BackendChoice b : {BackendChoice::automatic, BackendChoice::dpx, BackendChoice::dpx_free, BackendChoice::cpu}) {
+        const bool gpu = b == BackendChoice::dpx || b == BackendChoice::dpx_free;
+        const bool ok = !gpu || (b == BackendChoice::dpx ? sys.dpx_available : sys.dpx_free_available);
+        if (!ok) ImGui::BeginDisabled();
+        if (ImGui::Selectable(label(b).c_str(), s.params.backend == b)) {
+            s.params.backend = b;
+            request_compute(s, true);
+        }
+        if (!ok) {
+            ImGui::EndDisabled();
+            const std::string& why = b == BackendChoice::dpx ? sys.dpx_note : sys.dpx_free_note;
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", why.c_str());
+        }
+    }
+    ImGui::EndCombo();
+}
+
+}  // namespace
+
+void draw_parameters(AppState& s) {
+    Parameters& p = s.params;
+    ImGui::PushItemWidth(-90);
+    int algo = int(p.algo);
+    if (ImGui::Combo("algorithm", &algo, kAlgorithms, IM_ARRAYSIZE(kAlgorithms))) {
+        p.algo = Algorithm(algo);
+        request_compute(s, true);
+    }
+
+    if (uses_substitution_matrix(p.algo)) {
+        int mode = int(p.scoring);
+        bool changed = ImGui::RadioButton("substitution matrix", &mode, int(ScoringMode::matrix));
+        ImGui::SameLine();
+        changed |= ImGui::RadioButton("match/mismatch", &mode, int(ScoringMode::match_mismatch));
+        p.scoring = ScoringMode(mode);
+        if (changed) request_compute(s, true);
+        if (p.scoring == ScoringMode::matrix) {
+            std::string shown = p.matrix.empty() ? "auto" : p.matrix;
+            if (p.matrix.empty() && s.result && uses_substitution_matrix(s.result->problem.algo))
+                shown += " (" + s.result->problem.matrix.name + ")";
+            if (ImGui::BeginCombo("matrix", shown.c_str())) {
+                if (ImGui::Selectable("auto (BLOSUM62 protein, NUC.4.4 DNA)", p.matrix.empty())) {
+                    p.matrix.clear();
+                    request_compute(s, true);
+                }
+                for (const std::string& name : app::builtin_matrix_names())
+                    if (ImGui::Selectable(name.c_str(), p.matrix == name)) {
+                        p.matrix = name;
+                        request_compute(s, true);
+                    }
+                ImGui::EndCombo();
+            }
+            std::string& file = s.matrix_file_draft;  // committed on Enter or when focus leaves
+            ImGui::InputTextWithHint("matrix file", "NCBI-format file", &file);
+            if (ImGui::IsItemDeactivatedAfterEdit() && !file.empty()) {
+                p.matrix = file;
+                request_compute(s, true);
+            }
+        } else {
+            param_slider(s, "match", &p.match, 1, 20);
+            param_slider(s, "mismatch", &p.mismatch, -20, 0);
+        }
+    }
+    if (uses_gap_penalties(p.algo)) {
+        param_slider(s, "gap open", &p.gap_open, 1, 40, "cost of a gap's first residue");
+        param_slider(s, "gap extend", &p.gap_extend, 1, 40,
+                     "cost of each further residue; a gap of length k costs open + (k-1)*extend");
+        bool linear = p.gap_open == p.gap_extend;
+        if (ImGui::Checkbox("linear gaps (extend = open)", &linear)) {
+            p.gap_extend = linear ? p.gap_open : std::max(1, p.gap_open / 10);
+            request_compute(s, true);
+        }
+    }
+    if (p.algo == Algorithm::dtw) {
+        int cost = int(p.dtw_cost);
+        const char* costs[] = {"|a - b|", "(a - b)^2"};
+        if (ImGui::Combo("local cost", &cost, costs, 2)) {
+            p.dtw_cost = DtwCost(cost);
+            request_compute(s, true);
+        }
+        if (ImGui::Checkbox("Sakoe-Chiba band", &p.band_on)) request_compute(s, true);
+        if (p.band_on) {
+            const int longest = s.result ? std::max(s.result->problem.rows(), s.result->problem.cols()) : 1000;
+            param_slider(s, "band", &p.band, 0, std::max(longest, 1), "half-width in target columns around the diagonal");
+        }
+    }
+    backend_combo(s);
+    ImGui::PopItemWidth();
+
+    ImGui::Separator();
+    if (s.result) {
+        const double est_ms = double(s.result->result.cells) * s.job.ns_per_cell * 1e-6;
+        ImGui::TextDisabled(live_recompute_ok(s) ? "sliders recompute live (%.1f ms a job)"
+                                                 : "sliders recompute on release (%.0f ms a job)",
+                            est_ms);
+    }
+    if (ImGui::Button("Compute now")) s.requests.compute = true;
+}
+
+}  // namespace dpviz::gui

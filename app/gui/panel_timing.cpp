@@ -1,0 +1,95 @@
+// Timing panel: the shown result's fill and traceback times and GCUPS, the machine (GPU
+// backends, GL renderer, texture upload path), and "run all backends": DPX, DPX-free and CPU
+// side by side as bars with numbers and speedups, or "not available" and why.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "gui/compute.hpp"
+#include "gui/panels.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+void draw_machine(const AppState& s) {
+    const SystemInfo& sys = s.system;
+    if (ImGui::TreeNodeEx("Machine", ImGuiTreeNodeFlags_DefaultOpen)) {
+        auto backend_line = [](const char* name, bool ok, const std::string& why) {
+            if (ok) {
+                ImGui::Text("%s: available", name);
+                return;
+            }
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s: not available (%s)", name, why.c_str());
+            ImGui::PopStyleColor();
+        };
+        if (!sys.backends_probed) ImGui::TextDisabled("GPU backends: not probed");
+        else {
+            backend_line("DPX", sys.dpx_available, sys.dpx_note);
+            backend_line("DPX-free", sys.dpx_free_available, sys.dpx_free_note);
+        }
+        ImGui::TextWrapped("GL renderer: %s", sys.gl_renderer.c_str());
+        ImGui::TextWrapped("texture upload: %s (%s)", sys.upload_path.c_str(), sys.upload_note.c_str());
+        ImGui::TreePop();
+    }
+}
+
+}  // namespace
+
+void draw_timing(AppState& s) {
+    if (s.result) {
+        const DpResult& r = s.result->result;
+        const double total = r.fill_ms + r.traceback_ms;
+        ImGui::Text("shown: %s", r.backend.c_str());
+        ImGui::Text("fill %.3f ms   traceback %.3f ms", r.fill_ms, r.traceback_ms);
+        ImGui::Text("%lld cells   %.3f GCUPS", static_cast<long long>(r.cells), total > 0 ? double(r.cells) / (total * 1e6) : 0.0);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("level matrix: H%s and the direction bits kept for the view", s.result->problem.affine() ? ", E, F" : "");
+        ImGui::PopStyleColor();
+        if (!r.fallback.empty()) ImGui::TextWrapped("note: %s", r.fallback.c_str());
+    } else {
+        ImGui::TextDisabled("No result yet.");
+    }
+    ImGui::Separator();
+    const bool busy = s.job.busy;
+    if (busy || !s.result) ImGui::BeginDisabled();
+    if (ImGui::Button("Run all backends")) s.requests.run_all_backends = true;
+    if (busy || !s.result) ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextDisabled("level path, same inputs");
+
+    double best = 0.0, cpu_ms = 0.0;
+    for (const TimingRow& t : s.timings) {
+        best = std::max(best, t.gcups());
+        if (t.backend == BackendChoice::cpu && t.available) cpu_ms = t.fill_ms + t.traceback_ms;
+    }
+    for (const TimingRow& t : s.timings) {
+        ImGui::PushID(int(t.backend));
+        ImGui::Text("%-8s", backend_choice_label(t.backend));
+        ImGui::SameLine(80);
+        if (t.available) {
+            const double ms = t.fill_ms + t.traceback_ms;
+            char overlay[96];
+            if (cpu_ms > 0 && t.backend != BackendChoice::cpu)
+                std::snprintf(overlay, sizeof overlay, "%.2f GCUPS  %.2f ms  x%.1f vs CPU", t.gcups(), ms, cpu_ms / ms);
+            else
+                std::snprintf(overlay, sizeof overlay, "%.2f GCUPS  %.2f ms", t.gcups(), ms);
+            ImGui::ProgressBar(best > 0 ? float(t.gcups() / best) : 0.0f, ImVec2(-1, 0), overlay);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("fill %.3f ms, traceback %.3f ms, %lld cells; %s", t.fill_ms, t.traceback_ms,
+                                  static_cast<long long>(t.cells), t.note.c_str());
+        } else {
+            ImGui::TextDisabled("not available");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());
+            ImGui::SameLine();
+            ImGui::TextDisabled("(?)");
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());
+        }
+        ImGui::PopID();
+    }
+    ImGui::Separator();
+    draw_machine(s);
+}
+
+}  // namespace dpviz::gui

@@ -1,0 +1,97 @@
+// The panel registry, the default layout and the menu bar with the job's progress.
+#include "gui/panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "gui/compute.hpp"
+#include "gui/frame.hpp"
+
+namespace dpviz::gui {
+
+std::span<const PanelEntry> panel_registry() {
+    // Left column: what to align and how; center: the matrix over the alignment; right: numbers
+    // and files. Fractions of the work area, so the first layout fits any window size.
+    static constexpr std::array<PanelEntry, 6> kPanels{{
+        {"Inputs", &PanelsOpen::inputs, draw_inputs, 0.00f, 0.00f, 0.27f, 0.47f},
+        {"Parameters", &PanelsOpen::parameters, draw_parameters, 0.00f, 0.47f, 0.27f, 0.53f},
+        {"Matrix", &PanelsOpen::matrix, draw_matrix, 0.27f, 0.00f, 0.48f, 0.66f},
+        {"Alignment", &PanelsOpen::alignment, draw_alignment, 0.27f, 0.66f, 0.73f, 0.34f},
+        {"Timing", &PanelsOpen::timing, draw_timing, 0.75f, 0.00f, 0.25f, 0.38f},
+        {"Export", &PanelsOpen::export_, draw_export, 0.75f, 0.38f, 0.25f, 0.28f},
+    }};
+    return kPanels;
+}
+
+render::ColorScale view_color_scale(const AppState& s) {
+    render::HeatmapOptions opt;
+    opt.auto_colormap = s.view.auto_colormap;
+    opt.colormap = s.view.colormap;
+    if (!s.result) return render::make_color_scale({}, opt);
+    const int layer = s.result->has_layer(s.view.layer) ? int(s.view.layer) : 0;
+    return render::make_color_scale(s.result->range[layer], opt);
+}
+
+namespace {
+
+void draw_progress(AppState& s) {
+    const JobState& j = s.job;
+    if (!j.busy) {
+        if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.error.c_str());
+        return;
+    }
+    // The engine reports no progress of its own: estimate it from the last measured throughput.
+    const float frac = j.expected_s > 0 ? float(std::min(j.elapsed_s / j.expected_s, 0.99)) : 0.0f;
+    char overlay[160];
+    std::snprintf(overlay, sizeof overlay, "%s  %.1f s", j.finishing_cancelled ? "finishing a superseded job" : j.stage.c_str(),
+                  j.elapsed_s);
+    ImGui::ProgressBar(frac, ImVec2(260, 0), overlay);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel")) s.requests.cancel = true;
+}
+
+void draw_menu_bar(AppState& s) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        for (const Example e : {Example::globins, Example::dna_repeat_inversion, Example::dtw_signals})
+            if (ImGui::MenuItem(example_label(e), nullptr, false, !s.assets_dir.empty())) load_example(s, e);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit")) s.requests.quit = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        for (const PanelEntry& p : panel_registry()) ImGui::MenuItem(p.title, nullptr, &(s.panels.*p.open));
+        ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    draw_progress(s);
+    char fps[32];
+    std::snprintf(fps, sizeof fps, "%.0f fps", ImGui::GetIO().Framerate);
+    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(fps).x - 12);
+    ImGui::TextDisabled("%s", fps);
+    ImGui::EndMainMenuBar();
+}
+
+}  // namespace
+
+void draw_ui(AppState& s) {
+    draw_menu_bar(s);
+    const ImGuiIO& io = ImGui::GetIO();
+    const float top = ImGui::GetFrameHeight();  // the menu bar
+    const ImVec2 area(io.DisplaySize.x, io.DisplaySize.y - top);
+    s.hovered_input = -1;
+    for (const PanelEntry& p : panel_registry()) {
+        bool& open = s.panels.*p.open;
+        if (!open) continue;
+        ImGui::SetNextWindowPos(ImVec2(p.x * area.x, top + p.y * area.y), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(p.w * area.x, p.h * area.y), ImGuiCond_FirstUseEver);
+        const ImGuiWindowFlags flags = p.draw == draw_matrix ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0;
+        if (ImGui::Begin(p.title, &open, flags)) p.draw(s);
+        ImGui::End();
+    }
+}
+
+}  // namespace dpviz::gui

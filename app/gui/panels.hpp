@@ -1,0 +1,35 @@
+// The GUI's panels, registered in one list. A panel is a free function draw_<panel>(AppState&)
+// that draws its window's contents and writes requests into the state; it never calls CUDA or
+// GL (the frame loop does). draw_ui() draws the menu bar and every open panel.
+#pragma once
+
+#include <span>
+
+#include "dpviz/render/heatmap.hpp"
+#include "gui/app_state.hpp"
+
+namespace dpviz::gui {
+
+void draw_inputs(AppState& s);
+void draw_parameters(AppState& s);
+void draw_matrix(AppState& s);
+void draw_alignment(AppState& s);
+void draw_timing(AppState& s);
+void draw_export(AppState& s);
+
+struct PanelEntry {
+    const char* title;            // also the ImGui window name (and its imgui.ini key)
+    bool PanelsOpen::*open;
+    void (*draw)(AppState&);
+    float x, y, w, h;             // first-use placement, as fractions of the area below the menu bar
+};
+
+std::span<const PanelEntry> panel_registry();
+
+// Menu bar (examples, panel toggles, progress and Cancel) and every open panel.
+void draw_ui(AppState& s);
+
+// The color scale of the shown layer under the current colormap settings (the PNG export's).
+render::ColorScale view_color_scale(const AppState& s);
+
+}  // namespace dpviz::gui

@@ -1,0 +1,12 @@
+// Builds without CUDA: the interop path does not exist and the host path always runs.
+#include "interop.hpp"
+
+namespace dpviz::render {
+
+bool interop_compiled() { return false; }
+
+Expected<std::unique_ptr<InteropWriter>> make_interop_writer(uint32_t) {
+    return device_error("built without CUDA: host upload path");
+}
+
+}  // namespace dpviz::render

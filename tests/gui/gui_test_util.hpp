@@ -1,0 +1,99 @@
+// Shared by the GUI tests: a headless Dear ImGui context (no window, no GL: a display size and
+// a built font atlas are enough to run whole frames), remote activation of widgets by ID, a
+// temporary folder, and a small wait for the worker.
+#pragma once
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <initializer_list>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "gui/app_state.hpp"
+#include "gui/compute.hpp"
+#include "gui/frame.hpp"
+#include "gui/panels.hpp"
+
+namespace dpviz::gui::testing {
+
+class HeadlessImGui {
+public:
+    explicit HeadlessImGui(float w = 1280, float h = 800) {
+        ctx_ = ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;  // tests never write imgui.ini (nor a log) anywhere
+        io.LogFilename = nullptr;
+        io.DisplaySize = ImVec2(w, h);
+        io.DeltaTime = 1.0f / 60.0f;
+        unsigned char* pixels = nullptr;
+        int tw = 0, th = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);  // builds the atlas
+    }
+    ~HeadlessImGui() { ImGui::DestroyContext(ctx_); }
+    HeadlessImGui(const HeadlessImGui&) = delete;
+    HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+
+    // One whole frame: panels, render, then the frame loop's request handling.
+    void frame(AppState& s, Worker* worker = nullptr) {
+        ImGui::NewFrame();
+        draw_ui(s);
+        ImGui::Render();
+        if (worker) process_requests(s, *worker);
+    }
+
+private:
+    ImGuiContext* ctx_ = nullptr;
+};
+
+// The ID of a widget: the window's ID stack, then PushID(string or int) levels, then the label.
+using IdPart = std::variant<const char*, int>;
+inline ImGuiID widget_id(const char* window, std::initializer_list<IdPart> parts) {
+    ImGuiWindow* w = ImGui::FindWindowByName(window);
+    if (!w) return 0;
+    ImGuiID seed = w->ID;
+    for (const IdPart& p : parts) {
+        if (const int* n = std::get_if<int>(&p)) seed = ImHashData(n, sizeof(int), seed);
+        else seed = ImHashStr(std::get<const char*>(p), 0, seed);
+    }
+    return seed;
+}
+
+// Presses a button / checkbox / selectable remotely: queued like keyboard-navigation
+// activation, taken by the widget on the next frame.
+inline void activate(ImGuiID id) { ImGui::GetCurrentContext()->NavNextActivateId = id; }
+
+class TempDir {
+public:
+    TempDir() {
+        char tmpl[] = "/tmp/dpviz-gui-test-XXXXXX";
+        path_ = mkdtemp(tmpl);
+    }
+    ~TempDir() { std::filesystem::remove_all(path_); }
+    const std::string& path() const { return path_; }
+    std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+private:
+    std::string path_;
+};
+
+// Runs frames until `done` or a timeout; returns whether done.
+template <class Pred>
+bool frames_until(HeadlessImGui& ui, AppState& s, Worker& w, Pred done, double seconds = 30.0) {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!done()) {
+        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > seconds) return false;
+        ui.frame(s, &w);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+}
+
+inline std::string assets() { return DPVIZ_ASSETS; }
+
+}  // namespace dpviz::gui::testing

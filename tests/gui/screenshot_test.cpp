@@ -1,0 +1,124 @@
+// The real binary under Xvfb + Mesa: `dpviz gui --screenshot` on the globin example must write a
+// PNG that is not blank, with the heatmap where the Matrix panel is and every panel's title bar
+// where the layout puts it. Skips without xvfb-run, or while `dpviz gui` is not routed.
+#include <stb_image.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sys/wait.h>
+
+#include "gui_test_util.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+using namespace dpviz::gui::testing;
+
+struct Png {
+    int w = 0, h = 0;
+    std::vector<uint8_t> rgb;
+    const uint8_t* at(int x, int y) const { return &rgb[(size_t(y) * w + x) * 3]; }
+};
+
+Png load_png(const std::string& path) {
+    Png p;
+    int n = 0;
+    unsigned char* data = stbi_load(path.c_str(), &p.w, &p.h, &n, 3);
+    if (!data) return p;
+    p.rgb.assign(data, data + size_t(p.w) * p.h * 3);
+    stbi_image_free(data);
+    return p;
+}
+
+bool have(const char* program) { return std::system((std::string("command -v ") + program + " >/dev/null 2>&1").c_str()) == 0; }
+
+TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
+    if (!have("xvfb-run")) GTEST_SKIP() << "xvfb-run is not installed";
+    const std::string bin = DPVIZ_BINARY;
+    if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
+        GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
+    TempDir dir;
+    const std::string png = dir.file("shot.png"), log = dir.file("log.txt");
+    const std::string fa = assets() + "/examples/globins.fa";
+    // In the temporary folder, with its own config home: the check writes nothing anywhere else.
+    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
+                            " xvfb-run -a -s '-screen 0 1280x800x24' " + bin + " gui --screenshot " + png +
+                            " --frames 5 --query-record HBA_HUMAN --target-record HBB_HUMAN " + fa + " " + fa + " >" +
+                            log + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    std::ifstream lf(log);
+    const std::string output((std::istreambuf_iterator<char>(lf)), {});
+    ASSERT_EQ(rc, 0) << output;
+    const Png img = load_png(png);
+    ASSERT_EQ(img.w, 1280) << output;
+    ASSERT_EQ(img.h, 800);
+    // Nothing but the PNG and the log was written (no imgui.ini, no session).
+    size_t files = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir.path())) files += e.is_regular_file();
+    EXPECT_EQ(files, 2u);
+
+    // Not blank: many distinct colors over the whole window.
+    std::set<uint32_t> colors;
+    for (size_t k = 0; k < img.rgb.size(); k += 3 * 7)
+        colors.insert(uint32_t(img.rgb[k]) << 16 | uint32_t(img.rgb[k + 1]) << 8 | img.rgb[k + 2]);
+    EXPECT_GT(colors.size(), 100u);
+
+    // The layout is the registry's (no imgui.ini): area below the 19 px menu bar.
+    const float top = 19.0f, area_w = 1280.0f, area_h = 800.0f - top;
+    for (const PanelEntry& p : panel_registry()) {
+        // Title bar: ImGui's dark style title color (inactive or active) across most of its row.
+        const int y = int(top + p.y * area_h) + 9;
+        const int x0 = int(p.x * area_w) + 30, x1 = int((p.x + p.w) * area_w) - 30;
+        int title = 0;
+        for (int x = x0; x < x1; ++x) {
+            const uint8_t* c = img.at(x, y);
+            const bool inactive = c[0] == 10 && c[1] == 10 && c[2] == 10;
+            const bool active = c[0] == 41 && c[1] == 74 && c[2] == 122;
+            title += inactive || active;
+        }
+        EXPECT_GT(title, (x1 - x0) * 6 / 10) << p.title << " title bar at y=" << y;
+    }
+    // The heatmap: strong color variation in the middle of the Matrix panel.
+    const PanelEntry& m = panel_registry()[2];
+    ASSERT_STREQ(m.title, "Matrix");
+    const int mx0 = int((m.x + m.w * 0.3f) * area_w), mx1 = int((m.x + m.w * 0.6f) * area_w);
+    const int my0 = int(top + (m.y + m.h * 0.35f) * area_h), my1 = int(top + (m.y + m.h * 0.75f) * area_h);
+    double sum = 0, sum2 = 0;
+    std::set<uint32_t> heat;
+    int n = 0;
+    for (int y = my0; y < my1; ++y)
+        for (int x = mx0; x < mx1; ++x) {
+            const uint8_t* c = img.at(x, y);
+            const double l = 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+            sum += l;
+            sum2 += l * l;
+            ++n;
+            heat.insert(uint32_t(c[0]) << 16 | uint32_t(c[1]) << 8 | c[2]);
+        }
+    const double sd = std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
+    EXPECT_GT(sd, 10.0) << "heatmap region looks flat";
+    EXPECT_GT(heat.size(), 40u) << "heatmap region has few colors";
+}
+
+TEST(GuiScreenshot, NoDisplayIsAOneLineErrorNotACrash) {
+    const std::string bin = DPVIZ_BINARY;
+    if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
+        GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
+    TempDir dir;
+    const std::string log = dir.file("log.txt");
+    const std::string cmd = "cd " + dir.path() + " && env -u DISPLAY -u WAYLAND_DISPLAY " + bin +
+                            " gui --screenshot " + dir.file("x.png") + " --example globins >" + log + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    std::ifstream lf(log);
+    const std::string output((std::istreambuf_iterator<char>(lf)), {});
+    ASSERT_TRUE(WIFEXITED(rc));
+    EXPECT_EQ(WEXITSTATUS(rc), 5) << output;
+    EXPECT_NE(output.find("65544"), std::string::npos) << output;
+    EXPECT_EQ(std::count(output.begin(), output.end(), '\n'), 1) << output;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("x.png")));
+}
+
+}  // namespace
+}  // namespace dpviz::gui

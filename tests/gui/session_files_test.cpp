@@ -1,0 +1,181 @@
+// Persistence (session.ini round trip, config folder from the environment), export names that
+// never overwrite silently, atomic text writes, the path CSV, and the gui command line.
+#include <fstream>
+#include <sstream>
+
+#include "gui_test_util.hpp"
+#include "gui/files.hpp"
+#include "gui/gui.hpp"
+#include "gui/session.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+using namespace dpviz::gui::testing;
+
+std::string slurp(const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), {}};
+}
+
+// Sets an environment variable for one test.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        value ? setenv(name, value, 1) : unsetenv(name);
+    }
+    ~ScopedEnv() { old_ ? setenv(name_, old_->c_str(), 1) : unsetenv(name_); }
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+TEST(GuiSession, ConfigDirFollowsXdgThenHome) {
+    {
+        ScopedEnv x("XDG_CONFIG_HOME", "/tmp/xdg");
+        EXPECT_EQ(config_dir(), "/tmp/xdg/dpviz");
+    }
+    ScopedEnv x("XDG_CONFIG_HOME", nullptr);
+    ScopedEnv h("HOME", "/home/someone");
+    EXPECT_EQ(config_dir(), "/home/someone/.config/dpviz");
+}
+
+TEST(GuiSession, RoundTripKeepsInputsParametersAndRecents) {
+    AppState a;
+    a.query.source = InputSource::paste;
+    a.query.pasted = ">q one\nACGT\nAC=GT\\n";  // newlines, '=' and a backslash survive
+    a.target.path = "/data/t.fa";
+    a.target.record = "rec 2";
+    a.params.algo = Algorithm::semiglobal;
+    a.params.scoring = ScoringMode::match_mismatch;
+    a.params.match = 3;
+    a.params.mismatch = -2;
+    a.params.gap_open = 7;
+    a.params.gap_extend = 2;
+    a.params.backend = BackendChoice::cpu;
+    a.params.dtw_cost = DtwCost::squared;
+    a.view.auto_colormap = false;
+    a.view.colormap = render::Colormap::magma;
+    a.view.show_mask = true;
+    a.recent_files = {"/x.fa", "/y.fa"};
+    TempDir dir;
+    ASSERT_TRUE(save_session(a, dir.path()));
+    AppState b;
+    load_session(b, dir.path());
+    EXPECT_EQ(b.query, a.query);
+    EXPECT_EQ(b.target, a.target);
+    EXPECT_EQ(b.params, a.params);
+    EXPECT_FALSE(b.view.auto_colormap);
+    EXPECT_EQ(b.view.colormap, render::Colormap::magma);
+    EXPECT_TRUE(b.view.show_mask);
+    EXPECT_EQ(b.recent_files, a.recent_files);
+}
+
+TEST(GuiSession, BadAndUnknownLinesAreIgnored) {
+    AppState s;
+    const int n = apply_session_text(s, "algo=blast\ngap_open=ten\nfuture_key=1\nno equals sign\n# comment\nband=12\n");
+    EXPECT_EQ(n, 1);
+    EXPECT_EQ(s.params.band, 12);
+    EXPECT_EQ(s.params.algo, Algorithm::local);
+    load_session(s, "/nonexistent/dir");  // no file: nothing happens
+}
+
+TEST(GuiFiles, UniquePathNeverOverwrites) {
+    TempDir dir;
+    const std::string p = dir.file("out.png");
+    EXPECT_EQ(unique_path(p), p);
+    std::ofstream(p) << "x";
+    EXPECT_EQ(unique_path(p), dir.file("out-1.png"));
+    std::ofstream(dir.file("out-1.png")) << "x";
+    EXPECT_EQ(unique_path(p), dir.file("out-2.png"));
+    ExportSettings e;
+    e.folder = dir.path();
+    e.stem = "out";
+    std::ofstream(dir.file("out-path.csv")) << "x";
+    EXPECT_EQ(export_target(e, ExportKind::path_csv), dir.file("out-path-1.csv"));
+    e.overwrite = true;
+    EXPECT_EQ(export_target(e, ExportKind::path_csv), dir.file("out-path.csv"));
+}
+
+TEST(GuiFiles, AtomicTextWriteReplacesWholeOrNothing) {
+    TempDir dir;
+    const std::string p = dir.file("a.txt");
+    ASSERT_TRUE(write_text_atomic(p, "first"));
+    ASSERT_TRUE(write_text_atomic(p, "second"));
+    EXPECT_EQ(slurp(p), "second");
+    const auto bad = write_text_atomic(dir.file("missing/sub/a.txt"), "x");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("cannot write"), std::string::npos);
+    size_t files = 0;  // no temporaries left behind
+    for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.is_regular_file();
+    EXPECT_EQ(files, 1u);
+}
+
+TEST(GuiFiles, PathCsvListsTheCellsAndResidues) {
+    ScoringOptions so;
+    auto p = make_problem(Algorithm::global, {"q", "ACG"}, {"t", "AG"}, so);
+    ASSERT_TRUE(p);
+    const std::vector<Cell> path = {{0, 0}, {1, 1}, {2, 1}, {3, 2}};
+    EXPECT_EQ(path_csv(*p, path),
+              "step,i,j,query_residue,target_residue\n0,0,0,,\n1,1,1,A,A\n2,2,1,C,A\n3,3,2,G,G\n");
+}
+
+TEST(GuiFiles, AssetsAreFoundFromTheEnvironment) {
+    ScopedEnv a("DPVIZ_ASSETS", DPVIZ_ASSETS);
+    EXPECT_TRUE(std::filesystem::exists(find_assets_dir("") + "/examples/globins.fa"));
+    ScopedEnv b("DPVIZ_ASSETS", "/nonexistent");
+    EXPECT_FALSE(find_assets_dir("").empty());  // the compiled-in source path still works
+}
+
+TEST(GuiArgs, CommandLineSetsInputsParametersAndMode) {
+    AppState session;
+    session.params.gap_open = 99;  // from a saved session: overridden below
+    auto o = parse_gui_args({"gui", "q.fa", "t.fa", "--algo", "global", "--gap-open=5", "--match", "3",
+                             "--query-record", "2", "--colormap", "magma", "--screenshot", "/tmp/x.png",
+                             "--frames", "4", "--size", "800x600", "--view", "10,20,30", "--hover", "3,4"},
+                            session);
+    ASSERT_TRUE(o) << o.error().message;
+    EXPECT_TRUE(o->have_inputs);
+    EXPECT_EQ(o->initial.query.path, "q.fa");
+    EXPECT_EQ(o->initial.query.record, "2");
+    EXPECT_EQ(o->initial.target.path, "t.fa");
+    EXPECT_EQ(o->initial.params.algo, Algorithm::global);
+    EXPECT_EQ(o->initial.params.gap_open, 5);
+    EXPECT_EQ(o->initial.params.scoring, ScoringMode::match_mismatch);
+    EXPECT_EQ(o->initial.view.colormap, render::Colormap::magma);
+    EXPECT_EQ(o->screenshot, "/tmp/x.png");
+    EXPECT_FALSE(o->use_session);  // --screenshot never reads or writes the session
+    EXPECT_EQ(o->frames, 4);
+    EXPECT_EQ(o->width, 800);
+    ASSERT_TRUE(o->initial.view.center_pending);
+    EXPECT_EQ(o->initial.view.center_pending->cell_px, 30.0);
+    EXPECT_EQ(o->hover, (Cell{3, 4}));
+
+    auto seq = parse_gui_args({"--seq", "ACGT", "AGT"}, {});
+    ASSERT_TRUE(seq);
+    EXPECT_EQ(seq->initial.query.source, InputSource::paste);
+    EXPECT_EQ(seq->initial.target.pasted, "AGT");
+    auto ex = parse_gui_args({"--example", "dtw"}, {});
+    ASSERT_TRUE(ex);
+    EXPECT_EQ(ex->example, Example::dtw_signals);
+}
+
+TEST(GuiArgs, UsageErrorsNameTheProblem) {
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"only_one.fa"}, {"--algo", "blast"}, {"--frames", "0"}, {"--bogus"},
+          {"--size", "10x10"}, {"--view", "1,2"}, {"--example", "globins", "a.fa", "b.fa"}, {"--frames"}}) {
+        auto o = parse_gui_args(bad, {});
+        ASSERT_FALSE(o) << bad.front();
+        EXPECT_EQ(o.error().kind, ErrorKind::usage);
+        EXPECT_FALSE(o.error().message.empty());
+    }
+    std::ostringstream out, err;
+    EXPECT_EQ(app::run_gui({"--help"}, out, err), 0);
+    EXPECT_NE(out.str().find("--screenshot"), std::string::npos);
+    EXPECT_EQ(app::run_gui({"--algo", "blast"}, out, err), 2);
+}
+
+}  // namespace
+}  // namespace dpviz::gui
