@@ -1,0 +1,179 @@
+// The cell operations of every DP recurrence, written once per algorithm and instantiated with
+// an operation policy: HostOps (plain C++), DpxOps (Hopper DPX intrinsics), PortableOps (DPX-free).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define DPVIZ_HD __host__ __device__ __forceinline__
+#else
+#define DPVIZ_HD inline
+#endif
+
+namespace dpviz::cell {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Operation policies
+// ---------------------------------------------------------------------------------------------
+// Every policy offers the same primitives; a recurrence below calls only these, so the DPX and
+// the DPX-free kernels compute the same expression tree and differ only in how it is executed.
+//   max2(a,b)  max3(a,b,c)  addmax(a,b,c) = max(a+b, c)  addmax_floor(a,b,c,fl) = max(a+b, c, fl)
+//   max3_floor(a,b,c,fl) = max(a,b,c,fl)  and the min forms min2, min3, addmin(a,b,c) = min(a+b, c).
+// kAlignBias: alignment scores are carried as H + kAlignBias inside a kernel (see PortableOps).
+
+struct HostOps {
+    static constexpr bool kDpx = false;
+    static constexpr int32_t kAlignBias = 0;
+    static DPVIZ_HD int32_t max2(int32_t a, int32_t b) { return a > b ? a : b; }
+    static DPVIZ_HD int32_t min2(int32_t a, int32_t b) { return a < b ? a : b; }
+    static DPVIZ_HD int32_t max3(int32_t a, int32_t b, int32_t c) { return max2(max2(a, b), c); }
+    static DPVIZ_HD int32_t min3(int32_t a, int32_t b, int32_t c) { return min2(min2(a, b), c); }
+    static DPVIZ_HD int32_t addmax(int32_t a, int32_t b, int32_t c) { return max2(a + b, c); }
+    static DPVIZ_HD int32_t addmin(int32_t a, int32_t b, int32_t c) { return min2(a + b, c); }
+    static DPVIZ_HD int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t fl) { return max2(max2(a + b, c), fl); }
+    static DPVIZ_HD int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t fl) { return max2(max3(a, b, c), fl); }
+};
+
+#if defined(__CUDACC__)
+// Hopper DPX: VIADDMNMX, VIMNMX3 and their .RELU forms (floor 0, so kAlignBias is 0).
+struct DpxOps {
+    static constexpr bool kDpx = true;
+    static constexpr int32_t kAlignBias = 0;
+    // Two-input integer max/min is plain VIMNMX on sm_90 (no DPX form needed).
+    static DPVIZ_HD int32_t max2(int32_t a, int32_t b) { return a > b ? a : b; }
+    static DPVIZ_HD int32_t min2(int32_t a, int32_t b) { return a < b ? a : b; }
+    static DPVIZ_HD int32_t max3(int32_t a, int32_t b, int32_t c) { return __vimax3_s32(a, b, c); }
+    static DPVIZ_HD int32_t min3(int32_t a, int32_t b, int32_t c) { return __vimin3_s32(a, b, c); }
+    static DPVIZ_HD int32_t addmax(int32_t a, int32_t b, int32_t c) { return __viaddmax_s32(a, b, c); }
+    static DPVIZ_HD int32_t addmin(int32_t a, int32_t b, int32_t c) { return __viaddmin_s32(a, b, c); }
+    static DPVIZ_HD int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __viaddmax_s32_relu(a, b, c); }
+    static DPVIZ_HD int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __vimax3_s32_relu(a, b, c); }
+};
+
+// DPX-free: what a pre-Hopper GPU executes (one add and one two-input max per operation), kept
+// that way on sm_90. ptxas for sm_90 fuses integer add+max and max+max into VIADDMNMX/VIMNMX3 by
+// itself, at every optimisation level above -O0, whatever the source or inline PTX says. It has
+// no fused form for a float max, so the maxima run as FMNMX on the scores' bit patterns: IEEE
+// order equals integer order for non-negative int32 below 0x7f800000, and a negative int32 (a
+// negative float or a NaN) always loses to a non-negative one. Every kernel keeps its compared
+// values in that range: alignment scores carry kAlignBias = 2^30 (|H| < 2^29, E/F >= -2^30 - ext
+// only ever meet a non-negative rival), edit/LCS/DTW values are >= 0 already (LCS's "no match"
+// diagonal is negative and always loses). Same count of ALU instructions per cell as the sm_80
+// build of the integer source (docs/gpu.md has the SASS).
+struct PortableOps {
+    static constexpr bool kDpx = false;
+    static constexpr int32_t kAlignBias = 1 << 30;
+    static __device__ __forceinline__ int32_t max2(int32_t a, int32_t b) {
+        return __float_as_int(fmaxf(__int_as_float(a), __int_as_float(b)));
+    }
+    static __device__ __forceinline__ int32_t min2(int32_t a, int32_t b) {
+        return __float_as_int(fminf(__int_as_float(a), __int_as_float(b)));
+    }
+    static __device__ __forceinline__ int32_t max3(int32_t a, int32_t b, int32_t c) { return max2(max2(a, b), c); }
+    static __device__ __forceinline__ int32_t min3(int32_t a, int32_t b, int32_t c) { return min2(min2(a, b), c); }
+    static __device__ __forceinline__ int32_t addmax(int32_t a, int32_t b, int32_t c) { return max2(a + b, c); }
+    static __device__ __forceinline__ int32_t addmin(int32_t a, int32_t b, int32_t c) { return min2(a + b, c); }
+    static __device__ __forceinline__ int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t fl) {
+        return max2(max2(a + b, c), fl);
+    }
+    static __device__ __forceinline__ int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t fl) {
+        return max2(max3(a, b, c), fl);
+    }
+};
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Direction bits (dpviz::dir values; kept numeric here so this header stands alone)
+// ---------------------------------------------------------------------------------------------
+inline constexpr uint32_t kDiag = 1, kUp = 2, kLeft = 4, kZero = 8;
+inline constexpr uint32_t kEOpen = 16, kEExtend = 32, kFOpen = 64, kFExtend = 128;
+
+DPVIZ_HD uint32_t eq_bits(int32_t best, int32_t diag, int32_t up, int32_t left) {
+    return uint32_t(diag == best) | (uint32_t(up == best) << 1) | (uint32_t(left == best) << 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Recurrences (one function per algorithm; kLocal adds the floor and the zero bit)
+// ---------------------------------------------------------------------------------------------
+// Alignment, linear gaps: H = max(diag + s, up - g, left - g [, floor]).
+template <class Ops, bool kLocal, bool kDirs>
+DPVIZ_HD int32_t align_linear(int32_t diag, int32_t up, int32_t left, int32_t s, int32_t g, int32_t floor,
+                              uint32_t& bits) {
+    if constexpr (!kDirs) {
+        const int32_t t = Ops::addmax(left, -g, diag + s);
+        if constexpr (kLocal) return Ops::addmax_floor(up, -g, t, floor);
+        else return Ops::addmax(up, -g, t);
+    } else {
+        const int32_t d = diag + s, u = up - g, l = left - g;
+        int32_t h;
+        if constexpr (kLocal) h = Ops::max3_floor(d, u, l, floor);
+        else h = Ops::max3(d, u, l);
+        bits = eq_bits(h, d, u, l);
+        if constexpr (kLocal) bits |= uint32_t(h == floor) << 3;
+        return h;
+    }
+}
+
+// Alignment, affine gaps (Gotoh): E from the left, F from above, H = max(diag + s, E, F [, floor]).
+template <class Ops, bool kLocal, bool kDirs>
+DPVIZ_HD int32_t align_affine(int32_t diag, int32_t hup, int32_t fup, int32_t hleft, int32_t eleft, int32_t s,
+                              int32_t open, int32_t ext, int32_t floor, int32_t& e, int32_t& f, uint32_t& bits) {
+    const int32_t d = diag + s;
+    if constexpr (!kDirs) {
+        e = Ops::addmax(eleft, -ext, hleft - open);
+        f = Ops::addmax(fup, -ext, hup - open);
+        if constexpr (kLocal) return Ops::max3_floor(d, e, f, floor);
+        else return Ops::max3(d, e, f);
+    } else {
+        const int32_t eo = hleft - open, ee = eleft - ext, fo = hup - open, fe = fup - ext;
+        e = Ops::max2(eo, ee);
+        f = Ops::max2(fo, fe);
+        int32_t h;
+        if constexpr (kLocal) h = Ops::max3_floor(d, e, f, floor);
+        else h = Ops::max3(d, e, f);
+        bits = eq_bits(h, d, f, e) | (uint32_t(eo == e) << 4) | (uint32_t(ee == e) << 5) |
+               (uint32_t(fo == f) << 6) | (uint32_t(fe == f) << 7);
+        if constexpr (kLocal) bits |= uint32_t(h == floor) << 3;
+        return h;
+    }
+}
+
+// Levenshtein: D = min(diag + mismatch, up + 1, left + 1).
+template <class Ops, bool kDirs>
+DPVIZ_HD int32_t edit(int32_t diag, int32_t up, int32_t left, int32_t mismatch, uint32_t& bits) {
+    if constexpr (!kDirs) {
+        return Ops::addmin(diag, mismatch, Ops::addmin(up, 1, left + 1));
+    } else {
+        const int32_t d = diag + mismatch, u = up + 1, l = left + 1;
+        const int32_t h = Ops::min3(d, u, l);
+        bits = eq_bits(h, d, u, l);
+        return h;
+    }
+}
+
+// LCS: L = max(diag + match_gain, up, left); match_gain is 1 on a match and a large negative
+// number otherwise (the reference's "no diagonal candidate").
+template <class Ops, bool kDirs>
+DPVIZ_HD int32_t lcs(int32_t diag, int32_t up, int32_t left, int32_t gain, uint32_t& bits) {
+    if constexpr (!kDirs) {
+        return Ops::addmax(diag, gain, Ops::max2(up, left));
+    } else {
+        const int32_t d = diag + gain;
+        const int32_t h = Ops::max3(d, up, left);
+        bits = eq_bits(h, d, up, left);
+        return h;
+    }
+}
+
+// DTW: D = cost + min(diag, up, left); unreachable (kPosInf) stays unreachable and outside the
+// band nothing is reachable. pos_inf is dpviz::kPosInf.
+template <class Ops, bool kDirs>
+DPVIZ_HD int32_t dtw(int32_t diag, int32_t up, int32_t left, int32_t cost, bool in_band, int32_t pos_inf,
+                     uint32_t& bits) {
+    const int32_t m = Ops::min3(diag, up, left);
+    const int32_t h = Ops::addmin(m, cost, pos_inf);
+    if constexpr (kDirs) bits = (in_band && m < pos_inf) ? eq_bits(m, diag, up, left) : 0u;
+    return in_band ? h : pos_inf;
+}
+
+}  // namespace dpviz::cell

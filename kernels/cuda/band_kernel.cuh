@@ -1,0 +1,596 @@
+// The band-wavefront fill shared by every algorithm family: a persistent grid, one warp per band
+// of 32 * kRows rows sweeping all columns (lanes skewed one step, values passed by shuffle),
+// bands pipelined through a bottom-row buffer whose entries carry the launch's epoch.
+//
+// Index of this file
+//   [SECTION] Algorithm traits       which recurrence, borders, per-column inputs
+//   [SECTION] Band sweep             the per-warp state and one step of the wavefront
+//   [SECTION] Kernels and launchers  fill, end-cell search (locate), launch helpers
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cell_ops.hpp"
+#include "dpviz/types.hpp"
+#include "fill_params.hpp"
+
+namespace dpviz::cuda {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Algorithm traits
+// ---------------------------------------------------------------------------------------------
+enum class Kind { align, edit, lcs, dtw };
+
+template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false>
+struct Alg {
+    static constexpr Kind kKind = K;
+    static constexpr bool kLocal = kLocal_;
+    static constexpr bool kAffine = kAffine_;
+    static constexpr bool kSquared = kSquared_;
+    static constexpr bool kProfile = K != Kind::dtw;                 // scores from a per-band profile
+    static constexpr bool kCapture = K == Kind::align && !kLocal_;   // semi-global needs row M
+
+    // H(0, k) and H(k, 0) (the same for every algorithm here), unbiased.
+    static __device__ __forceinline__ int32_t border(const FillParams& p, int k) {
+        if constexpr (K == Kind::align) {
+            return (p.global_borders && k > 0) ? -(p.open + (k - 1) * p.ext) : 0;
+        } else if constexpr (K == Kind::edit) {
+            return k;
+        } else if constexpr (K == Kind::lcs) {
+            return 0;
+        } else {
+            return k == 0 ? 0 : kPosInf;
+        }
+    }
+};
+
+__device__ __forceinline__ long long floor_div(long long a, long long b) {  // b > 0
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Band sweep
+// ---------------------------------------------------------------------------------------------
+template <class A, class Ops, Out kOut>
+struct BandSweep {
+    static constexpr bool kAffine = A::kAffine;
+    static constexpr bool kLocal = A::kLocal;
+    static constexpr bool kLocate = kOut == Out::locate;
+    static constexpr bool kDirs = kOut == Out::path || kOut == Out::matrix;
+    static constexpr int kBits = kAffine ? 8 : 4;
+    static constexpr int kWords = kRows * kCols * kBits / 32;
+    static constexpr int kSnapFields = kRows + (kAffine ? kRows : 0) + 1 + kCols + (kAffine ? kCols : 0);
+    static constexpr int32_t kBias = A::kKind == Kind::align ? Ops::kAlignBias : 0;
+    static_assert(kCols == 2, "the column-input and staging code below moves two columns per step");
+    static_assert(kWords == 1 || kWords == 2, "direction words per lane and step");
+
+    const FillParams& p;
+    const int b, lane;
+    const int i_lane;                // first row of this lane
+    const char* prof_lane;           // this lane's column of the profile (bytes)
+    int4* stage;                     // 32 steps x {H, H, F, F} of the row above (lane 31 reads)
+    int* colbuf;                     // the chunk's per-column inputs, columns 64c - 63 .. 64c + 64
+
+    int q[kRows];                    // DTW: query values of the lane's rows
+    int jlo[kRows];                  // DTW band: first column of the row, and span
+    unsigned jspan[kRows];
+    int h[kRows], e[kRows];          // H, E of the last column done, per row (biased)
+    int diag;                        // H(row above, column before the next block)
+    int bh[kCols], bf[kCols];        // H, F of the lane's bottom row for the last block
+    int run[kRows], best[kRows], bestc[kRows];  // local: running and best H per row
+    int cap_r;                       // semi-global: which of the lane's rows is row M, or -1
+    int found_j;                     // locate: first column of the target row with H == target
+
+    __device__ BandSweep(const FillParams& p_, int b_, int lane_, const char* prof_warp, int4* stage_)
+        : p(p_), b(b_), lane(lane_), i_lane(1 + b_ * kBandRows + lane_ * kRows),
+          prof_lane(prof_warp + lane_ * 16), stage(stage_), colbuf(reinterpret_cast<int*>(stage_ + kSteps)) {}
+
+    __device__ __forceinline__ int floor_value() const { return kBias; }
+
+    // Row inputs, the profile, and the state at column 0.
+    __device__ void init(int4* prof_warp) {
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            const int i = i_lane + r;
+            q[r] = i <= p.M ? p.rows[i] : 0;
+        }
+        if constexpr (A::kProfile) {
+            for (int c = 0; c < p.A; ++c) {
+                int4 v;
+                v.x = p.table[q[0] * p.A + c];
+                v.y = p.table[q[1] * p.A + c];
+                v.z = p.table[q[2] * p.A + c];
+                v.w = p.table[q[3] * p.A + c];
+                prof_warp[c * 32 + lane] = v;
+            }
+            __syncwarp();
+        }
+        if constexpr (A::kKind == Kind::dtw) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                const long long i = i_lane + r, M = p.M, N = p.N;
+                long long lo = 1, hi = N;
+                if (p.band >= 0) {
+                    const long long bm = (long long)p.band * M;
+                    lo = -floor_div(-(i * N - bm), M);  // ceil
+                    hi = floor_div(i * N + bm, M);
+                    lo = lo < 1 ? 1 : lo;
+                    hi = hi > N ? N : hi;
+                }
+                if (hi < lo) { lo = N + 1000; hi = lo; }
+                jlo[r] = (int)lo;
+                jspan[r] = (unsigned)(hi - lo);
+            }
+        }
+        reset_state();
+        cap_r = -1;
+        if constexpr (A::kCapture) {
+            if (p.semiglobal && p.M >= i_lane && p.M < i_lane + kRows) cap_r = p.M - i_lane;
+        }
+        found_j = -1;
+    }
+
+    __device__ void reset_state() {
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            h[r] = A::border(p, i_lane + r) + kBias;
+            e[r] = kNegInf + kBias;
+            run[r] = floor_value();
+            best[r] = floor_value();
+            bestc[r] = 0;
+        }
+        diag = A::border(p, i_lane - 1) + kBias;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) {
+            bh[c] = h[kRows - 1];
+            bf[c] = kNegInf + kBias;
+        }
+    }
+
+    __device__ int32_t* snap_slot(int k) const {
+        return p.snap + ((size_t)(b * p.nsnap + k) * kSnapFields) * 32 + lane;
+    }
+    __device__ void store_snapshot(int k) const {
+        int32_t* s = snap_slot(k);
+        int f = 0;
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) s[32 * f++] = h[r];
+        if constexpr (kAffine) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) s[32 * f++] = e[r];
+        }
+        s[32 * f++] = diag;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) s[32 * f++] = bh[c];
+        if constexpr (kAffine) {
+#pragma unroll
+            for (int c = 0; c < kCols; ++c) s[32 * f++] = bf[c];
+        }
+    }
+    __device__ void load_snapshot(int k) {
+        const int32_t* s = snap_slot(k);
+        const int d = kBias - p.snap_bias;
+        int f = 0;
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) h[r] = s[32 * f++] + d;
+        if constexpr (kAffine) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) e[r] = s[32 * f++] + d;
+        }
+        diag = s[32 * f++] + d;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) bh[c] = s[32 * f++] + d;
+        if constexpr (kAffine) {
+#pragma unroll
+            for (int c = 0; c < kCols; ++c) bf[c] = s[32 * f++] + d;
+        }
+    }
+
+    // --- the row above: band 0 computes the border, later bands read band b-1's bottom row ---
+    // Each column travels as a 64-bit {value, epoch} pair (single-copy atomic): the reader spins
+    // until every column it needs carries this launch's epoch. Columns past N are never needed.
+    static __device__ __forceinline__ void store_pairs(int2* at, int v0, int v1, int tag) {
+        const unsigned long long a = (unsigned long long)(unsigned)v0 | ((unsigned long long)(unsigned)tag << 32);
+        const unsigned long long c = (unsigned long long)(unsigned)v1 | ((unsigned long long)(unsigned)tag << 32);
+        asm volatile("st.relaxed.gpu.global.v2.b64 [%0], {%1, %2};" ::"l"(at), "l"(a), "l"(c));
+    }
+    static __device__ __forceinline__ void load_pairs(const int2* at, int& v0, int& v1, int& t0, int& t1) {
+        unsigned long long a, c;
+        asm volatile("ld.relaxed.gpu.global.v2.b64 {%0, %1}, [%2];" : "=l"(a), "=l"(c) : "l"(at));
+        v0 = (int)(unsigned)a;
+        t0 = (int)(a >> 32);
+        v1 = (int)(unsigned)c;
+        t1 = (int)(c >> 32);
+    }
+    // Lane k's share of chunk c: the row-above values lane 0 needs at step k of the chunk.
+    __device__ __forceinline__ int4 top_values(int c, bool& ok) const {
+        const int j = kChunkCols * c + kCols * lane + 1;
+        int4 v;
+        ok = true;
+        if (b == 0) {
+            v.x = A::border(p, j) + kBias;
+            v.y = A::border(p, j + 1) + kBias;
+            v.z = kNegInf + kBias;
+            v.w = kNegInf + kBias;
+        } else {
+            const size_t at = (size_t)(b - 1) * p.bot_pitch + kColPad + j - 1;
+            int t0, t1;
+            load_pairs(p.bot_h + at, v.x, v.y, t0, t1);
+            ok = (j > p.N || t0 == p.epoch) && (j + 1 > p.N || t1 == p.epoch);
+            if constexpr (kAffine) {
+                int u0, u1;
+                load_pairs(p.bot_f + at, v.z, v.w, u0, u1);
+                ok = ok && (j > p.N || u0 == p.epoch) && (j + 1 > p.N || u1 == p.epoch);
+            } else {
+                v.z = v.w = 0;
+            }
+            if constexpr (kLocate) {
+                // The fill that wrote the row may have used another bias than this re-run.
+                const int d = kBias - p.snap_bias;
+                v.x += d; v.y += d; v.z += d; v.w += d;
+                ok = true;
+            }
+        }
+        return v;
+    }
+    __device__ int4 wait_top_values(int c) const {
+        bool ok;
+        int4 v = top_values(c, ok);
+        while (!__all_sync(0xffffffffu, ok)) {
+            __nanosleep(32);
+            v = top_values(c, ok);
+        }
+        return v;
+    }
+    // Per-column inputs travel through shared memory a chunk at a time (one coalesced load per
+    // lane, issued a chunk ahead), so no step waits on global memory for them.
+    __device__ __forceinline__ int4 column_chunk(int c) const {
+        return *reinterpret_cast<const int4*>(p.cols + kColPad + kChunkCols * c - 64 + 4 * lane);
+    }
+    __device__ __forceinline__ int2 column_inputs(int s, int c) const {
+        return *reinterpret_cast<const int2*>(colbuf + kCols * (s - lane) - (kChunkCols * c - 64));
+    }
+
+    // --- one step of the wavefront: lane l does columns j0, j0+1 of its kRows rows ---
+    template <bool kGuard, bool kCap>
+    __device__ __forceinline__ void step(int s, int t, int2 cd, bool publishes) {
+        // Lane 31 hands lane 0 the row above through the same rotation that moves every
+        // other lane's bottom row one lane down.
+        int sh[kCols], sf[kCols];
+#pragma unroll
+        for (int k = 0; k < kCols; ++k) { sh[k] = bh[k]; sf[k] = bf[k]; }
+        if (lane == 31) {
+            const int4 v = stage[t];
+            sh[0] = v.x; sh[1] = v.y; sf[0] = v.z; sf[1] = v.w;
+        }
+        const int src = (lane + 31) & 31;
+        int uh[kCols], uf[kCols];
+#pragma unroll
+        for (int k = 0; k < kCols; ++k) {
+            uh[k] = __shfl_sync(0xffffffffu, sh[k], src);
+            if constexpr (kAffine) uf[k] = __shfl_sync(0xffffffffu, sf[k], src);
+            else uf[k] = 0;
+        }
+
+        const int j0 = kCols * (s - lane) + 1;
+        const bool started = !kGuard || s >= lane;
+        const int cdv[kCols] = {cd.x, cd.y};
+
+        int nh[kRows][kCols], ne[kRows][kCols], nf[kRows][kCols];
+        uint32_t bits[kRows][kCols];
+#pragma unroll
+        for (int k = 0; k < kCols; ++k) {
+            int sc[kRows];
+            if constexpr (A::kProfile) {
+                const int4 v = *reinterpret_cast<const int4*>(prof_lane + cdv[k]);
+                sc[0] = v.x; sc[1] = v.y; sc[2] = v.z; sc[3] = v.w;
+            }
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                const int up = r == 0 ? uh[k] : nh[r - 1][k];
+                const int left = k == 0 ? h[r] : nh[r][k - 1];
+                const int dg = r == 0 ? (k == 0 ? diag : uh[k - 1]) : (k == 0 ? h[r - 1] : nh[r - 1][k - 1]);
+                uint32_t bb = 0;
+                if constexpr (A::kKind == Kind::align) {
+                    if constexpr (kAffine) {
+                        const int fup = r == 0 ? uf[k] : nf[r - 1][k];
+                        const int eleft = k == 0 ? e[r] : ne[r][k - 1];
+                        nh[r][k] = cell::align_affine<Ops, kLocal, kDirs>(dg, up, fup, left, eleft, sc[r], p.open,
+                                                                          p.ext, floor_value(), ne[r][k], nf[r][k], bb);
+                    } else {
+                        nh[r][k] = cell::align_linear<Ops, kLocal, kDirs>(dg, up, left, sc[r], p.open, floor_value(), bb);
+                        ne[r][k] = nf[r][k] = 0;
+                    }
+                } else if constexpr (A::kKind == Kind::edit) {
+                    nh[r][k] = cell::edit<Ops, kDirs>(dg, up, left, sc[r], bb);
+                } else if constexpr (A::kKind == Kind::lcs) {
+                    nh[r][k] = cell::lcs<Ops, kDirs>(dg, up, left, sc[r], bb);
+                } else {
+                    const int d = q[r] - cdv[k];
+                    int cost;
+                    if constexpr (A::kSquared) cost = d * d;
+                    else cost = d < 0 ? -d : d;
+                    const bool inb = (unsigned)(j0 + k - jlo[r]) <= jspan[r];
+                    nh[r][k] = cell::dtw<Ops, kDirs>(dg, up, left, cost, inb, kPosInf, bb);
+                }
+                bits[r][k] = bb;
+            }
+        }
+
+        // Outputs of this step (before the state moves on).
+        if constexpr (kOut == Out::path) {
+            uint32_t w[kWords];
+            if constexpr (kWords == 1) {
+                w[0] = 0;
+#pragma unroll
+                for (int k = 0; k < kCols; ++k)
+#pragma unroll
+                    for (int r = 0; r < kRows; ++r) w[0] |= bits[r][k] << ((k * kRows + r) * kBits);
+                p.dirs[((size_t)b * p.steps_alloc + s) * 32 + lane] = w[0];
+            } else {
+#pragma unroll
+                for (int k = 0; k < kCols; ++k) {
+                    w[k] = 0;
+#pragma unroll
+                    for (int r = 0; r < kRows; ++r) w[k] |= bits[r][k] << (r * kBits);
+                }
+                reinterpret_cast<uint2*>(p.dirs)[((size_t)b * p.steps_alloc + s) * 32 + lane] = make_uint2(w[0], w[1]);
+            }
+        }
+        if constexpr (kOut == Out::matrix) {
+            if (started) {
+#pragma unroll
+                for (int k = 0; k < kCols; ++k) {
+                    const int j = j0 + k;
+#pragma unroll
+                    for (int r = 0; r < kRows; ++r) {
+                        const int i = i_lane + r;
+                        if (i <= p.M && j <= p.N) {
+                            const size_t at = (size_t)i * (p.N + 1) + j;
+                            p.Hm[at] = nh[r][k] - kBias;
+                            p.Dm[at] = (uint8_t)bits[r][k];
+                            if constexpr (kAffine) {
+                                p.Em[at] = ne[r][k] - kBias;
+                                p.Fm[at] = nf[r][k] - kBias;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if constexpr (kGuard) {
+            // Column N passes through every lane inside a guarded chunk (see sweep()).
+            if (started && !kLocate) {
+#pragma unroll
+                for (int k = 0; k < kCols; ++k)
+                    if (j0 + k == p.N) {
+#pragma unroll
+                        for (int r = 0; r < kRows; ++r)
+                            if (i_lane + r <= p.M) p.lastcol[i_lane + r] = nh[r][k] - kBias;
+                    }
+            }
+        }
+        if constexpr (kCap) {
+            if (cap_r >= 0 && started) {
+#pragma unroll
+                for (int k = 0; k < kCols; ++k)
+#pragma unroll
+                    for (int r = 0; r < kRows; ++r)
+                        if (r == cap_r && j0 + k <= p.N) p.rowM[j0 + k] = nh[r][k] - kBias;
+            }
+        }
+        if constexpr (kLocal && !kLocate) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                int v0 = nh[r][0], v1 = nh[r][1];
+                if constexpr (kGuard) {
+                    v0 = (started && j0 <= p.N) ? v0 : floor_value();
+                    v1 = (started && j0 + 1 <= p.N) ? v1 : floor_value();
+                }
+                run[r] = Ops::max3(run[r], v0, v1);
+            }
+        }
+        if constexpr (kLocate) {
+            if (lane == p.loc_lane && started && found_j < 0) {
+#pragma unroll
+                for (int k = 0; k < kCols; ++k)
+#pragma unroll
+                    for (int r = 0; r < kRows; ++r)
+                        if (r == p.loc_r && found_j < 0 && j0 + k <= p.N && nh[r][k] == p.loc_target + kBias)
+                            found_j = j0 + k;
+            }
+        }
+
+        // Move on (lanes not yet at column 1 keep the column-0 state).
+        if (started) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                h[r] = nh[r][kCols - 1];
+                if constexpr (kAffine) e[r] = ne[r][kCols - 1];
+            }
+            diag = uh[kCols - 1];
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) {
+                bh[k] = nh[kRows - 1][k];
+                if constexpr (kAffine) bf[k] = nf[kRows - 1][k];
+            }
+        }
+
+        // Lane 31 publishes the band's bottom row for the band below.
+        if (publishes && lane == 31 && (!kGuard || s >= 31)) {
+            const size_t at = (size_t)b * p.bot_pitch + kColPad + kCols * (s - 31);
+            store_pairs(p.bot_h + at, bh[0], bh[1], p.epoch);
+            if constexpr (kAffine) store_pairs(p.bot_f + at, bf[0], bf[1], p.epoch);
+        }
+    }
+
+    template <bool kGuard, bool kCap>
+    __device__ void steps(int c, int t0, int t1, bool publishes) {
+        int2 cd = column_inputs(kSteps * c + t0, c);  // one step ahead: its latency hides behind a step
+#pragma unroll 2
+        for (int t = t0; t < t1; ++t) {
+            const int2 next_cd = column_inputs(kSteps * c + t + 1, c);
+            step<kGuard, kCap>(kSteps * c + t, t, cd, publishes);
+            cd = next_cd;
+        }
+    }
+
+    // The whole band, chunks [c0, c1]. Semi-global's last band also records row M (kCap): a
+    // separate instantiation, so no other band pays for it.
+    __device__ void sweep(int c0, int c1) {
+        if constexpr (A::kCapture && !kLocate) {
+            if (b == p.nbands - 1 && p.semiglobal) return sweep_impl<true>(c0, c1);
+        }
+        sweep_impl<false>(c0, c1);
+    }
+
+    template <bool kCap>
+    __device__ void sweep_impl(int c0, int c1) {
+        const bool publishes = !kLocate && b < p.nbands - 1;
+        int4 next = wait_top_values(c0);
+        bool have_next = true;
+        int4 colv = column_chunk(c0);
+        for (int c = c0; c <= c1; ++c) {
+            if constexpr (kLocal && !kLocate) {
+                if (p.snap && c % kSnapEvery == 0) store_snapshot(c / kSnapEvery);
+            }
+            if (!have_next) next = wait_top_values(c);
+            __syncwarp();
+            stage[lane] = next;
+            reinterpret_cast<int4*>(colbuf)[lane] = colv;
+            __syncwarp();
+            if (c < c1) colv = column_chunk(c + 1);
+            have_next = false;
+            // Guarded: lanes still before column 1 (chunk 0) or reaching column N.
+            const bool guard = c == 0 || kChunkCols * (c + 1) >= p.N;
+            if (guard) steps<true, kCap>(c, 0, kSteps / 2, publishes);
+            else steps<false, kCap>(c, 0, kSteps / 2, publishes);
+            // Ask for the next chunk's row above now; look at the answer after the second half,
+            // so the L2 round trip overlaps sixteen steps of work.
+            bool ok = false;
+            if (c < c1) next = top_values(c + 1, ok);
+            if (guard) steps<true, kCap>(c, kSteps / 2, kSteps, publishes);
+            else steps<false, kCap>(c, kSteps / 2, kSteps, publishes);
+            have_next = c < c1 && __all_sync(0xffffffffu, ok);
+            if constexpr (kLocal && !kLocate) {
+#pragma unroll
+                for (int r = 0; r < kRows; ++r)
+                    if (run[r] > best[r]) { best[r] = run[r]; bestc[r] = c; }
+            }
+        }
+        if constexpr (kLocal && !kLocate) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                const int i = i_lane + r;
+                if (i <= p.M) {
+                    p.rowbest[i] = best[r] - kBias;
+                    p.rowchunk[i] = bestc[r];
+                }
+            }
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Kernels and launchers
+// ---------------------------------------------------------------------------------------------
+inline constexpr int kColBufInts = 136;  // 128 columns of a chunk + room for the look-ahead read
+__host__ __device__ constexpr size_t profile_bytes_per_warp(int A, bool profile) {
+    return (profile ? size_t(A) * 32 * sizeof(int4) : 0) + kSteps * sizeof(int4) + kColBufInts * sizeof(int);
+}
+
+template <class A, class Ops, Out kOut>
+__global__ void __launch_bounds__(kMaxWarpsPerBlock * 32) band_fill(const FillParams p) {
+    extern __shared__ int4 smem[];
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    const int wpb = blockDim.x >> 5;
+    const size_t per_warp = profile_bytes_per_warp(p.A, A::kProfile) / sizeof(int4);
+    int4* prof = smem + wib * per_warp;
+    int4* stage = prof + (A::kProfile ? size_t(p.A) * 32 : 0);
+    // Bands go to warps round-robin, in order: band b-1 is always taken before band b, so the
+    // band a warp waits on is held by a resident warp that is not waiting on it (no deadlock).
+    for (int b = blockIdx.x * wpb + wib; b < p.nbands; b += gridDim.x * wpb) {
+        BandSweep<A, Ops, kOut> sw(p, b, lane, reinterpret_cast<const char*>(prof), stage);
+        sw.init(prof);
+        sw.sweep(0, p.nchunks - 1);
+        __syncwarp();
+    }
+}
+
+// End-cell search for local alignment: one warp re-runs the target row's band from the last
+// snapshot before the chunk where that row first reached the best score.
+template <class A>
+__global__ void __launch_bounds__(32) band_locate(const FillParams p) {
+    extern __shared__ int4 smem[];
+    const int lane = threadIdx.x & 31;
+    int4* prof = smem;
+    int4* stage = prof + size_t(p.A) * 32;
+    BandSweep<A, cell::PortableOps, Out::locate> sw(p, p.loc_band, lane, reinterpret_cast<const char*>(prof), stage);
+    sw.init(prof);
+    const int k = p.loc_chunk / kSnapEvery;
+    if (k > 0) sw.load_snapshot(k);
+    sw.sweep(k * kSnapEvery, p.loc_chunk);
+    if (lane == p.loc_lane) *p.loc_out = sw.found_j;
+}
+
+struct DeviceInfo {
+    int sms = 0;
+    size_t smem_optin = 0;
+};
+Expected<DeviceInfo> device_info();
+
+template <class A, class Ops, Out kOut>
+Status launch_band(const FillParams& p, cudaStream_t stream) {
+    auto info = device_info();
+    if (!info) return info.error();
+    const void* kernel = reinterpret_cast<const void*>(&band_fill<A, Ops, kOut>);
+    const size_t per_warp = profile_bytes_per_warp(p.A, A::kProfile);
+    int wpb = kMaxWarpsPerBlock;
+    while (wpb > 1 && per_warp * wpb > info->smem_optin) --wpb;
+    if (per_warp * wpb > info->smem_optin)
+        return device_error("alphabet of " + std::to_string(p.A) + " letters needs " + std::to_string(per_warp) +
+                            " bytes of shared memory per warp; the device has " + std::to_string(info->smem_optin));
+    const size_t smem = per_warp * wpb;
+    DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    int per_sm = 0;
+    DPVIZ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, wpb * 32, smem));
+    if (per_sm < 1) return device_error("the fill kernel does not fit on one multiprocessor");
+    const int want = (p.nbands + wpb - 1) / wpb;
+    const int blocks = want < per_sm * info->sms ? want : per_sm * info->sms;
+    FillParams args = p;
+    void* argv[] = {&args};
+    // Cooperative launch: every warp resident at once, which the band pipeline relies on.
+    DPVIZ_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(wpb * 32), argv, smem, stream));
+    DPVIZ_CUDA_CHECK(cudaGetLastError());
+    return Ok{};
+}
+
+template <class A>
+Status launch_locate(const FillParams& p, cudaStream_t stream) {
+    const void* kernel = reinterpret_cast<const void*>(&band_locate<A>);
+    const size_t smem = profile_bytes_per_warp(p.A, true);
+    DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    band_locate<A><<<1, 32, smem, stream>>>(p);
+    DPVIZ_CUDA_CHECK(cudaGetLastError());
+    return Ok{};
+}
+
+template <class A, class Ops>
+Status launch_level(const FillParams& p, Out out, cudaStream_t s) {
+    switch (out) {
+        case Out::score: return launch_band<A, Ops, Out::score>(p, s);
+        case Out::path: return launch_band<A, Ops, Out::path>(p, s);
+        case Out::matrix: return launch_band<A, Ops, Out::matrix>(p, s);
+        case Out::locate: break;
+    }
+    return device_error("internal: no kernel for this output level");
+}
+
+template <class A>
+Status launch_ops(const FillParams& p, bool dpx, Out out, cudaStream_t s) {
+    return dpx ? launch_level<A, cell::DpxOps>(p, out, s) : launch_level<A, cell::PortableOps>(p, out, s);
+}
+
+}  // namespace dpviz::cuda

@@ -1,0 +1,480 @@
+// The GPU seam (gpu_usable, align_gpu) and the engine behind it: device checks, the memory plan,
+// uploads, the band fill, the end-cell search, copy-back and the shared CPU traceback.
+//
+// Index of this file
+//   [SECTION] Device                 is there a device we have code for, its properties
+//   [SECTION] Plan                   band decomposition and device bytes of a request
+//   [SECTION] Borders                row 0 / column 0 of the host grids, as the reference sets them
+//   [SECTION] Run                    upload, fill, end cell, copy-back
+//   [SECTION] Seam                   gpu_usable(), align_gpu()
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "band_kernel.cuh"
+#include "gpu_dispatch.hpp"
+#include "gpu_engine.hpp"
+
+namespace dpviz {
+namespace cuda {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Device
+// ---------------------------------------------------------------------------------------------
+Status device_ready() {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        if (e == cudaErrorInsufficientDriver)
+            return device_error("the NVIDIA driver is older than this CUDA runtime (" + std::string(cudaGetErrorString(e)) + ")");
+        return device_error(std::string("no CUDA device (") + cudaGetErrorString(e) + ")");
+    }
+    if (count == 0) return device_error("no CUDA device");
+    cudaFuncAttributes a{};
+    const cudaError_t k = cudaFuncGetAttributes(&a, probe_kernel());
+    if (k != cudaSuccess && k != cudaErrorInvalidDeviceFunction && k != cudaErrorNoKernelImageForDevice) {
+        cudaGetLastError();
+        return device_error(std::string("the CUDA device is unusable (") + cudaGetErrorName(k) + ": " +
+                            cudaGetErrorString(k) + ")");
+    }
+    if (k != cudaSuccess) {
+        cudaGetLastError();
+        int dev = 0, major = 0, minor = 0;
+        cudaGetDevice(&dev);
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+        return device_error("this dpviz has no GPU code for compute capability " + std::to_string(major) + "." +
+                            std::to_string(minor) + " (" + cudaGetErrorString(k) + "); rebuild with CMAKE_CUDA_ARCHITECTURES");
+    }
+    return Ok{};
+}
+
+Expected<DeviceInfo> device_info() {
+    static DeviceInfo cached;
+    static bool have = false;
+    if (have) return cached;
+    int dev = 0, sms = 0, optin = 0;
+    DPVIZ_CUDA_CHECK(cudaGetDevice(&dev));
+    DPVIZ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    DPVIZ_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    int coop = 0;
+    DPVIZ_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    if (!coop) return device_error("the CUDA device does not support cooperative launches");
+    cached = {sms, size_t(optin)};
+    have = true;
+    return cached;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Plan
+// ---------------------------------------------------------------------------------------------
+struct Plan {
+    int M = 0, N = 0;
+    int nbands = 0, nsteps = 0, nchunks = 0, steps_alloc = 0, nsnap = 0, words = 0, snap_fields = 0;
+    long long pitch = 0;
+    bool local = false, semiglobal = false, affine = false;
+    uint64_t inputs = 0, pipeline = 0, outputs = 0;
+    uint64_t total() const { return inputs + pipeline + outputs; }
+};
+
+int alphabet(const Problem& p) { return std::max(1, p.matrix.size()); }
+
+Plan make_plan(const Problem& p, OutputLevel level) {
+    Plan pl;
+    pl.M = p.rows();
+    pl.N = p.cols();
+    pl.local = p.algo == Algorithm::local;
+    pl.semiglobal = p.algo == Algorithm::semiglobal;
+    pl.affine = p.affine();
+    pl.nbands = (pl.M + kBandRows - 1) / kBandRows;
+    pl.nsteps = (pl.N + kCols - 1) / kCols + 31;
+    pl.nchunks = (pl.nsteps + kSteps - 1) / kSteps;
+    pl.steps_alloc = pl.nchunks * kSteps;
+    pl.nsnap = (pl.nchunks + kSnapEvery - 1) / kSnapEvery;
+    pl.words = kRows * kCols * (pl.affine ? 8 : 4) / 32;
+    pl.snap_fields = kRows + (pl.affine ? kRows : 0) + 1 + kCols + (pl.affine ? kCols : 0);
+    pl.pitch = ((long long)pl.N + 2 * kColPad + 3) / 4 * 4;
+    const uint64_t M1 = uint64_t(pl.M) + 1, N1 = uint64_t(pl.N) + 1;
+    const int A = alphabet(p);
+    pl.inputs = 4ull * (pl.M + kBandRows + 1) + 4ull * (pl.N + 2 * kColPad) + 4ull * A * A;
+    pl.pipeline = 8ull * uint64_t(std::max(0, pl.nbands - 1)) * pl.pitch * (pl.affine ? 2 : 1);
+    pl.outputs = 4ull * M1 + 16;
+    if (pl.local) {
+        pl.outputs += 8ull * M1;
+        if (level != OutputLevel::matrix)
+            pl.pipeline += 4ull * pl.nbands * pl.nsnap * pl.snap_fields * 32;
+    }
+    if (pl.semiglobal) pl.outputs += 4ull * N1;
+    if (level == OutputLevel::path)
+        pl.outputs += 4ull * pl.nbands * pl.steps_alloc * 32 * pl.words + M1 * N1;
+    if (level == OutputLevel::matrix) pl.outputs += M1 * N1 * (4ull * (pl.affine ? 3 : 1) + 1);
+    return pl;
+}
+
+std::string gib(uint64_t b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
+    return buf;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Borders
+// ---------------------------------------------------------------------------------------------
+int32_t border_value(const Problem& p, int k) {
+    switch (p.algo) {
+        case Algorithm::global: return k == 0 ? 0 : -(p.gaps.open + (k - 1) * p.gaps.extend);
+        case Algorithm::edit: return k;
+        case Algorithm::dtw: return k == 0 ? 0 : kPosInf;
+        default: return 0;
+    }
+}
+
+void fill_dir_borders(const Problem& p, Grid<uint8_t>& d) {
+    const int M = p.rows(), N = p.cols();
+    const bool affine = p.affine();
+    for (int i = 0; i <= M; ++i) d.at(i, 0) = 0;
+    for (int j = 0; j <= N; ++j) d.at(0, j) = 0;
+    if (p.algo == Algorithm::global) {
+        for (int i = 1; i <= M; ++i) d.at(i, 0) = dir::kUp | (affine ? (i == 1 ? dir::kFOpen : dir::kFExtend) : 0);
+        for (int j = 1; j <= N; ++j) d.at(0, j) = dir::kLeft | (affine ? (j == 1 ? dir::kEOpen : dir::kEExtend) : 0);
+    } else if (p.algo == Algorithm::edit || p.algo == Algorithm::lcs) {
+        for (int i = 1; i <= M; ++i) d.at(i, 0) = dir::kUp;
+        for (int j = 1; j <= N; ++j) d.at(0, j) = dir::kLeft;
+    }
+}
+
+void fill_matrix_borders(const Problem& p, DpResult& r) {
+    const int M = p.rows(), N = p.cols();
+    for (int i = 0; i <= M; ++i) r.H.at(i, 0) = border_value(p, i);
+    for (int j = 0; j <= N; ++j) r.H.at(0, j) = border_value(p, j);
+    if (p.affine()) {
+        for (int i = 0; i <= M; ++i) { r.E.at(i, 0) = kNegInf; r.F.at(i, 0) = kNegInf; }
+        for (int j = 0; j <= N; ++j) { r.E.at(0, j) = kNegInf; r.F.at(0, j) = kNegInf; }
+        if (p.algo == Algorithm::global) {
+            for (int i = 1; i <= M; ++i) r.F.at(i, 0) = r.H.at(i, 0);
+            for (int j = 1; j <= N; ++j) r.E.at(0, j) = r.H.at(0, j);
+        }
+    }
+    fill_dir_borders(p, r.dirs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Run
+// ---------------------------------------------------------------------------------------------
+__global__ void unpack_dirs(const uint32_t* __restrict__ packed, uint8_t* __restrict__ out, int M, int N,
+                            int steps_alloc, int affine) {
+    const long long cells = (long long)M * N;
+    for (long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x; x < cells; x += (long long)gridDim.x * blockDim.x) {
+        const int i = int(x / N) + 1, j = int(x % N) + 1;
+        const int b = (i - 1) / kBandRows, l = ((i - 1) % kBandRows) / kRows, r = (i - 1) % kRows;
+        const int s = (j - 1) / kCols + l, k = (j - 1) % kCols;
+        const size_t slot = ((size_t)b * steps_alloc + s) * 32 + l;
+        uint32_t v;
+        if (affine) v = (packed[slot * 2 + k] >> (8 * r)) & 0xffu;
+        else v = (packed[slot] >> (4 * (k * kRows + r))) & 0xfu;
+        out[(size_t)i * (N + 1) + j] = uint8_t(v);
+    }
+}
+
+Status launch_fill(const Problem& p, const FillParams& fp, bool dpx, Out out, cudaStream_t s) {
+    switch (p.algo) {
+        case Algorithm::local:
+        case Algorithm::global:
+        case Algorithm::semiglobal:
+            return launch_alignment(fp, {p.algo == Algorithm::local, p.affine(), false}, dpx, out, s);
+        case Algorithm::edit: return launch_edit(fp, dpx, out, s);
+        case Algorithm::lcs: return launch_lcs(fp, dpx, out, s);
+        case Algorithm::dtw: return launch_dtw(fp, {false, false, p.dtw_cost == DtwCost::squared}, dpx, out, s);
+    }
+    return device_error("internal: unknown algorithm");
+}
+
+template <class T>
+Status upload(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s) {
+    if (auto st = d.allocate(h.size()); !st) return st;
+    if (!h.empty()) DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+    return Ok{};
+}
+
+template <class T>
+Status download(std::vector<T>& h, const T* d, size_t n, cudaStream_t s) {
+    h.resize(n);
+    if (n) DPVIZ_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, s));
+    DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+    return Ok{};
+}
+
+// Elapsed milliseconds between two recorded events (after they completed).
+Expected<float> elapsed(const Event& a, const Event& b) {
+    DPVIZ_CUDA_CHECK(cudaEventSynchronize(b.get()));
+    float ms = 0;
+    DPVIZ_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
+    return ms;
+}
+
+#define DPVIZ_TRY(expr)                    \
+    do {                                   \
+        if (auto st_ = (expr); !st_) return st_.error(); \
+    } while (0)
+
+}  // namespace
+
+uint64_t estimate_device_bytes(const Problem& p, OutputLevel level) { return make_plan(p, level).total(); }
+
+Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const GpuRunOptions& opt) {
+    const Plan pl = make_plan(p, level);
+    const int M = pl.M, N = pl.N, A = alphabet(p);
+    const bool is_dtw = p.algo == Algorithm::dtw;
+
+    // Memory first: a request that cannot fit is an error the caller can act on, not a fault.
+    size_t free_b = 0, total_b = 0;
+    DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const uint64_t reserve = 256ull << 20;
+    if (pl.total() + reserve > free_b)
+        return device_error(std::to_string(M) + " x " + std::to_string(N) + " " + std::string(algorithm_name(p.algo)) +
+                            " at this output level needs " + gib(pl.total()) + " of GPU memory, " + gib(free_b) +
+                            " free");
+
+    // Host-side inputs: per-row codes (or DTW values), per-column profile offsets (or values).
+    std::vector<int32_t> rows(size_t(M) + kBandRows + 1, 0), cols(size_t(N) + 2 * kColPad, 0), table(size_t(A) * A, 0);
+    for (int i = 1; i <= M; ++i) rows[i] = is_dtw ? p.query_fixed[i - 1] : p.query_codes[i - 1];
+    for (int j = 1; j <= N; ++j)
+        cols[kColPad + j - 1] = is_dtw ? p.target_fixed[j - 1] : int32_t(p.target_codes[j - 1]) * 32 * int32_t(sizeof(int4));
+    if (!is_dtw) {
+        for (int a = 0; a < A; ++a)
+            for (int c = 0; c < A; ++c) {
+                int32_t v = 0;
+                if (uses_substitution_matrix(p.algo)) v = p.matrix.at(a, c);
+                else if (p.algo == Algorithm::edit) v = a != c;
+                else v = a == c ? 1 : -(1 << 29);
+                table[size_t(a) * A + c] = v;
+            }
+    }
+
+    Stream stream;
+    DPVIZ_TRY(stream.create());
+    const cudaStream_t s = stream.get();
+    DeviceBuffer<int32_t> d_rows, d_cols, d_table, d_lastcol, d_rowbest, d_rowchunk, d_rowM, d_snap;
+    DeviceBuffer<int32_t> d_H, d_E, d_F;
+    DeviceBuffer<int2> d_bot_h, d_bot_f;
+    DeviceBuffer<int> d_loc;
+    DeviceBuffer<uint32_t> d_dirs;
+    DeviceBuffer<uint8_t> d_D;
+    DPVIZ_TRY(upload(d_rows, rows, s));
+    DPVIZ_TRY(upload(d_cols, cols, s));
+    DPVIZ_TRY(upload(d_table, table, s));
+    const size_t bot = size_t(std::max(0, pl.nbands - 1)) * size_t(pl.pitch);
+    DPVIZ_TRY(d_bot_h.allocate(bot));
+    if (pl.affine) DPVIZ_TRY(d_bot_f.allocate(bot));
+    // Epoch 0 never publishes: zeroed pairs read as "not yet written" by every launch below.
+    if (bot) DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_bot_h.get(), 0, d_bot_h.bytes(), s));
+    if (bot && pl.affine) DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_bot_f.get(), 0, d_bot_f.bytes(), s));
+    DPVIZ_TRY(d_lastcol.allocate(size_t(M) + 1));
+    DPVIZ_TRY(d_loc.allocate(1));
+    if (pl.local) {
+        DPVIZ_TRY(d_rowbest.allocate(size_t(M) + 1));
+        DPVIZ_TRY(d_rowchunk.allocate(size_t(M) + 1));
+        if (level != OutputLevel::matrix)
+            DPVIZ_TRY(d_snap.allocate(size_t(pl.nbands) * pl.nsnap * pl.snap_fields * 32));
+    }
+    if (pl.semiglobal) DPVIZ_TRY(d_rowM.allocate(size_t(N) + 1));
+    const size_t cells1 = (size_t(M) + 1) * (size_t(N) + 1);
+    if (level == OutputLevel::path) {
+        DPVIZ_TRY(d_dirs.allocate(size_t(pl.nbands) * pl.steps_alloc * 32 * pl.words));
+        if (opt.copy_back) DPVIZ_TRY(d_D.allocate(cells1));
+    }
+    if (level == OutputLevel::matrix) {
+        DPVIZ_TRY(d_H.allocate(cells1));
+        DPVIZ_TRY(d_D.allocate(cells1));
+        if (pl.affine) {
+            DPVIZ_TRY(d_E.allocate(cells1));
+            DPVIZ_TRY(d_F.allocate(cells1));
+        }
+    }
+
+    FillParams fp;
+    fp.M = M;
+    fp.N = N;
+    fp.nbands = pl.nbands;
+    fp.nchunks = pl.nchunks;
+    fp.steps_alloc = pl.steps_alloc;
+    fp.A = is_dtw ? 0 : A;
+    fp.open = p.gaps.open;
+    fp.ext = p.gaps.extend;
+    fp.global_borders = p.algo == Algorithm::global;
+    fp.semiglobal = pl.semiglobal;
+    fp.band = p.band;
+    fp.snap_bias = (dpx ? cell::DpxOps::kAlignBias : cell::PortableOps::kAlignBias);
+    fp.rows = d_rows.get();
+    fp.cols = d_cols.get();
+    fp.table = d_table.get();
+    fp.bot_h = d_bot_h.get();
+    fp.bot_f = d_bot_f.get();
+    fp.bot_pitch = pl.pitch;
+    fp.lastcol = d_lastcol.get();
+    fp.rowbest = d_rowbest.get();
+    fp.rowchunk = d_rowchunk.get();
+    fp.rowM = d_rowM.get();
+    fp.snap = d_snap.get();
+    fp.nsnap = pl.nsnap;
+    fp.dirs = d_dirs.get();
+    fp.Hm = d_H.get();
+    fp.Em = d_E.get();
+    fp.Fm = d_F.get();
+    fp.Dm = d_D.get();
+    fp.loc_out = d_loc.get();
+
+    const Out out = level == OutputLevel::score ? Out::score : level == OutputLevel::path ? Out::path : Out::matrix;
+    Event e0, e1, e2, e3;
+    DPVIZ_TRY(e0.create());
+    DPVIZ_TRY(e1.create());
+    DPVIZ_TRY(e2.create());
+    DPVIZ_TRY(e3.create());
+    std::vector<float> fills;
+    for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+        fp.epoch = rep + 1;
+        DPVIZ_CUDA_CHECK(cudaEventRecord(e0.get(), s));
+        DPVIZ_TRY(launch_fill(p, fp, dpx, out, s));
+        DPVIZ_CUDA_CHECK(cudaEventRecord(e1.get(), s));
+        auto ms = elapsed(e0, e1);
+        if (!ms) return ms.error();
+        fills.push_back(*ms);
+    }
+    DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+    std::sort(fills.begin(), fills.end());
+    double fill_ms = fills[fills.size() / 2];
+
+    DpResult r;
+    r.algo = p.algo;
+    r.level = level;
+    r.backend = dpx ? "cuda" : "cuda-portable";
+    r.cells = int64_t(M) * N;
+
+    // The end cell, with the reference's tie-breaks (select_end in cpu/traceback.cpp).
+    std::vector<int32_t> lastcol;
+    DPVIZ_TRY(download(lastcol, d_lastcol.get(), size_t(M) + 1, s));
+    if (level == OutputLevel::matrix) {
+        // The whole H comes back: the host's select_end decides (below).
+    } else if (pl.local) {
+        std::vector<int32_t> rowbest, rowchunk;
+        DPVIZ_TRY(download(rowbest, d_rowbest.get(), size_t(M) + 1, s));
+        DPVIZ_TRY(download(rowchunk, d_rowchunk.get(), size_t(M) + 1, s));
+        int32_t best = 0;
+        int bi = 0;
+        for (int i = 1; i <= M; ++i)
+            if (rowbest[i] > best) { best = rowbest[i]; bi = i; }
+        if (bi == 0) {
+            r.end = {0, 0};
+            r.score = 0;
+        } else {
+            fp.loc_band = (bi - 1) / kBandRows;
+            fp.loc_lane = ((bi - 1) % kBandRows) / kRows;
+            fp.loc_r = (bi - 1) % kRows;
+            fp.loc_chunk = rowchunk[bi];
+            fp.loc_target = best;
+            DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_loc.get(), 0xff, sizeof(int), s));
+            DPVIZ_CUDA_CHECK(cudaEventRecord(e2.get(), s));
+            DPVIZ_TRY(launch_alignment(fp, {true, pl.affine, false}, false, Out::locate, s));
+            DPVIZ_CUDA_CHECK(cudaEventRecord(e3.get(), s));
+            auto ms = elapsed(e2, e3);
+            if (!ms) return ms.error();
+            fill_ms += *ms;
+            std::vector<int> loc;
+            DPVIZ_TRY(download(loc, d_loc.get(), 1, s));
+            if (loc[0] < 1) return device_error("internal: end-cell search found no cell with the best score");
+            r.end = {bi, loc[0]};
+            r.score = best;
+        }
+    } else if (pl.semiglobal) {
+        std::vector<int32_t> rowM;
+        DPVIZ_TRY(download(rowM, d_rowM.get(), size_t(N) + 1, s));
+        lastcol[0] = 0;
+        rowM[0] = 0;
+        Cell best{0, N};
+        int32_t bs = lastcol[0];
+        for (int i = 1; i < M; ++i)
+            if (lastcol[i] > bs) { bs = lastcol[i]; best = {i, N}; }
+        for (int j = 0; j <= N; ++j)
+            if (rowM[j] > bs) { bs = rowM[j]; best = {M, j}; }
+        r.end = best;
+        r.score = bs;
+    } else {
+        r.end = {M, N};
+        r.score = lastcol[M];
+    }
+    r.fill_ms = fill_ms;
+
+    if (!opt.copy_back) return r;  // benchmark: the fill alone
+    if (level == OutputLevel::score) {
+        if (is_dtw) {
+            r.dtw_distance = dtw_distance_from_score(p, r.score);
+            r.dtw_reference = dtw_reference_distance(p);
+        }
+        return r;
+    }
+
+    if (level == OutputLevel::path) {
+        unpack_dirs<<<1024, 256, 0, s>>>(d_dirs.get(), d_D.get(), M, N, pl.steps_alloc, pl.affine ? 1 : 0);
+        DPVIZ_CUDA_CHECK(cudaGetLastError());
+    }
+    r.dirs.reset(M + 1, N + 1, 0);
+    DPVIZ_CUDA_CHECK(cudaMemcpyAsync(r.dirs.data.data(), d_D.get(), cells1, cudaMemcpyDeviceToHost, s));
+    if (level == OutputLevel::matrix) {
+        r.H.reset(M + 1, N + 1, 0);
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(r.H.data.data(), d_H.get(), cells1 * 4, cudaMemcpyDeviceToHost, s));
+        if (pl.affine) {
+            r.E.reset(M + 1, N + 1, kNegInf);
+            r.F.reset(M + 1, N + 1, kNegInf);
+            DPVIZ_CUDA_CHECK(cudaMemcpyAsync(r.E.data.data(), d_E.get(), cells1 * 4, cudaMemcpyDeviceToHost, s));
+            DPVIZ_CUDA_CHECK(cudaMemcpyAsync(r.F.data.data(), d_F.get(), cells1 * 4, cudaMemcpyDeviceToHost, s));
+        }
+    }
+    DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+    if (level == OutputLevel::matrix) {
+        fill_matrix_borders(p, r);
+        r.end = select_end(p, r.H);
+        r.score = r.H.at(r.end.i, r.end.j);
+    } else {
+        fill_dir_borders(p, r.dirs);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    r.path = traceback(p, r.dirs, r.end);
+    r.alignment = make_alignment(p, r.path);
+    r.traceback_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (is_dtw) {
+        r.dtw_distance = dtw_distance_from_score(p, r.score);
+        r.dtw_reference = dtw_reference_distance(p);
+    }
+    return r;
+}
+
+}  // namespace cuda
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Seam
+// ---------------------------------------------------------------------------------------------
+bool gpu_usable() {
+    static const bool usable = bool(cuda::device_ready());
+    return usable;
+}
+
+Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx) {
+    if (auto st = cuda::device_ready(); !st) return st.error();
+    if (p.rows() == 0 || p.cols() == 0) {
+        // No interior cell: nothing for a kernel to do; the borders are the whole answer.
+        DpResult r = align_reference(p);
+        r.level = level;
+        if (level != OutputLevel::matrix) { r.H = {}; r.E = {}; r.F = {}; }
+        if (level == OutputLevel::score) { r.dirs = {}; r.path.clear(); r.alignment = {}; }
+        r.backend = dpx ? "cuda" : "cuda-portable";
+        r.fill_ms = 0;
+        return r;
+    }
+    return cuda::run_gpu(p, level, dpx, {});
+}
+
+}  // namespace dpviz

@@ -1,0 +1,84 @@
+// What the host hands every band kernel (one plain struct, passed by value) and the shape of
+// the band decomposition. Shared by the per-family .cu files and dispatch.cu.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda_check.hpp"
+
+namespace dpviz::cuda {
+
+// One warp sweeps a band of 32 * kRows rows across all columns, kCols columns per step, lanes
+// skewed by one step. Chunks of kSteps steps are the unit of input staging and bookkeeping.
+inline constexpr int kRows = 4;
+inline constexpr int kCols = 2;
+inline constexpr int kBandRows = 32 * kRows;
+inline constexpr int kSteps = 32;
+inline constexpr int kChunkCols = kSteps * kCols;
+inline constexpr int kSnapEvery = 16;    // chunks between warp-state snapshots (local end-cell search)
+inline constexpr int kColPad = 128;      // padding of column-indexed arrays on both sides
+inline constexpr int kMaxWarpsPerBlock = 4;
+
+enum class Out { score, path, matrix, locate };
+
+struct FillParams {
+    int M = 0, N = 0;
+    int nbands = 0, nchunks = 0, steps_alloc = 0;  // steps_alloc = nchunks * kSteps
+    int A = 0;                                     // alphabet size (profile rows)
+    int open = 0, ext = 0;                         // alignment gaps (linear: open == ext)
+    int global_borders = 0;                        // alignment: global (gap-cost) first row/column
+    int semiglobal = 0;                            // capture row M (semi-global end cell)
+    int band = -1;                                 // DTW Sakoe-Chiba half-width, -1 = none
+    int snap_bias = 0;                             // bias of the values in `snap` (locate converts)
+
+    const int32_t* rows = nullptr;   // [M + kBandRows + 1], index i: query code or DTW value
+    const int32_t* cols = nullptr;   // [N + 2 kColPad], index kColPad + j - 1: profile byte offset or DTW value
+    const int32_t* table = nullptr;  // [A * A] score of (query code, target code)
+
+    // Bottom row of band b, column j at b * bot_pitch + kColPad + j - 1, as {value, epoch} pairs:
+    // a column is published when its 64-bit pair carries this launch's epoch (no flags, no fences).
+    int2* bot_h = nullptr;
+    int2* bot_f = nullptr;           // affine: F of that row
+    long long bot_pitch = 0;
+    int epoch = 1;                   // > 0, different for every launch over the same buffers
+
+    int32_t* lastcol = nullptr;      // [M + 1] H(i, N)
+    int32_t* rowbest = nullptr;      // local: [M + 1] best H of row i
+    int32_t* rowchunk = nullptr;     // local: [M + 1] chunk where row i first reached it
+    int32_t* rowM = nullptr;         // semi-global: [N + 1] H(M, j)
+    int32_t* snap = nullptr;         // local: [nbands][nsnap][fields][32]
+    int nsnap = 0;
+    uint32_t* dirs = nullptr;        // path: [nbands][steps_alloc][32][words per step]
+    int32_t* Hm = nullptr;           // matrix level: (M+1) x (N+1), interior written here
+    int32_t* Em = nullptr;
+    int32_t* Fm = nullptr;
+    uint8_t* Dm = nullptr;
+
+    int loc_band = 0, loc_lane = 0, loc_r = 0, loc_chunk = 0, loc_target = 0;  // local end-cell search
+    int* loc_out = nullptr;
+};
+
+struct LaunchShape {
+    int blocks = 0;
+    int warps_per_block = 0;
+    size_t smem_bytes = 0;
+};
+
+// Per-family launchers (alignment.cu, edit.cu, lcs.cu, dtw.cu). `variant` picks the kernel
+// inside the family: alignment {local, affine}, dtw {squared}.
+struct Variant {
+    bool local = false;
+    bool affine = false;
+    bool squared = false;
+};
+
+Status launch_alignment(const FillParams& p, Variant v, bool dpx, Out out, cudaStream_t s);
+Status launch_edit(const FillParams& p, bool dpx, Out out, cudaStream_t s);
+Status launch_lcs(const FillParams& p, bool dpx, Out out, cudaStream_t s);
+Status launch_dtw(const FillParams& p, Variant v, bool dpx, Out out, cudaStream_t s);
+// A kernel of the family, for occupancy queries and "is there code for this device".
+const void* probe_kernel();
+
+}  // namespace dpviz::cuda

@@ -1,0 +1,106 @@
+// Fill throughput of the CUDA kernels for one long pair (the visualizer's case): device time of
+// the fill (CUDA events, median of repeats, nothing copied back), DPX vs DPX-free, in TCUPS.
+// usage: dpviz_gpu_bench [N] [repeats] [case-substring]     (N x N, default 65536)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "gpu_engine.hpp"
+
+using namespace dpviz;
+
+namespace {
+
+std::string random_dna(int n, std::mt19937& g) {
+    static const char kBases[] = "ACGT";
+    std::string s(size_t(n), 'A');
+    for (auto& c : s) c = kBases[g() & 3];
+    return s;
+}
+
+// Two related sequences: the second a mutated copy of the first (so the local alignment is long).
+std::pair<std::string, std::string> related_pair(int n, std::mt19937& g) {
+    std::string a = random_dna(n, g), b = a;
+    for (auto& c : b)
+        if (g() % 10 == 0) c = "ACGT"[g() & 3];
+    return {a, b};
+}
+
+struct Row {
+    std::string name;
+    double dpx_ms = 0, free_ms = 0;
+    int32_t dpx_score = 0, free_score = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int n = argc > 1 ? std::atoi(argv[1]) : 65536;
+    const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+    const std::string only = argc > 3 ? argv[3] : "";
+    if (auto st = cuda::device_ready(); !st) {
+        std::printf("no usable device: %s\n", st.error().message.c_str());
+        return 1;
+    }
+    std::mt19937 g(20240607);
+    auto [qa, tb] = related_pair(n, g);
+    std::vector<double> qs(static_cast<size_t>(n)), ts(static_cast<size_t>(n));
+    double x = 0, y = 0;
+    for (int k = 0; k < n; ++k) { x += double(int(g() % 2001) - 1000) / 1000.0; qs[k] = x; }
+    for (int k = 0; k < n; ++k) { y += double(int(g() % 2001) - 1000) / 1000.0; ts[k] = y; }
+
+    struct Case { std::string name; Algorithm algo; GapPenalties gaps; OutputLevel level; };
+    const Case cases[] = {
+        {"local linear score", Algorithm::local, {2, 2}, OutputLevel::score},
+        {"local linear path", Algorithm::local, {2, 2}, OutputLevel::path},
+        {"local affine score", Algorithm::local, {5, 1}, OutputLevel::score},
+        {"local affine path", Algorithm::local, {5, 1}, OutputLevel::path},
+        {"global linear path", Algorithm::global, {2, 2}, OutputLevel::path},
+        {"edit score", Algorithm::edit, {1, 1}, OutputLevel::score},
+        {"edit path", Algorithm::edit, {1, 1}, OutputLevel::path},
+        {"dtw abs score", Algorithm::dtw, {1, 1}, OutputLevel::score},
+        {"dtw abs path", Algorithm::dtw, {1, 1}, OutputLevel::path},
+    };
+    int bad = 0;
+    bool warm = false;
+    for (const Case& c : cases) {
+        if (!only.empty() && c.name.find(only) == std::string::npos) continue;
+        Expected<Problem> p = usage_error("");
+        ScoringOptions so;
+        so.match = 2;
+        so.mismatch = -1;
+        so.gaps = c.gaps;
+        if (c.algo == Algorithm::dtw) p = make_dtw_problem({"q", qs}, {"t", ts}, so);
+        else p = make_problem(c.algo, {"q", qa}, {"t", tb}, so);
+        if (!p) { std::printf("%s: %s\n", c.name.c_str(), p.error().message.c_str()); return 1; }
+        cuda::GpuRunOptions o;
+        o.copy_back = false;
+        o.repeats = reps;
+        if (!warm && reps > 1) {
+            // Let the clocks come up from idle before anything is timed (about a second of fills).
+            cuda::GpuRunOptions w = o;
+            w.repeats = 1;
+            const auto t0 = std::chrono::steady_clock::now();
+            while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(1500)) (void)cuda::run_gpu(*p, c.level, true, w);
+            std::printf("%-22s %10s %10s %8s %8s %7s %s\n", "case (N x N)", "dpx ms", "free ms", "dpx TC", "free TC", "ratio", "scores");
+            warm = true;
+        }
+        auto a = cuda::run_gpu(*p, c.level, true, o);
+        auto b = cuda::run_gpu(*p, c.level, false, o);
+        if (!a || !b) {
+            std::printf("%s: %s\n", c.name.c_str(), (!a ? a.error() : b.error()).message.c_str());
+            return 1;
+        }
+        const double cells = double(n) * n;
+        const bool same = a->score == b->score && a->end == b->end;
+        bad += !same;
+        std::printf("%-22s %10.3f %10.3f %8.3f %8.3f %7.3f %d %d (%d,%d)%s\n", c.name.c_str(), a->fill_ms, b->fill_ms,
+                    cells / a->fill_ms / 1e9, cells / b->fill_ms / 1e9, b->fill_ms / a->fill_ms, a->score, b->score,
+                    a->end.i, a->end.j, same ? "" : "  MISMATCH");
+        std::fflush(stdout);
+    }
+    return bad ? 2 : 0;
+}

@@ -1,0 +1,25 @@
+// The GPU engine behind align_gpu(), with the knobs the benchmark needs (time the fill only,
+// repeat it). Internal to kernels/: no CUDA types here, so plain C++ can call it.
+#pragma once
+
+#include <cstdint>
+
+#include "dpviz/engine.hpp"
+
+namespace dpviz::cuda {
+
+struct GpuRunOptions {
+    bool copy_back = true;  // false: fill (and end-cell search) only; matrices and bits stay on the device
+    int repeats = 1;        // fill this many times; fill_ms is the median
+};
+
+// Bytes of device memory a request needs (inputs, pipeline buffers, outputs of the level).
+uint64_t estimate_device_bytes(const Problem& p, OutputLevel level);
+
+// Whether a usable CUDA device is there; the error says why not.
+Status device_ready();
+
+// The fill on the GPU, the end cell, and (when copied back) matrices, bits, path and alignment.
+Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const GpuRunOptions& opt);
+
+}  // namespace dpviz::cuda

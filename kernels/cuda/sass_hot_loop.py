@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Instructions per cell in the steady-state loop of each band kernel, from a cuobjdump -sass dump.
+
+The unguarded chunk body of a fill kernel is an innermost loop of two wavefront steps (kRows x
+kCols = 8 cells each, so 16 cells per iteration): of the innermost backward-branch loops, the one
+with the most max/min instructions, and of those the shortest. usage: sass_hot_loop.py sass_dump.txt [cells_per_iteration]
+"""
+import collections
+import re
+import sys
+
+CELL_OPS = ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'IMNMX', 'VIBMNMX')
+DPX = ('VIADDMNMX', 'VIMNMX3', 'VIBMNMX')
+
+
+def functions(text):
+    fn, body = None, []
+    for line in text.splitlines():
+        m = re.search(r'Function : (\S+)', line)
+        if m:
+            if fn:
+                yield fn, body
+            fn, body = m.group(1), []
+            continue
+        m = re.match(r'^\s*(\.L_x_\d+):', line)
+        if m:
+            body.append(('label', m.group(1)))
+            continue
+        m = re.match(r'^\s+/\*([0-9a-f]{4,})\*/\s+(.*?);', line)
+        if m:
+            ins = re.sub(r'^@!?U?P[T0-9]+\s+', '', m.group(2).strip())
+            body.append(('ins', int(m.group(1), 16), ins))
+    if fn:
+        yield fn, body
+
+
+def loops(body):
+    """Instruction ranges closed by a backward branch. Branch targets are labels (nvdisasm) or
+    addresses (cuobjdump). The code a shuffle runs when the warp is diverged (entered by BRA.DIV,
+    left by a jump back) is not a loop and is skipped."""
+    where, out, fallback = {}, [], set()
+    ins, starts = [], set()
+    for b in body:
+        if b[0] == 'label':
+            where[b[1]] = len(ins)
+        else:
+            where['0x%x' % b[1]] = len(ins)
+            ins.append(b[1:3])
+
+    def target(text):
+        m = re.match(r'BRA(?:\.\S+)?\s+(?:\S+,\s*)?`?\(?(\.L_x_\d+|0x[0-9a-f]+)\)?', text)
+        if not m:
+            return None
+        t = m.group(1)
+        return '0x%x' % int(t, 16) if t.startswith('0x') else t
+
+    for off, text in ins:
+        if text.startswith('BRA.DIV'):
+            t = target(text)
+            if t in where:
+                starts.add(where[t])
+    in_fallback = False
+    for k, (off, text) in enumerate(ins):
+        if k in starts:
+            in_fallback = True
+        t = target(text) if text.startswith('BRA') and not text.startswith('BRA.DIV') else None
+        if t is not None and t in where and where[t] <= k:
+            if not in_fallback:
+                out.append([('ins', o, x) for o, x in ins[where[t]:k + 1]])
+            else:
+                in_fallback = False
+    return out
+
+
+def opcode(text):
+    return text.split()[0] if text.split() else ''
+
+
+def short(name):
+    kinds = ['align', 'edit', 'lcs', 'dtw']
+    m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])', name)
+    if not m or 'band_fill' not in name:
+        return None
+    s = kinds[int(m.group(1))] + ('-local' if m.group(2) == '1' else '') + ('-affine' if m.group(3) == '1' else '') + \
+        ('-squared' if m.group(4) == '1' else '')
+    s += ' dpx' if 'DpxOps' in name else ' dpx-free'
+    lv = re.search(r'OutE(\d)', name)
+    return s + ' ' + ['score', 'path', 'matrix', 'locate'][int(lv.group(1))] if lv else s
+
+
+def main():
+    text = open(sys.argv[1]).read()
+    cells = int(sys.argv[2]) if len(sys.argv) > 2 else 16
+    rows = []
+    for fn, body in functions(text):
+        name = short(fn)
+        if not name:
+            continue
+        best = None
+        all_loops = loops(body)
+        spans = [(lp[0][1], lp[-1][1]) for lp in all_loops]
+        inner = [lp for lp in all_loops
+                 if not any(a >= lp[0][1] and b <= lp[-1][1] and (a, b) != (lp[0][1], lp[-1][1]) for a, b in spans)]
+        for lp in inner:
+            ops = collections.Counter(opcode(t).split('.')[0] for _, _, t in lp)
+            nmax = sum(ops[o] for o in CELL_OPS)
+            key = (-nmax, len(lp))
+            if best is None or key < best[0]:
+                best = (key, lp, ops)
+        if not best:
+            continue
+        _, lp, ops = best
+        n = sum(1 for _, _, t in lp if opcode(t) != 'NOP')
+        dpx = sum(ops[o] for o in DPX) + sum(1 for _, _, t in lp if opcode(t).startswith('VIMNMX') and '16x2' in opcode(t))
+        mix = ' '.join('%s=%d' % (o, ops[o]) for o in
+                       ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'IMNMX', 'IADD3', 'VIADD', 'IMAD', 'ISETP', 'SEL',
+                        'LOP3', 'SHF', 'SHFL', 'LDS', 'LDG', 'STG') if ops[o])
+        rows.append('%-32s %5d instr %6.2f /cell  DPX %3d   %s' % (name, n, n / cells, dpx, mix))
+    print('steady-state loop of each fill kernel (%d cells per iteration)' % cells)
+    print('\n'.join(sorted(rows)))
+
+
+if __name__ == '__main__':
+    main()

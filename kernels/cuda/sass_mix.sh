@@ -1,0 +1,40 @@
+#!/bin/sh
+# SASS instruction mix per kernel of a cuobjdump -sass dump, with the DPX instructions counted
+# apart. usage: sass_mix.sh sass_dump.txt   (dpviz kernel names are shortened: kind/flags/ops/level)
+dump="$1"
+[ -s "$dump" ] || { echo "n/a (no SASS dump)"; exit 0; }
+awk '
+function short(f,   k, m, o, l, s) {
+  if (f ~ /band_locate/) s = "locate"; else if (f ~ /unpack_dirs/) return "unpack_dirs"; else if (f ~ /band_fill/) s = "fill"; else return f
+  split("align edit lcs dtw", kinds, " ")
+  if (match(f, /KindE[0-9]ELb[01]ELb[01]ELb[01]/)) {
+    m = substr(f, RSTART, RLENGTH); k = kinds[substr(m, 6, 1) + 1]
+    s = s " " k (substr(m, 10, 1) == "1" ? "-local" : "") (substr(m, 14, 1) == "1" ? "-affine" : "") (substr(m, 18, 1) == "1" ? "-squared" : "")
+  }
+  if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/ || s ~ /^locate/) s = s " dpx-free"
+  split("score path matrix locate", outs, " ")
+  if (match(f, /OutE[0-9]/)) s = s " " outs[substr(f, RSTART + 4, 1) + 1]
+  return s
+}
+/Function :/ { fn = short($3); fns[fn] = 1; next }
+/^[ \t]+\/\*[0-9a-f]+\*\// {
+  line = $0; sub(/^[ \t]+\/\*[0-9a-f]+\*\/[ \t]+/, "", line); sub(/^@!?U?P[0-9T]+[ \t]+/, "", line)
+  split(line, tok, /[ \t;]+/); op = tok[1]
+  if (op == "" || op == "NOP") next
+  full = op; split(op, parts, "."); base = parts[1]
+  total[fn]++
+  if (base == "VIADDMNMX" || base == "VIMNMX3" || base == "VIBMNMX" || (base == "VIMNMX" && full ~ /16x2/)) dpx[fn]++
+  key = base; if (base == "VIMNMX" && full ~ /16x2/) key = "VIMNMX.16x2"
+  cnt[fn SUBSEP key]++; keys[key] = 1
+}
+END {
+  n = split("VIADDMNMX VIMNMX3 VIMNMX VIMNMX.16x2 VIBMNMX FMNMX IMNMX IADD3 VIADD IMAD ISETP SEL LOP3 SHF PRMT P2R SHFL LDS LDG STG BRA", cols, " ")
+  printf "%-34s %6s %5s", "kernel", "total", "DPX"
+  for (i = 1; i <= n; i++) printf " %s", cols[i]
+  printf "\n"
+  for (fn in fns) {
+    printf "%-34s %6d %5d", fn, total[fn], dpx[fn]
+    for (i = 1; i <= n; i++) printf " %d", cnt[fn SUBSEP cols[i]]
+    printf "\n"
+  }
+}' "$dump" | sort

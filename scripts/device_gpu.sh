@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
+# compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
+# the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench]...
+# Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
+#   googletest/ (Debian's sources), stb/ (headers, libstb.a, stb.pc.in), sm80/*.cubin
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+CARRY=$ROOT/.devcarry
+FINAL=${OUT:-$ROOT/device-out}
+OUT=$FINAL/logs          # everything but the summary goes into logs.tgz (the device returns <= 8 files)
+J=${J:-16}
+STEPS=" ${*:-build test sanitize sass bench} "
+mkdir -p "$OUT"
+SUMMARY=$FINAL/summary.txt
+: > "$SUMMARY"
+note() { echo "$*" | tee -a "$SUMMARY"; }
+want() { [[ "$STEPS" == *" $1 "* ]]; }
+
+if [[ "$STEPS" == *" prepare "* ]]; then  # on the development machine: fill .devcarry
+    mkdir -p "$CARRY/stb/include/stb" "$CARRY/stb/lib" "$CARRY/sm80"
+    cp -r /usr/src/googletest "$CARRY/" 2>/dev/null
+    cp /usr/include/stb/*.h "$CARRY/stb/include/stb/" && cp /usr/lib/x86_64-linux-gnu/libstb.a "$CARRY/stb/lib/"
+    printf 'prefix=@PREFIX@\nlibdir=${prefix}/lib\nincludedir=${prefix}/include/stb\n\nName: stb\nDescription: stb\nVersion: 0.0\nLibs: -L${libdir} -lstb\nCflags: -I${includedir}\n' > "$CARRY/stb/stb.pc.in"
+    for f in alignment edit lcs dtw; do
+        nvcc -std=c++20 -O3 -arch=sm_80 -Ikernels/include -Ikernels/common -Ikernels/cuda -cubin \
+            kernels/cuda/$f.cu -o "$CARRY/sm80/$f.cubin" &
+    done
+    wait
+    exit 0
+fi
+
+{ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
+  nvcc --version | tail -2; cmake --version | head -1; nproc; } > "$OUT/env.txt" 2>&1
+note "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+
+# --- dependencies of the top-level CMake (GTest, pkg-config stb, zlib): use the carried ones if missing
+CMAKE_ARGS=()
+if ! ls /usr/lib/x86_64-linux-gnu/libgtest.a /usr/lib/x86_64-linux-gnu/libgtest.so /usr/local/lib/libgtest.a >/dev/null 2>&1; then
+    if [ -d "$CARRY/googletest" ] && [ ! -f /tmp/gtest/lib/libgtest.a ] && want build; then
+        (cmake -S "$CARRY/googletest" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+            -DCMAKE_INSTALL_PREFIX=/tmp/gtest -DBUILD_GMOCK=OFF && cmake --build /tmp/gtest-build -j"$J" &&
+            cmake --install /tmp/gtest-build) > "$OUT/gtest_build.log" 2>&1
+    fi
+    CMAKE_ARGS+=("-DGTest_ROOT=/tmp/gtest" "-DCMAKE_PREFIX_PATH=/tmp/gtest")
+    note "googletest: built from the carried Debian sources"
+fi
+if ! pkg-config --exists stb 2>/dev/null && [ -d "$CARRY/stb" ]; then
+    mkdir -p /tmp/stb-pc && sed "s|@PREFIX@|$CARRY/stb|" "$CARRY/stb/stb.pc.in" > /tmp/stb-pc/stb.pc
+    export PKG_CONFIG_PATH=/tmp/stb-pc:${PKG_CONFIG_PATH:-}
+fi
+
+BUILD=$ROOT/build-dev
+TESTS=$BUILD/tests/dpviz_gpu_tests
+BENCH=$BUILD/kernels/cuda/dpviz_gpu_bench
+LIB=$BUILD/kernels/libdpviz_kernels.a
+if want build; then
+    ok=0
+    if cmake -S . -B "$BUILD" -G Ninja -DDPVIZ_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DDPVIZ_TESTS=ON \
+        "${CMAKE_ARGS[@]}" > "$OUT/configure.log" 2>&1 &&
+        cmake --build "$BUILD" -j"$J" --target dpviz_gpu_tests dpviz_gpu_bench dpviz_sass_report > "$OUT/build.log" 2>&1; then
+        ok=1
+        note "build: top-level CMake OK"
+    else
+        # The rest of the tree (GUI, renderer) may want what this machine lacks: build the engine alone.
+        note "build: top-level CMake failed (see configure.log/build.log); building the engine alone"
+        BUILD=/tmp/dpviz-min-build
+        mkdir -p /tmp/dpviz-min
+        cat > /tmp/dpviz-min/CMakeLists.txt <<CM
+cmake_minimum_required(VERSION 3.25)
+project(dpviz_gpu_min LANGUAGES C CXX CUDA)
+set(CMAKE_CXX_STANDARD 20)
+set(CMAKE_CXX_STANDARD_REQUIRED ON)
+set(CMAKE_BUILD_TYPE Release)
+find_package(CUDAToolkit REQUIRED)
+find_package(Threads REQUIRED)
+find_package(GTest REQUIRED)
+file(GLOB cpu $ROOT/kernels/cpu/*.cpp)
+list(FILTER cpu EXCLUDE REGEX "no_gpu[.]cpp\$")
+add_library(dpviz_kernels STATIC \${cpu})
+target_include_directories(dpviz_kernels PUBLIC $ROOT/kernels/include PRIVATE $ROOT/kernels/common)
+target_link_libraries(dpviz_kernels PRIVATE Threads::Threads)
+add_subdirectory($ROOT/kernels/cuda cuda)
+file(GLOB gpu_tests $ROOT/tests/kernels/*_gpu.cpp)
+add_executable(dpviz_gpu_tests \${gpu_tests})
+target_include_directories(dpviz_gpu_tests PRIVATE $ROOT/tests $ROOT/kernels/common)
+target_link_libraries(dpviz_gpu_tests PRIVATE dpviz_kernels GTest::gtest_main Threads::Threads)
+CM
+        if cmake -S /tmp/dpviz-min -B "$BUILD" -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 "${CMAKE_ARGS[@]}" \
+            > "$OUT/configure_min.log" 2>&1 &&
+            cmake --build "$BUILD" -j"$J" --target dpviz_gpu_tests dpviz_gpu_bench dpviz_sass_report > "$OUT/build_min.log" 2>&1; then
+            ok=1
+        fi
+        TESTS=$BUILD/dpviz_gpu_tests
+        BENCH=$BUILD/cuda/dpviz_gpu_bench
+        LIB=$BUILD/libdpviz_kernels.a
+    fi
+    [ $ok = 1 ] || { note "build: FAILED"; for f in "$OUT"/build*.log; do tail -n 30 "$f"; done; exit 1; }
+    cp "$BUILD/sass_report.txt" "$OUT/sass_mix_sm90.txt" 2>/dev/null
+fi
+
+if want test; then
+    start=$(date +%s)
+    timeout "${TEST_TIMEOUT:-300}" "$TESTS" --gtest_brief=1 > "$OUT/gpu_tests.log" 2>&1
+    rc=$?
+    note "gpu tests: rc=$rc, $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu_tests.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
+fi
+
+if want sanitize; then
+    export DPVIZ_GPU_TEST_QUICK=1
+    for tool in memcheck racecheck; do
+        timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 9 "$TESTS" \
+            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*' > "$OUT/sanitize_$tool.log" 2>&1
+        note "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize_$tool.log" | tail -1)"
+    done
+    unset DPVIZ_GPU_TEST_QUICK
+fi
+
+if want sass; then
+    if [ -f "$LIB" ]; then
+        cuobjdump -sass "$LIB" > "$OUT/sass_dump_sm90.txt" 2>/dev/null
+        sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm90.txt" > "$OUT/sass_mix_sm90.txt"
+        python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm90.txt" > "$OUT/sass_hot_sm90.txt"
+    fi
+    if [ -d "$CARRY/sm80" ]; then
+        for f in "$CARRY"/sm80/*.cubin; do cuobjdump -sass "$f"; done > "$OUT/sass_dump_sm80.txt" 2>/dev/null
+        sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm80.txt" > "$OUT/sass_mix_sm80.txt"
+        python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm80.txt" > "$OUT/sass_hot_sm80.txt"
+    fi
+    dpxfree_with_dpx=$(awk '$0 ~ /dpx-free/ && $0 !~ /^kernel/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { n = $(i + 1); break } if (n > 0) c++ } END { print c + 0 }' "$OUT/sass_mix_sm90.txt" 2>/dev/null)
+    note "sass: dpx-free kernels containing DPX instructions: ${dpxfree_with_dpx:-n/a}"
+    rm -f "$OUT"/sass_dump_sm*.txt   # large; the mix and hot-loop reports are what we keep
+fi
+
+if want bench; then
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu --format=csv,noheader -lms 250 \
+        > "$OUT/clocks.txt" 2>&1 &
+    smi=$!
+    timeout "${BENCH_TIMEOUT:-120}" "$BENCH" "${BENCH_N:-65536}" "${BENCH_REPS:-5}" > "$OUT/bench.txt" 2>&1
+    note "bench: rc=$? (SM clock during the bench, MHz: $(awk -F, '{print $2}' "$OUT/clocks.txt" | sort | uniq -c | sort -rn | head -3 | tr -s ' ' | tr '\n' ';'))"
+    kill $smi 2>/dev/null
+fi
+
+if want profile; then
+    # Where a fill warp's time goes: one DPX and one DPX-free local score fill, 16384 x 16384.
+    timeout "${PROFILE_TIMEOUT:-120}" ncu --clock-control none -k regex:band_fill -c 2 \
+        --section SpeedOfLight --section SchedulerStats --section WarpStateStats --section Occupancy \
+        "$BENCH" 16384 1 "local linear score" > "$OUT/ncu.txt" 2>&1
+    note "ncu: rc=$? $(grep -E 'Issued Warp Per Scheduler|Stall|No Eligible' "$OUT/ncu.txt" | head -4 | tr -s ' ' | tr '\n' ';')"
+fi
+
+cp "$OUT/bench.txt" "$OUT"/sass_hot_*.txt "$FINAL/" 2>/dev/null
+tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
+OUT=$FINAL
+echo "================ summary ================"
+cat "$SUMMARY"
+[ -f "$OUT/bench.txt" ] && cat "$OUT/bench.txt"
+[ -f "$OUT/sass_hot_sm90.txt" ] && grep -E "local (dpx|dpx-free) (score|path)|^edit|^dtw (dpx|dpx-free) score" "$OUT/sass_hot_sm90.txt"
+[ -f "$OUT/sass_hot_sm80.txt" ] && grep -E "local dpx-free (score|path)" "$OUT/sass_hot_sm80.txt" | sed 's/^/sm_80 /'
+exit 0

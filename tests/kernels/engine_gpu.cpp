@@ -1,0 +1,302 @@
+// The CUDA backends (DPX and DPX-free) against the CPU: every algorithm, linear and affine gaps,
+// DNA and protein, every output level, field by field. Skips cleanly without a usable device.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dpviz/engine.hpp"
+#include "gpu_dispatch.hpp"
+
+using namespace dpviz;
+
+namespace {
+
+#define DPVIZ_REQUIRE_GPU()                                               \
+    do {                                                                  \
+        if (!gpu_usable()) GTEST_SKIP() << "no usable CUDA device";       \
+    } while (0)
+
+std::string random_text(std::mt19937& g, int n, const std::string& letters) {
+    std::string s(static_cast<size_t>(n), ' ');
+    for (auto& c : s) c = letters[g() % letters.size()];
+    return s;
+}
+
+const std::string kDna = "ACGT";
+const std::string kProtein = "ARNDCQEGHILKMFPSTWYV";
+
+SubstitutionMatrix protein_matrix() {
+    // A fixed, asymmetric 20x20 matrix (positive diagonal), so a transposed lookup would show.
+    std::mt19937 g(62);
+    SubstitutionMatrix m;
+    m.name = "test20";
+    m.alphabet = kProtein;
+    m.scores.resize(400);
+    for (int a = 0; a < 20; ++a)
+        for (int b = 0; b < 20; ++b) m.scores[a * 20 + b] = a == b ? 4 + int(g() % 8) : int(g() % 7) - 4;
+    return m;
+}
+
+struct Config {
+    std::string name;
+    Algorithm algo;
+    GapPenalties gaps{1, 1};
+    bool protein = false;
+    DtwCost cost = DtwCost::abs;
+    int band = -1;
+};
+
+const std::vector<Config>& configs() {
+    static const std::vector<Config> c = {
+        {"local-linear-dna", Algorithm::local, {2, 2}},
+        {"local-affine-dna", Algorithm::local, {5, 1}},
+        {"global-linear-dna", Algorithm::global, {2, 2}},
+        {"global-affine-dna", Algorithm::global, {4, 2}},
+        {"semiglobal-linear-dna", Algorithm::semiglobal, {1, 1}},
+        {"semiglobal-affine-dna", Algorithm::semiglobal, {3, 1}},
+        {"local-affine-protein", Algorithm::local, {11, 1}, true},
+        {"local-linear-protein", Algorithm::local, {4, 4}, true},
+        {"global-linear-protein", Algorithm::global, {6, 6}, true},
+        {"semiglobal-affine-protein", Algorithm::semiglobal, {10, 2}, true},
+        {"edit-dna", Algorithm::edit},
+        {"edit-protein", Algorithm::edit, {1, 1}, true},
+        {"lcs-dna", Algorithm::lcs},
+        {"lcs-protein", Algorithm::lcs, {1, 1}, true},
+        {"dtw-abs", Algorithm::dtw},
+        {"dtw-squared", Algorithm::dtw, {1, 1}, false, DtwCost::squared},
+        {"dtw-abs-band", Algorithm::dtw, {1, 1}, false, DtwCost::abs, 3},
+        {"dtw-squared-band", Algorithm::dtw, {1, 1}, false, DtwCost::squared, 20},
+    };
+    return c;
+}
+
+std::vector<double> random_signal(std::mt19937& g, int n) {
+    std::vector<double> v(static_cast<size_t>(n));
+    double x = 0;
+    for (auto& y : v) { x += double(int(g() % 2001) - 1000) / 400.0; y = x; }
+    return v;
+}
+
+Expected<Problem> make(const Config& c, int m, int n, std::mt19937& g) {
+    ScoringOptions so;
+    so.gaps = c.gaps;
+    so.match = 2;
+    so.mismatch = -3;
+    so.dtw_cost = c.cost;
+    so.band = c.band;
+    if (c.algo == Algorithm::dtw) return make_dtw_problem({"q", random_signal(g, m)}, {"t", random_signal(g, n)}, so);
+    if (c.protein && uses_substitution_matrix(c.algo)) so.matrix = protein_matrix();
+    const std::string& letters = c.protein ? kProtein : kDna;
+    std::string q = random_text(g, m, letters), t = random_text(g, n, letters);
+    // Plant a mutated copy of part of the query in the target, so alignments are long.
+    if (m > 4 && n > 4) {
+        const int len = std::min(m, n) / 2, qa = int(g() % (m - len + 1)), ta = int(g() % (n - len + 1));
+        for (int k = 0; k < len; ++k)
+            if (g() % 8) t[ta + k] = q[qa + k];
+    }
+    return make_problem(c.algo, {"q", q}, {"t", t}, so);
+}
+
+DpResult trimmed(DpResult r, OutputLevel level) {
+    r.level = level;
+    if (level != OutputLevel::matrix) { r.H = {}; r.E = {}; r.F = {}; }
+    if (level == OutputLevel::score) { r.dirs = {}; r.path.clear(); r.alignment = {}; }
+    return r;
+}
+
+template <class T>
+std::string first_difference(const Grid<T>& a, const Grid<T>& b) {
+    if (a.rows != b.rows || a.cols != b.cols || a.data.size() != b.data.size()) {
+        std::ostringstream o;
+        o << "shape " << a.rows << "x" << a.cols << " vs " << b.rows << "x" << b.cols;
+        return o.str();
+    }
+    for (size_t k = 0; k < a.data.size(); ++k)
+        if (a.data[k] != b.data[k]) {
+            std::ostringstream o;
+            o << "first difference at (" << k / a.cols << "," << k % a.cols << "): " << int64_t(a.data[k]) << " vs "
+              << int64_t(b.data[k]);
+            return o.str();
+        }
+    return "";
+}
+
+// Every field a caller can see, GPU result `g` against the CPU result `c` at the same level.
+void expect_same(const DpResult& g, const DpResult& c, const std::string& what) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(g.score, c.score);
+    EXPECT_EQ(g.end.i, c.end.i);
+    EXPECT_EQ(g.end.j, c.end.j);
+    EXPECT_EQ(g.level, c.level);
+    EXPECT_EQ(g.cells, c.cells);
+    EXPECT_EQ(first_difference(g.H, c.H), "") << "H";
+    EXPECT_EQ(first_difference(g.E, c.E), "") << "E";
+    EXPECT_EQ(first_difference(g.F, c.F), "") << "F";
+    EXPECT_EQ(first_difference(g.dirs, c.dirs), "") << "direction bits";
+    EXPECT_TRUE(g.path == c.path) << "path of " << g.path.size() << " vs " << c.path.size() << " cells";
+    EXPECT_EQ(g.alignment.cigar, c.alignment.cigar);
+    EXPECT_EQ(g.alignment.query_row, c.alignment.query_row);
+    EXPECT_EQ(g.alignment.markup, c.alignment.markup);
+    EXPECT_EQ(g.alignment.target_row, c.alignment.target_row);
+    EXPECT_EQ(g.alignment.query_begin, c.alignment.query_begin);
+    EXPECT_EQ(g.alignment.target_begin, c.alignment.target_begin);
+    EXPECT_EQ(g.alignment.identical, c.alignment.identical);
+    EXPECT_EQ(g.alignment.similar, c.alignment.similar);
+    EXPECT_EQ(g.alignment.gaps, c.alignment.gaps);
+    EXPECT_EQ(g.dtw_distance, c.dtw_distance);
+    EXPECT_EQ(g.dtw_reference, c.dtw_reference);
+}
+
+void check_against_reference(const Config& c, int m, int n, uint32_t seed, std::initializer_list<OutputLevel> levels) {
+    std::mt19937 g(seed);
+    auto p = make(c, m, n, g);
+    ASSERT_TRUE(p) << p.error().message;
+    const DpResult ref = align_reference(*p);
+    for (const OutputLevel level : levels)
+        for (const bool dpx : {true, false}) {
+            std::ostringstream what;
+            what << c.name << " " << m << "x" << n << " level " << int(level) << (dpx ? " dpx" : " dpx-free")
+                 << " seed " << seed;
+            auto r = align_gpu(*p, level, dpx);
+            ASSERT_TRUE(r) << what.str() << ": " << r.error().message;
+            EXPECT_EQ(r->backend, dpx ? "cuda" : "cuda-portable");
+            expect_same(*r, trimmed(ref, level), what.str());
+        }
+}
+
+// DPVIZ_GPU_TEST_QUICK=1 (the compute-sanitizer runs): a few shapes only.
+bool quick() { return std::getenv("DPVIZ_GPU_TEST_QUICK") != nullptr; }
+
+const std::vector<std::pair<int, int>> kQuickShapes = {{1, 1}, {33, 65}, {130, 66}};
+const std::vector<std::pair<int, int>> kSmallShapes = {
+    {0, 0}, {0, 5}, {5, 0}, {1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 5}, {31, 33}, {32, 64}, {33, 65}, {64, 63},
+    {127, 129}, {128, 128}, {129, 1}, {1, 129}, {130, 66}, {200, 257}, {257, 200}, {385, 131},
+};
+
+}  // namespace
+
+TEST(GpuEngine, SmallShapesEveryAlgorithmEveryLevel) {
+    DPVIZ_REQUIRE_GPU();
+    uint32_t seed = 1;
+    for (const Config& c : configs())
+        for (const auto& [m, n] : quick() ? kQuickShapes : kSmallShapes) {
+            if (c.algo == Algorithm::dtw && (m == 0 || n == 0)) continue;  // DTW needs two signals
+            check_against_reference(c, m, n, seed++, {OutputLevel::score, OutputLevel::path, OutputLevel::matrix});
+            if (HasFatalFailure()) return;
+        }
+}
+
+TEST(GpuEngine, MediumShapesMatrixLevel) {
+    DPVIZ_REQUIRE_GPU();
+    if (quick()) GTEST_SKIP() << "quick run";
+    uint32_t seed = 1000;
+    for (const Config& c : configs())
+        for (const auto& [m, n] : std::vector<std::pair<int, int>>{{1000, 1531}, {2100, 700}}) {
+            check_against_reference(c, m, n, seed++, {OutputLevel::matrix, OutputLevel::path});
+            if (HasFatalFailure()) return;
+        }
+}
+
+TEST(GpuEngine, ManyColumnsCrossSnapshotsAndChunks) {
+    DPVIZ_REQUIRE_GPU();
+    if (quick()) GTEST_SKIP() << "quick run";
+    // Several thousand columns: the local end-cell search restarts from a warp snapshot.
+    uint32_t seed = 2000;
+    for (const Config& c : configs())
+        for (const auto& [m, n] : std::vector<std::pair<int, int>>{{300, 5000}, {129, 4100}}) {
+            check_against_reference(c, m, n, seed++, {OutputLevel::score, OutputLevel::path});
+            if (HasFatalFailure()) return;
+        }
+}
+
+TEST(GpuEngine, TiesGoToTheFirstCellInRowMajorOrder) {
+    DPVIZ_REQUIRE_GPU();
+    std::mt19937 g(7);
+    const std::string q = random_text(g, 200, kDna);
+    std::string t = random_text(g, 6000, kDna);
+    t.replace(1500, q.size(), q);  // two equal best local alignments ending on the same row
+    t.replace(4700, q.size(), q);
+    const std::string poly_a(300, 'A');
+    ScoringOptions so;
+    so.gaps = {3, 3};
+    so.match = 1;
+    so.mismatch = -2;
+    for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+             {q, t}, {poly_a, std::string(700, 'A')}, {std::string(90, 'C'), std::string(2000, 'G')}, {t, q}})
+        for (const Algorithm algo : {Algorithm::local, Algorithm::semiglobal}) {
+            auto p = make_problem(algo, {"q", a}, {"t", b}, so);
+            ASSERT_TRUE(p);
+            const DpResult ref = align_reference(*p);
+            for (const OutputLevel level : {OutputLevel::score, OutputLevel::path})
+                for (const bool dpx : {true, false}) {
+                    auto r = align_gpu(*p, level, dpx);
+                    ASSERT_TRUE(r) << r.error().message;
+                    expect_same(*r, trimmed(ref, level),
+                                std::string(algorithm_name(algo)) + " ties " + std::to_string(a.size()) + "x" +
+                                    std::to_string(b.size()) + (dpx ? " dpx" : " dpx-free"));
+                }
+        }
+}
+
+TEST(GpuEngine, LongPairsAgainstTheCpuBackend) {
+    DPVIZ_REQUIRE_GPU();
+    if (quick()) GTEST_SKIP() << "quick run";
+    // The reference at level matrix would need tens of GB: compare with align_cpu at the same level.
+    struct Long { Config c; int m, n; OutputLevel level; };
+    const std::vector<Long> cases = {
+        {configs()[0], 50000, 50000, OutputLevel::score},   // local linear DNA
+        {configs()[1], 30000, 40000, OutputLevel::path},    // local affine DNA
+        {configs()[3], 20000, 30000, OutputLevel::path},    // global affine DNA
+        {configs()[5], 40000, 9000, OutputLevel::score},    // semi-global affine DNA
+        {configs()[6], 12000, 15000, OutputLevel::path},    // local affine protein
+        {configs()[10], 50000, 50000, OutputLevel::score},  // edit
+        {configs()[12], 20000, 25000, OutputLevel::path},   // lcs
+        {configs()[14], 20000, 20000, OutputLevel::path},   // dtw abs
+    };
+    uint32_t seed = 3000;
+    for (const Long& lc : cases) {
+        std::mt19937 g(seed++);
+        auto p = make(lc.c, lc.m, lc.n, g);
+        ASSERT_TRUE(p) << p.error().message;
+        const DpResult cpu = align_cpu(*p, lc.level, 0);
+        for (const bool dpx : {true, false}) {
+            auto r = align_gpu(*p, lc.level, dpx);
+            ASSERT_TRUE(r) << r.error().message;
+            DpResult want = cpu;
+            want.backend = r->backend;
+            expect_same(*r, want, lc.c.name + " " + std::to_string(lc.m) + "x" + std::to_string(lc.n) +
+                                      (dpx ? " dpx" : " dpx-free"));
+        }
+    }
+}
+
+TEST(GpuEngine, RequestLargerThanDeviceMemoryIsADeviceError) {
+    DPVIZ_REQUIRE_GPU();
+    std::mt19937 g(9);
+    ScoringOptions so;
+    auto p = make_problem(Algorithm::global, {"q", random_text(g, 250000, kDna)}, {"t", random_text(g, 250000, kDna)}, so);
+    ASSERT_TRUE(p);
+    auto r = align_gpu(*p, OutputLevel::matrix, true);  // 6.25e10 cells x 5 bytes
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::device);
+    EXPECT_NE(r.error().message.find("GPU memory"), std::string::npos) << r.error().message;
+}
+
+TEST(GpuEngine, AlignRunsTheRequestedGpuBackend) {
+    DPVIZ_REQUIRE_GPU();
+    auto p = make_problem(Algorithm::local, {"q", "ACGTTGCA"}, {"t", "TTACGTGCAA"}, {});
+    ASSERT_TRUE(p);
+    for (const Backend b : {Backend::cuda, Backend::cuda_portable, Backend::automatic}) {
+        AlignOptions o;
+        o.backend = b;
+        auto r = align(*p, o);
+        ASSERT_TRUE(r) << r.error().message;
+        EXPECT_EQ(r->backend, b == Backend::cuda_portable ? "cuda-portable" : "cuda");
+        EXPECT_TRUE(r->fallback.empty()) << r->fallback;
+        EXPECT_EQ(r->score, align_reference(*p).score);
+    }
+}
