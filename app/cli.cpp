@@ -218,20 +218,6 @@ std::string format_json(const Problem& p, const DpResult& r) {
     return o.str();
 }
 
-std::string caption_of(const Problem& p, const DpResult& r) {
-    std::ostringstream o;
-    o << algorithm_name(p.algo) << "  " << p.query_name << " (" << p.rows() << ") x " << p.target_name << " ("
-      << p.cols() << ")  ";
-    if (uses_substitution_matrix(p.algo))
-        o << p.matrix.name << "  gap open " << p.gaps.open << " extend " << p.gaps.extend << "  ";
-    if (p.algo == Algorithm::dtw) {
-        o << "cost " << dtw_cost_name(p.dtw_cost) << (p.band >= 0 ? "  band " + std::to_string(p.band) : "")
-          << "  distance " << json_number(r.dtw_distance) << "  ";
-    }
-    o << "score " << r.score << "  backend " << r.backend;
-    return o.str();
-}
-
 // Loads one side: a literal (--seq) or a file, then the chosen record.
 Expected<SequenceInput> load_sequence(const std::string& arg, bool literal, const std::string& record,
                                       const std::string& role) {
@@ -388,7 +374,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (!result->fallback.empty()) err << "dpviz: note: " << result->fallback << "\n";
 
     if (!png.empty()) {
-        hopt.caption = caption_of(*problem, *result);
+        hopt.caption = format_caption(*problem, *result);
         auto img = render::compose_heatmap(result->H, result->path, hopt);
         if (!img) return fail(err, img.error());
         if (auto st = render::write_png_atomic(*img, png); !st) return fail(err, st.error());

@@ -10,6 +10,7 @@
 // [SECTION] Public entry points
 
 #include "input.hpp"
+#include "text_util.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -42,17 +43,6 @@ std::string show_char(unsigned char c) {
     return "byte " + std::to_string(c);
 }
 
-// A user-supplied token, printable and short enough for a one-line message.
-std::string show_token(std::string_view s) {
-    constexpr size_t kMaxShown = 24;
-    std::string out = "'";
-    for (size_t i = 0; i < s.size() && i < kMaxShown; ++i) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        out += (c >= 0x20 && c < 0x7f) ? char(c) : '?';
-    }
-    if (s.size() > kMaxShown) out += "...";
-    return out + "'";
-}
 
 // "character '-'" or "byte 0", for "invalid ..." messages.
 std::string describe_char(unsigned char c) {

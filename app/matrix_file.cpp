@@ -2,6 +2,7 @@
 // app/CMakeLists.txt compiles in from assets/matrices (builtin_matrices.cpp in the build dir).
 
 #include "matrix_file.hpp"
+#include "text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -44,16 +45,6 @@ bool iequals(std::string_view a, std::string_view b) {
            });
 }
 
-std::string show_token(std::string_view s) {
-    constexpr size_t kMaxShown = 24;
-    std::string out = "'";
-    for (size_t i = 0; i < s.size() && i < kMaxShown; ++i) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        out += (c >= 0x20 && c < 0x7f) ? char(c) : '?';
-    }
-    if (s.size() > kMaxShown) out += "...";
-    return out + "'";
-}
 
 // "1 entry", "3 entries".
 std::string count_of(size_t n, const char* one, const char* many) {

@@ -41,20 +41,6 @@ Expected<SignalInput> load_signal(const InputSide& side, const std::string& role
     return pasted ? app::parse_signal(side.pasted, role, side.column) : app::read_signal(side.path, side.column);
 }
 
-std::string caption_of(const Problem& p, const DpResult& r) {
-    std::ostringstream o;
-    o << algorithm_name(p.algo) << "  " << p.query_name << " (" << p.rows() << ") x " << p.target_name << " ("
-      << p.cols() << ")  ";
-    if (uses_substitution_matrix(p.algo))
-        o << p.matrix.name << "  gap open " << p.gaps.open << " extend " << p.gaps.extend << "  ";
-    if (p.algo == Algorithm::dtw) {
-        o << "cost " << dtw_cost_name(p.dtw_cost) << (p.band >= 0 ? "  band " + std::to_string(p.band) : "")
-          << "  distance " << r.dtw_distance << "  ";
-    }
-    o << "score " << r.score << "  backend " << r.backend;
-    return o.str();
-}
-
 }  // namespace
 
 const char* backend_choice_label(BackendChoice b) {
@@ -193,7 +179,7 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
     c->problem = std::move(*problem);
     c->result = std::move(*r);
     c->pair_text = format_pair_text(c->problem, c->result);
-    c->caption = caption_of(c->problem, c->result);
+    c->caption = format_caption(c->problem, c->result);
     {
         const MatrixRefs refs{&c->result.H, &c->result.E, &c->result.F, &c->result.dirs};
         c->mask = render::build_mask_pyramid(optimal_mask(c->problem, refs, c->result.score));

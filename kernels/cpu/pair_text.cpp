@@ -88,4 +88,20 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
     return o.str();
 }
 
+std::string format_caption(const Problem& p, const DpResult& r) {
+    std::ostringstream o;
+    o << algorithm_name(p.algo) << "  " << p.query_name << " (" << p.rows() << ") x " << p.target_name << " ("
+      << p.cols() << ")  ";
+    if (uses_substitution_matrix(p.algo))
+        o << p.matrix.name << "  gap open " << p.gaps.open << " extend " << p.gaps.extend << "  ";
+    if (p.algo == Algorithm::dtw) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%.6g", r.dtw_distance);
+        o << "cost " << dtw_cost_name(p.dtw_cost) << (p.band >= 0 ? "  band " + std::to_string(p.band) : "")
+          << "  distance " << buf << "  ";
+    }
+    o << "score " << r.score << "  backend " << r.backend;
+    return o.str();
+}
+
 }  // namespace dpviz

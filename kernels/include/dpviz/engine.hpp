@@ -52,5 +52,7 @@ double dtw_distance_from_score(const Problem& p, int32_t score);
 
 // EMBOSS-style pairwise text: a header of parameters and score, then blocks of 50 columns.
 std::string format_pair_text(const Problem& p, const DpResult& r);
+// One line for captions and titles: algorithm, inputs, scoring, score and backend.
+std::string format_caption(const Problem& p, const DpResult& r);
 
 }  // namespace dpviz
