@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench diag profile]...
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
 #   googletest/ (Debian's sources), stb/ (headers, libstb.a, stb.pc.in), sm80/*.cubin
 set -u
@@ -143,6 +143,21 @@ if want bench; then
     kill $smi 2>/dev/null
 fi
 
+if want diag; then
+    # Where the long pair's time goes: one band (128 x 65,536: the time of a wavefront step, no
+    # lag) and 65,536 x 256 (512 bands, a short sweep: mostly the band pipeline's lag).
+    for shape in "65536 128" "256 65536"; do
+        set -- $shape
+        timeout 60 "$BENCH" "$1" 5 "local linear score" "$2" >> "$OUT/diag.txt" 2>&1
+        timeout 60 "$BENCH" "$1" 5 "edit score" "$2" >> "$OUT/diag.txt" 2>&1
+    done
+    # The same 512-band shape and the long pair with a 32 ns sleep between polls (the old wait loop).
+    echo "DPVIZ_GPU_SPIN_NS=32:" >> "$OUT/diag.txt"
+    DPVIZ_GPU_SPIN_NS=32 timeout 60 "$BENCH" 256 5 "local linear score" 65536 >> "$OUT/diag.txt" 2>&1
+    DPVIZ_GPU_SPIN_NS=32 timeout 60 "$BENCH" 65536 5 "local linear score" >> "$OUT/diag.txt" 2>&1
+    note "diag: rc=$?"
+fi
+
 if want profile; then
     # Where a fill warp's time goes: one DPX and one DPX-free local score fill, 16384 x 16384.
     timeout "${PROFILE_TIMEOUT:-120}" ncu --clock-control none -k regex:band_fill -c 2 \
@@ -151,12 +166,13 @@ if want profile; then
     note "ncu: rc=$? $(grep -E 'Issued Warp Per Scheduler|Stall|No Eligible' "$OUT/ncu.txt" | head -4 | tr -s ' ' | tr '\n' ';')"
 fi
 
-cp "$OUT/bench.txt" "$OUT"/sass_hot_*.txt "$FINAL/" 2>/dev/null
+cp "$OUT/bench.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"
 cat "$SUMMARY"
 [ -f "$OUT/bench.txt" ] && cat "$OUT/bench.txt"
+[ -f "$OUT/diag.txt" ] && cat "$OUT/diag.txt"
 [ -f "$OUT/sass_hot_sm90.txt" ] && grep -E "local (dpx|dpx-free) (score|path)|^edit|^dtw (dpx|dpx-free) score" "$OUT/sass_hot_sm90.txt"
 [ -f "$OUT/sass_hot_sm80.txt" ] && grep -E "local dpx-free (score|path)" "$OUT/sass_hot_sm80.txt" | sed 's/^/sm_80 /'
 exit 0

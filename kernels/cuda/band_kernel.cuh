@@ -53,6 +53,8 @@ __device__ __forceinline__ long long floor_div(long long a, long long b) {  // b
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Band sweep
 // ---------------------------------------------------------------------------------------------
+inline constexpr int kColBufTail = 8;  // ints after a chunk's 128 column inputs (read ahead, zero)
+
 template <class A, class Ops, Out kOut>
 struct BandSweep {
     static constexpr bool kAffine = A::kAffine;
@@ -124,6 +126,10 @@ struct BandSweep {
                 jspan[r] = (unsigned)(hi - lo);
             }
         }
+        // colbuf's tail (past the 128 columns a chunk writes) is read ahead, never used: keep it a
+        // valid profile offset.
+        if (lane < kColBufTail) colbuf[kChunkCols * 2 + lane] = 0;
+        __syncwarp();
         reset_state();
         cap_r = -1;
         if constexpr (A::kCapture) {
@@ -204,9 +210,11 @@ struct BandSweep {
         v1 = (int)(unsigned)c;
         t1 = (int)(c >> 32);
     }
-    // Lane k's share of chunk c: the row-above values lane 0 needs at step k of the chunk.
-    __device__ __forceinline__ int4 top_values(int c, bool& ok) const {
-        const int j = kChunkCols * c + kCols * lane + 1;
+    // The row above travels in parts of kHandSteps steps (a quarter of a chunk): lane k's share
+    // of part q of chunk c is the row-above pair lane 0 needs at step kHandSteps * q + k % kHandSteps
+    // (lanes past kHandSteps load the same pairs again, so the warp's vote covers them).
+    __device__ __forceinline__ int4 top_values(int c, int q, bool& ok) const {
+        const int j = kChunkCols * c + kCols * (kHandSteps * q + (lane & (kHandSteps - 1))) + 1;
         int4 v;
         ok = true;
         if (b == 0) {
@@ -235,12 +243,14 @@ struct BandSweep {
         }
         return v;
     }
-    __device__ int4 wait_top_values(int c) const {
+    __device__ int4 wait_top_values(int c, int q) const {
         bool ok;
-        int4 v = top_values(c, ok);
+        int4 v = top_values(c, q, ok);
+        // Spin without sleeping by default: a warp waits alone on its scheduler, and a sleep
+        // (DPVIZ_GPU_SPIN_NS, for measurements) only adds to the hand-over's latency.
         while (!__all_sync(0xffffffffu, ok)) {
-            __nanosleep(32);
-            v = top_values(c, ok);
+            if (p.spin_ns > 0) __nanosleep((unsigned)p.spin_ns);
+            v = top_values(c, q, ok);
         }
         return v;
     }
@@ -255,15 +265,14 @@ struct BandSweep {
 
     // --- one step of the wavefront: lane l does columns j0, j0+1 of its kRows rows ---
     template <bool kGuard, bool kCap>
-    __device__ __forceinline__ void step(int s, int t, int2 cd, bool publishes) {
-        // Lane 31 hands lane 0 the row above through the same rotation that moves every
-        // other lane's bottom row one lane down.
+    __device__ __forceinline__ void step(int s, int4 top, int2 cd, const int4 (&scv)[kCols], bool publishes) {
+        // Lane 31 hands lane 0 the row above (`top`, read from the stage a step ahead) through
+        // the same rotation that moves every other lane's bottom row one lane down.
         int sh[kCols], sf[kCols];
 #pragma unroll
         for (int k = 0; k < kCols; ++k) { sh[k] = bh[k]; sf[k] = bf[k]; }
         if (lane == 31) {
-            const int4 v = stage[t];
-            sh[0] = v.x; sh[1] = v.y; sf[0] = v.z; sf[1] = v.w;
+            sh[0] = top.x; sh[1] = top.y; sf[0] = top.z; sf[1] = top.w;
         }
         const int src = (lane + 31) & 31;
         int uh[kCols], uf[kCols];
@@ -284,8 +293,7 @@ struct BandSweep {
         for (int k = 0; k < kCols; ++k) {
             int sc[kRows];
             if constexpr (A::kProfile) {
-                const int4 v = *reinterpret_cast<const int4*>(prof_lane + cdv[k]);
-                sc[0] = v.x; sc[1] = v.y; sc[2] = v.z; sc[3] = v.w;
+                sc[0] = scv[k].x; sc[1] = scv[k].y; sc[2] = scv[k].z; sc[3] = scv[k].w;
             }
 #pragma unroll
             for (int r = 0; r < kRows; ++r) {
@@ -428,12 +436,33 @@ struct BandSweep {
 
     template <bool kGuard, bool kCap>
     __device__ void steps(int c, int t0, int t1, bool publishes) {
-        int2 cd = column_inputs(kSteps * c + t0, c);  // one step ahead: its latency hides behind a step
+        // Everything a step reads from shared memory (column inputs, the profile's scores, the
+        // row above) is read one step ahead, so its latency hides behind a step's cells. The
+        // read-ahead past the part reads entries not written yet (unused; colbuf's tail is 0).
+        int2 cd = column_inputs(kSteps * c + t0, c);
+        int4 top = stage[t0];
+        int4 scv[kCols];
+        profile_scores(cd, scv);
 #pragma unroll 2
         for (int t = t0; t < t1; ++t) {
             const int2 next_cd = column_inputs(kSteps * c + t + 1, c);
-            step<kGuard, kCap>(kSteps * c + t, t, cd, publishes);
+            const int4 next_top = stage[(t + 1) & (kSteps - 1)];
+            int4 next_scv[kCols];
+            profile_scores(next_cd, next_scv);
+            step<kGuard, kCap>(kSteps * c + t, top, cd, scv, publishes);
             cd = next_cd;
+            top = next_top;
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) scv[k] = next_scv[k];
+        }
+    }
+    __device__ __forceinline__ void profile_scores(int2 cd, int4 (&scv)[kCols]) const {
+        if constexpr (A::kProfile) {
+            scv[0] = *reinterpret_cast<const int4*>(prof_lane + cd.x);
+            scv[1] = *reinterpret_cast<const int4*>(prof_lane + cd.y);
+        } else {
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) scv[k] = make_int4(0, 0, 0, 0);
         }
     }
 
@@ -449,31 +478,30 @@ struct BandSweep {
     template <bool kCap>
     __device__ void sweep_impl(int c0, int c1) {
         const bool publishes = !kLocate && b < p.nbands - 1;
-        int4 next = wait_top_values(c0);
-        bool have_next = true;
+        // The row above is asked for one part (kHandSteps steps) ahead and looked at when that
+        // part starts, so a band trails the one above by ~31 + 2 kHandSteps steps, not a chunk.
+        bool ok;
+        int4 next = top_values(c0, 0, ok);
         int4 colv = column_chunk(c0);
         for (int c = c0; c <= c1; ++c) {
             if constexpr (kLocal && !kLocate) {
                 if (p.snap && c % kSnapEvery == 0) store_snapshot(c / kSnapEvery);
             }
-            if (!have_next) next = wait_top_values(c);
-            __syncwarp();
-            stage[lane] = next;
-            reinterpret_cast<int4*>(colbuf)[lane] = colv;
-            __syncwarp();
-            if (c < c1) colv = column_chunk(c + 1);
-            have_next = false;
             // Guarded: lanes still before column 1 (chunk 0) or reaching column N.
             const bool guard = c == 0 || kChunkCols * (c + 1) >= p.N;
-            if (guard) steps<true, kCap>(c, 0, kSteps / 2, publishes);
-            else steps<false, kCap>(c, 0, kSteps / 2, publishes);
-            // Ask for the next chunk's row above now; look at the answer after the second half,
-            // so the L2 round trip overlaps sixteen steps of work.
-            bool ok = false;
-            if (c < c1) next = top_values(c + 1, ok);
-            if (guard) steps<true, kCap>(c, kSteps / 2, kSteps, publishes);
-            else steps<false, kCap>(c, kSteps / 2, kSteps, publishes);
-            have_next = c < c1 && __all_sync(0xffffffffu, ok);
+            for (int q = 0; q < kHandParts; ++q) {
+                if (!__all_sync(0xffffffffu, ok)) next = wait_top_values(c, q);
+                __syncwarp();  // lane 31 is done with the stage entries of this part (last chunk)
+                if (lane < kHandSteps) stage[kHandSteps * q + lane] = next;
+                if (q == 0) reinterpret_cast<int4*>(colbuf)[lane] = colv;
+                __syncwarp();
+                if (q == 0 && c < c1) colv = column_chunk(c + 1);
+                ok = true;
+                if (q + 1 < kHandParts) next = top_values(c, q + 1, ok);
+                else if (c < c1) next = top_values(c + 1, 0, ok);
+                if (guard) steps<true, kCap>(c, kHandSteps * q, kHandSteps * (q + 1), publishes);
+                else steps<false, kCap>(c, kHandSteps * q, kHandSteps * (q + 1), publishes);
+            }
             if constexpr (kLocal && !kLocate) {
 #pragma unroll
                 for (int r = 0; r < kRows; ++r)
@@ -496,7 +524,7 @@ struct BandSweep {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Kernels and launchers
 // ---------------------------------------------------------------------------------------------
-inline constexpr int kColBufInts = 136;  // 128 columns of a chunk + room for the look-ahead read
+inline constexpr int kColBufInts = 2 * kChunkCols + kColBufTail;  // a chunk's columns + the read-ahead
 __host__ __device__ constexpr size_t profile_bytes_per_warp(int A, bool profile) {
     return (profile ? size_t(A) * 32 * sizeof(int4) : 0) + kSteps * sizeof(int4) + kColBufInts * sizeof(int);
 }

@@ -9,6 +9,7 @@
 //   [SECTION] Seam                   gpu_usable(), align_gpu()
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -309,6 +310,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.semiglobal = pl.semiglobal;
     fp.band = p.band;
     fp.snap_bias = (dpx ? cell::DpxOps::kAlignBias : cell::PortableOps::kAlignBias);
+    if (const char* ns = std::getenv("DPVIZ_GPU_SPIN_NS")) fp.spin_ns = std::max(0, std::atoi(ns));  // measurements
     fp.rows = d_rows.get();
     fp.cols = d_cols.get();
     fp.table = d_table.get();

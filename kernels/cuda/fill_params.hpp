@@ -17,6 +17,9 @@ inline constexpr int kCols = 2;
 inline constexpr int kBandRows = 32 * kRows;
 inline constexpr int kSteps = 32;
 inline constexpr int kChunkCols = kSteps * kCols;
+inline constexpr int kHandSteps = 8;     // steps per hand-over of the row above between bands
+inline constexpr int kHandParts = kSteps / kHandSteps;
+static_assert(kHandSteps * kHandParts == kSteps && (kHandSteps & (kHandSteps - 1)) == 0, "hand-over parts");
 inline constexpr int kSnapEvery = 16;    // chunks between warp-state snapshots (local end-cell search)
 inline constexpr int kColPad = 128;      // padding of column-indexed arrays on both sides
 inline constexpr int kMaxWarpsPerBlock = 4;
@@ -43,6 +46,7 @@ struct FillParams {
     int2* bot_f = nullptr;           // affine: F of that row
     long long bot_pitch = 0;
     int epoch = 1;                   // > 0, different for every launch over the same buffers
+    int spin_ns = 0;                 // sleep between two polls of the row above (0: spin)
 
     int32_t* lastcol = nullptr;      // [M + 1] H(i, N)
     int32_t* rowbest = nullptr;      // local: [M + 1] best H of row i

@@ -1,6 +1,7 @@
 // Fill throughput of the CUDA kernels for one long pair (the visualizer's case): device time of
 // the fill (CUDA events, median of repeats, nothing copied back), DPX vs DPX-free, in TCUPS.
-// usage: dpviz_gpu_bench [N] [repeats] [case-substring]     (N x N, default 65536)
+// usage: dpviz_gpu_bench [N] [repeats] [case-substring] [M]   (M x N, default 65536 x 65536)
+// M = 128 (one band) gives the time of a wavefront step; a small N with a large M, the band lag.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -41,16 +42,23 @@ int main(int argc, char** argv) {
     const int n = argc > 1 ? std::atoi(argv[1]) : 65536;
     const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
     const std::string only = argc > 3 ? argv[3] : "";
+    const int m = argc > 4 ? std::atoi(argv[4]) : n;
     if (auto st = cuda::device_ready(); !st) {
         std::printf("no usable device: %s\n", st.error().message.c_str());
         return 1;
     }
     std::mt19937 g(20240607);
-    auto [qa, tb] = related_pair(n, g);
-    std::vector<double> qs(static_cast<size_t>(n)), ts(static_cast<size_t>(n));
+    const int len = std::max(n, m);
+    auto [qa, tb] = related_pair(len, g);
+    std::vector<double> qs(static_cast<size_t>(len)), ts(static_cast<size_t>(len));
     double x = 0, y = 0;
-    for (int k = 0; k < n; ++k) { x += double(int(g() % 2001) - 1000) / 1000.0; qs[k] = x; }
-    for (int k = 0; k < n; ++k) { y += double(int(g() % 2001) - 1000) / 1000.0; ts[k] = y; }
+    for (int k = 0; k < len; ++k) { x += double(int(g() % 2001) - 1000) / 1000.0; qs[k] = x; }
+    for (int k = 0; k < len; ++k) { y += double(int(g() % 2001) - 1000) / 1000.0; ts[k] = y; }
+    qa.resize(size_t(m));
+    qs.resize(size_t(m));
+    tb.resize(size_t(n));
+    ts.resize(size_t(n));
+    if (m != n) std::printf("M x N = %d x %d\n", m, n);
 
     struct Case { std::string name; Algorithm algo; GapPenalties gaps; OutputLevel level; };
     const Case cases[] = {
@@ -94,7 +102,7 @@ int main(int argc, char** argv) {
             std::printf("%s: %s\n", c.name.c_str(), (!a ? a.error() : b.error()).message.c_str());
             return 1;
         }
-        const double cells = double(n) * n;
+        const double cells = double(m) * n;
         const bool same = a->score == b->score && a->end == b->end;
         bad += !same;
         std::printf("%-22s %10.3f %10.3f %8.3f %8.3f %7.3f %d %d (%d,%d)%s\n", c.name.c_str(), a->fill_ms, b->fill_ms,
