@@ -1,15 +1,540 @@
-// The fast CPU backend (placeholder until the tiled multithreaded fill lands): delegates to the
-// reference and trims the outputs to the requested level.
+// The fast CPU backend: bands of rows pipelined across threads, each band swept by a SIMD step
+// kernel (wavefront_kernel.inl). Bit-identical to align_reference at every output level.
+//
+// Index
+// [SECTION] Plan: every algorithm as one of four kernel families
+// [SECTION] Instruction set
+// [SECTION] Chunk outputs: matrices into the row-major grids
+// [SECTION] Bands and threads
+// [SECTION] align_cpu
+//
+// The pipeline: a band is `lanes` rows (16 with AVX-512). Band b may run steps [a, z] once band
+// b-1 has published its bottom row up to column min(z, N); bands are handed out in order to the
+// threads, so with T threads T bands sweep the matrix together, each a chunk behind the one
+// above. One row buffer carries the bottom row of a band to the next: band b overwrites a
+// column only after it has read it, and band b+1 reads it only after b has published it.
+#include <emmintrin.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <thread>
+#include <vector>
+
 #include "dpviz/engine.hpp"
+#include "wavefront.hpp"
 
 namespace dpviz {
+namespace {
 
-DpResult align_cpu(const Problem& p, OutputLevel level, unsigned) {
-    DpResult r = align_reference(p);
-    r.backend = "cpu";
+using wavefront::Family;
+using wavefront::Store;
+
+// Steps per chunk: the unit of hand-over between bands. Its buffers (H, E, F, bits) stay in L1/L2,
+// and one hand-over costs about one cache-line transfer, small against 256 steps of work.
+constexpr int32_t kChunkSteps = 256;
+static_assert(kChunkSteps % 16 == 0, "the kernels copy direction bits in blocks of 16 steps");
+// threads = 0 (automatic) runs smaller problems on the calling thread: below ~1 ms of work,
+// starting threads and filling the pipeline cost about what a second core saves.
+constexpr int64_t kMinCellsForThreads = int64_t(1) << 21;
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Plan: every algorithm as one of four kernel families
+// ---------------------------------------------------------------------------------------------
+
+struct Plan {
+    wavefront::Kernel kernel;     // everything but the target array
+    bool dtw = false;
+    bool affine = false;
+    bool global_border = false;   // borders H[i][0] = -(open + (i-1)*extend), direction kUp / kLeft
+    bool negate = false;          // edit distance runs as -D (a maximisation)
+    bool semiglobal = false;
+};
+
+// Match/mismatch by code when, over the codes present, s(a, b) takes one value for a == b and one
+// for a != b: one compare per step instead of a profile lookup.
+bool match_mismatch_of(const Problem& p, int32_t& match, int32_t& mismatch) {
+    const int A = p.matrix.size();
+    std::vector<char> in_query(A, 0), in_target(A, 0);
+    for (const uint8_t c : p.query_codes) in_query[c] = 1;
+    for (const uint8_t c : p.target_codes) in_target[c] = 1;
+    bool have_match = false, have_mismatch = false;
+    match = mismatch = 0;
+    for (int a = 0; a < A; ++a) {
+        if (!in_query[a]) continue;
+        for (int b = 0; b < A; ++b) {
+            if (!in_target[b]) continue;
+            const int32_t v = p.matrix.at(a, b);
+            bool& have = a == b ? have_match : have_mismatch;
+            int32_t& want = a == b ? match : mismatch;
+            if (!have) {
+                have = true;
+                want = v;
+            } else if (v != want) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+Plan make_plan(const Problem& p, OutputLevel level) {
+    Plan plan;
+    wavefront::Kernel& k = plan.kernel;
+    k.store = level == OutputLevel::score ? Store::score : level == OutputLevel::path ? Store::dirs : Store::matrix;
+    k.n = p.cols();
+    switch (p.algo) {
+        case Algorithm::local:
+        case Algorithm::global:
+        case Algorithm::semiglobal:
+            plan.affine = p.affine();
+            k.family = plan.affine ? Family::align_affine : Family::align_linear;
+            k.local = p.algo == Algorithm::local;
+            k.open = p.gaps.open;
+            k.extend = p.gaps.extend;
+            k.table = !match_mismatch_of(p, k.match, k.mismatch);
+            k.alphabet = p.matrix.size();
+            plan.global_border = p.algo == Algorithm::global;
+            plan.semiglobal = p.algo == Algorithm::semiglobal;
+            break;
+        case Algorithm::edit:
+            // -D[i][j] = max(-D[i-1][j-1] - (a != b), -D[i-1][j] - 1, -D[i][j-1] - 1): global
+            // alignment with match 0, mismatch -1, linear gap 1; the same ties, the same bits.
+            k.family = Family::align_linear;
+            k.open = k.extend = 1;
+            k.match = 0;
+            k.mismatch = -1;
+            plan.global_border = true;
+            plan.negate = true;
+            break;
+        case Algorithm::lcs:
+            // Free gaps, +1 on a match, and a mismatch so costly that the diagonal never ties the
+            // maximum (which is >= 0): the reference's "diagonal only on a match".
+            k.family = Family::align_linear;
+            k.open = k.extend = 0;
+            k.match = 1;
+            k.mismatch = -int32_t(kScoreBound);
+            plan.global_border = true;
+            break;
+        case Algorithm::dtw:
+            k.family = p.dtw_cost == DtwCost::abs ? Family::dtw_abs : Family::dtw_squared;
+            plan.dtw = true;
+            break;
+    }
+    return plan;
+}
+
+// H[i][0] (and H[0][i]) as the kernel sees it.
+int32_t border_h(const Plan& plan, int32_t i) {
+    if (i == 0) return 0;
+    if (plan.dtw) return kPosInf;
+    if (plan.global_border) return -(plan.kernel.open + (i - 1) * plan.kernel.extend);
+    return 0;
+}
+
+// Row i's columns inside the Sakoe-Chiba band, Problem::in_band as an interval:
+// |j*M - i*N| <= band*M  <=>  i*N - band*M <= j*M <= i*N + band*M.
+void band_columns(const Problem& p, int32_t i, int32_t& lo, int32_t& hi) {
+    const int64_t M = p.rows(), N = p.cols();
+    if (p.band < 0) {
+        lo = 1;
+        hi = int32_t(N);
+        return;
+    }
+    const int64_t low = int64_t(i) * N - int64_t(p.band) * M, high = int64_t(i) * N + int64_t(p.band) * M;
+    const int64_t first = low >= 0 ? (low + M - 1) / M : -((-low) / M);   // ceil(low / M)
+    const int64_t last = high >= 0 ? high / M : -((-high + M - 1) / M);  // floor(high / M)
+    lo = int32_t(std::max<int64_t>(first, 1));
+    hi = int32_t(std::min<int64_t>(last, N));
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Instruction set
+// ---------------------------------------------------------------------------------------------
+
+// The widest kernel the CPU runs; DPVIZ_CPU_ISA=sse2|avx2 caps it (tests run every kernel).
+wavefront::Isa pick_isa() {
+    const char* cap = std::getenv("DPVIZ_CPU_ISA");
+    const std::string_view want = cap ? cap : "";
+    __builtin_cpu_init();
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") &&
+                      __builtin_cpu_supports("fma") && __builtin_cpu_supports("popcnt");
+    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    if (avx512 && want != "sse2" && want != "avx2") return wavefront::isa_avx512();
+    if (avx2 && want != "sse2") return wavefront::isa_avx2();
+    return wavefront::isa_sse2();
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Chunk outputs: matrices into the row-major grids
+// ---------------------------------------------------------------------------------------------
+
+// Where a chunk's results go: lane k of step t is cell (i0 + k, t - k).
+struct ChunkPlace {
+    int32_t a, z;   // steps
+    int32_t i0;     // first row of the band
+    int lanes;      // buffer stride
+    int rows;       // real rows in the band (the last band may be short)
+    int32_t n;      // N
+    int32_t first_col(int k) const { return std::max(1, a - k); }
+    int32_t last_col(int k) const { return std::min(n, z - k); }
+};
+
+void place_values(const int32_t* buf, const ChunkPlace& c, bool negate, Grid<int32_t>& g) {
+    for (int k = 0; k < c.rows; ++k) {
+        int32_t* row = &g.at(c.i0 + k, 0);
+        const int32_t lo = c.first_col(k), hi = c.last_col(k);
+        const int32_t* src = buf + size_t(lo + k - c.a) * c.lanes + k;  // cell (i0 + k, lo): step lo + k
+        if (negate)
+            for (int32_t j = lo; j <= hi; ++j, src += c.lanes) row[j] = -*src;
+        else
+            for (int32_t j = lo; j <= hi; ++j, src += c.lanes) row[j] = *src;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Bands and threads
+// ---------------------------------------------------------------------------------------------
+
+// A band's published progress. `sleepers` lets the publisher skip the futex call when nobody
+// sleeps (the common case on an idle machine: the band below is only spinning briefly).
+struct alignas(64) Progress {
+    std::atomic<int32_t> columns{0};  // bottom-row columns 1..columns published
+    std::atomic<int32_t> sleepers{0};
+};
+
+void wait_for(Progress& p, int32_t need) {
+    int32_t v = p.columns.load(std::memory_order_acquire);
+    for (int spin = 0; v < need && spin < 512; ++spin) {
+        _mm_pause();
+        v = p.columns.load(std::memory_order_acquire);
+    }
+    for (int spin = 0; v < need && spin < 16; ++spin) {  // more threads than free cores: let others run
+        std::this_thread::yield();
+        v = p.columns.load(std::memory_order_acquire);
+    }
+    if (v >= need) return;
+    p.sleepers.fetch_add(1, std::memory_order_seq_cst);
+    while ((v = p.columns.load(std::memory_order_seq_cst)) < need) p.columns.wait(v, std::memory_order_acquire);
+    p.sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void publish(Progress& p, int32_t columns) {
+    p.columns.store(columns, std::memory_order_seq_cst);
+    if (p.sleepers.load(std::memory_order_seq_cst) > 0) p.columns.notify_all();
+}
+
+struct Best {  // local alignment: highest H, ties to the smallest i, then j
+    int32_t score = 0;
+    Cell cell{0, 0};
+    void offer(int32_t s, Cell c) {
+        if (s > score || (s == score && (c.i < cell.i || (c.i == cell.i && c.j < cell.j)))) {
+            score = s;
+            cell = c;
+        }
+    }
+};
+
+struct Scratch {  // one per thread
+    std::vector<int32_t> h, e, f, state, query, profile, scores, lo, hi;
+    std::vector<uint8_t> dirs;
+    Best best;
+};
+
+class Wavefront {
+public:
+    Wavefront(const Problem& p, const Plan& plan, const wavefront::Isa& isa, DpResult& r)
+        : p_(p), plan_(plan), isa_(isa), r_(r), W_(isa.lanes), M_(p.rows()), N_(p.cols()),
+          bands_((M_ + W_ - 1) / W_) {
+        kernel_ = plan.kernel;
+        trev_.assign(size_t(N_) + 2 * W_, 0);
+        int32_t* trev = trev_.data() + W_;
+        for (int32_t y = 0; y < N_; ++y) {
+            const int32_t j = N_ - y;  // column
+            trev[y] = plan.dtw ? p.target_fixed[j - 1] : p.target_codes[j - 1];
+        }
+        kernel_.trev = trev;
+        if (plan.kernel.table) {
+            const int32_t pad = W_ + 16;
+            tfwd_.assign(size_t(N_) + 2 * size_t(pad) + 1, 0);
+            for (int32_t j = 1; j <= N_; ++j) tfwd_[size_t(pad + j)] = p.target_codes[j - 1];
+            kernel_.tfwd = tfwd_.data() + pad;
+        }
+        // The row above band 0 is row 0.
+        top_h_.assign(size_t(N_) + 2 * W_ + 2, plan.dtw ? kPosInf : 0);
+        top_f_.assign(top_h_.size(), kNegInf);
+        for (int32_t j = 1; j <= N_; ++j) top_h_[W_ + j] = border_h(plan, j);
+        if (plan.semiglobal) last_col_.assign(size_t(M_) + 1, 0);
+        progress_ = std::make_unique<Progress[]>(size_t(bands_));
+    }
+
+    void run(unsigned threads, bool automatic) {
+        unsigned t = std::max(1u, threads);
+        t = unsigned(std::min<int64_t>(t, bands_));
+        if (automatic && int64_t(M_) * N_ < kMinCellsForThreads) t = 1;
+        std::vector<Scratch> scratch(t);
+        for (Scratch& x : scratch) prepare(x);
+        std::vector<std::thread> pool;
+        for (unsigned k = 1; k < t; ++k) pool.emplace_back([this, &scratch, k] { work(scratch[k]); });
+        work(scratch[0]);
+        for (std::thread& th : pool) th.join();
+        for (const Scratch& x : scratch) best_.offer(x.best.score, x.best.cell);
+    }
+
+    // Results after run(): H of the last row (kernel terms), H[i][N] (semiglobal), the local best.
+    int32_t last_row(int32_t j) const { return top_h_[W_ + j]; }
+    int32_t last_col(int32_t i) const { return last_col_[i]; }
+    const Best& best() const { return best_; }
+
+private:
+    void prepare(Scratch& x) const {
+        const size_t chunk = size_t(kChunkSteps) * W_;
+        x.h.assign(chunk, 0);
+        x.f.assign(plan_.affine ? chunk : 0, 0);
+        x.e.assign(plan_.affine && kernel_.store == Store::matrix ? chunk : 0, 0);
+        x.dirs.assign(kernel_.store == Store::score ? 0 : chunk, 0);
+        x.state.assign(size_t(wavefront::kStateVectors) * W_, 0);
+        x.query.assign(W_, 0);
+        x.lo.assign(W_, 1);
+        x.hi.assign(W_, 0);
+        x.profile.assign(kernel_.table ? size_t(wavefront::profile_stride(kernel_.alphabet)) * W_ : 0, 0);
+        x.scores.assign(kernel_.table ? chunk : 0, 0);
+    }
+
+    void work(Scratch& x) {
+        for (;;) {
+            const int32_t b = next_band_.fetch_add(1, std::memory_order_relaxed);
+            if (b >= bands_) return;
+            run_band(x, b);
+        }
+    }
+
+    void run_band(Scratch& x, int32_t b) {
+        const int W = W_;
+        const int32_t i0 = 1 + b * W;
+        const int rows = std::min(W, M_ - i0 + 1);
+        const int bottom = rows - 1;  // lane of the band's last row
+        int32_t* hp = x.state.data();
+        int32_t* e = hp + W;
+        int32_t* fp = hp + 2 * W;
+        int32_t* d = hp + 3 * W;
+        int32_t* maxv = hp + 4 * W;
+        int32_t* maxt = hp + 5 * W;
+        for (int k = 0; k < W; ++k) {
+            const int32_t i = i0 + k;
+            const bool real = k < rows;
+            hp[k] = real ? border_h(plan_, i) : (plan_.dtw ? kPosInf : 0);
+            e[k] = fp[k] = kNegInf;
+            maxv[k] = maxt[k] = 0;
+            if (plan_.dtw) {
+                x.query[k] = real ? p_.query_fixed[i - 1] : 0;
+                x.lo[k] = 1;
+                x.hi[k] = 0;
+                if (real) band_columns(p_, i, x.lo[k], x.hi[k]);
+            } else {
+                x.query[k] = real ? p_.query_codes[i - 1] : 0;
+            }
+            if (kernel_.table) {
+                int32_t* row = x.profile.data() + size_t(k) * wavefront::profile_stride(kernel_.alphabet);
+                for (int c = 0; c < kernel_.alphabet; ++c) row[c] = real ? p_.matrix.at(p_.query_codes[i - 1], c) : 0;
+            }
+        }
+        d[0] = border_h(plan_, i0 - 1);
+        for (int k = 1; k < W; ++k) d[k] = hp[k - 1];
+        const wavefront::Band band{x.query.data(), x.profile.data(), x.lo.data(), x.hi.data(), hp};
+
+        const int32_t last_step = N_ + W - 1;
+        for (int32_t a = 1; a <= last_step; a += kChunkSteps) {
+            const int32_t z = std::min(a + kChunkSteps - 1, last_step);
+            if (b > 0) wait_for(progress_[b - 1], std::min(z, N_));
+            wavefront::Chunk chunk{a, z, top_h_.data() + W, top_f_.data() + W, x.h.data(), x.e.data(), x.f.data(),
+                                   x.dirs.data()};
+            chunk.rows = rows;
+            chunk.scores = x.scores.data();
+            chunk.bottom_h = top_h_.data() + W;
+            chunk.bottom_f = top_f_.data() + W;
+            if (kernel_.store != Store::score) {
+                chunk.grid = &r_.dirs.at(i0, 0);
+                chunk.grid_stride = size_t(N_) + 1;
+            }
+            isa_.run(kernel_, band, chunk);
+            finish_chunk(x, {a, z, i0, W, rows, N_});
+            publish(progress_[b], z == last_step ? N_ : std::max(0, std::min(z - bottom, N_)));
+        }
+        if (kernel_.local)
+            for (int k = 0; k < rows; ++k)
+                if (maxv[k] > 0) x.best.offer(maxv[k], {i0 + k, maxt[k] - k});
+    }
+
+    // What the kernel leaves to the driver: the last column (semi-global) and the matrices.
+    void finish_chunk(const Scratch& x, const ChunkPlace& c) {
+        const int W = c.lanes;
+        if (plan_.semiglobal)
+            for (int k = 0; k < c.rows; ++k)
+                if (N_ + k >= c.a && N_ + k <= c.z) last_col_[c.i0 + k] = x.h[size_t(N_ + k - c.a) * W + k];
+        if (kernel_.store == Store::matrix) {
+            place_values(x.h.data(), c, plan_.negate, r_.H);
+            if (plan_.affine) {
+                place_values(x.e.data(), c, false, r_.E);
+                place_values(x.f.data(), c, false, r_.F);
+            }
+        }
+    }
+
+    const Problem& p_;
+    const Plan& plan_;
+    const wavefront::Isa isa_;
+    DpResult& r_;
+    const int W_;
+    const int32_t M_, N_;
+    const int32_t bands_;
+    wavefront::Kernel kernel_;
+    std::vector<int32_t> trev_, tfwd_, top_h_, top_f_, last_col_;
+    std::unique_ptr<Progress[]> progress_;
+    std::atomic<int32_t> next_band_{0};
+    Best best_;
+};
+
+// Grid::reset for big grids. A fresh grid costs mostly its page faults (the kernel zeroes every
+// page; on a virtual machine that is several times slower than a memset), so: ask for
+// transparent huge pages, fault the pages in from all threads at once (MADV_POPULATE_WRITE,
+// Linux 5.14+; on older kernels the memset below faults them in), then fill.
+template <class T>
+void reset_grid(Grid<T>& g, int32_t rows, int32_t cols, T fill, unsigned threads) {
+    const size_t n = size_t(rows) * size_t(cols);
+    g.rows = rows;
+    g.cols = cols;
+    std::vector<T>().swap(g.data);
+    g.data.reserve(n);  // allocates; no page is touched yet
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20, kPage = 4096;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(g.data.data());
+    const uintptr_t last = first + n * sizeof(T);
+    const uintptr_t huge_begin = (first + kHuge - 1) & ~(kHuge - 1), huge_end = last & ~(kHuge - 1);
+    if (huge_end > huge_begin) madvise(reinterpret_cast<void*>(huge_begin), huge_end - huge_begin, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE
+    const uintptr_t begin = (first + kPage - 1) & ~(kPage - 1), end = last & ~(kPage - 1);
+    const unsigned parts = std::min<uintptr_t>(threads, (end - std::min(end, begin)) / (uintptr_t(32) << 20));
+    if (parts > 1) {
+        const uintptr_t step = ((end - begin) / parts + kHuge - 1) & ~(kHuge - 1);
+        auto populate = [&](unsigned k) {
+            const uintptr_t a = begin + k * step, b = std::min(end, a + step);
+            if (a < b) madvise(reinterpret_cast<void*>(a), b - a, MADV_POPULATE_WRITE);  // a hint; may fail
+        };
+        std::vector<std::thread> pool;
+        for (unsigned k = 1; k < parts; ++k) pool.emplace_back(populate, k);
+        populate(0);
+        for (std::thread& t : pool) t.join();
+    }
+#else
+    (void)threads;
+#endif
+    g.data.assign(n, fill);
+}
+
+// Borders of the grids the level keeps (interiors come from the bands).
+void fill_borders(const Problem& p, const Plan& plan, OutputLevel level, unsigned threads, DpResult& r) {
+    const int32_t M = p.rows(), N = p.cols();
+    auto out = [&](int32_t v) { return plan.negate ? -v : v; };
+    if (level != OutputLevel::score) {
+        reset_grid<uint8_t>(r.dirs, M + 1, N + 1, 0, threads);
+        if (plan.global_border) {
+            for (int32_t i = 1; i <= M; ++i)
+                r.dirs.at(i, 0) = dir::kUp | (plan.affine ? (i == 1 ? dir::kFOpen : dir::kFExtend) : 0);
+            for (int32_t j = 1; j <= N; ++j)
+                r.dirs.at(0, j) = dir::kLeft | (plan.affine ? (j == 1 ? dir::kEOpen : dir::kEExtend) : 0);
+        }
+    }
+    if (level != OutputLevel::matrix) return;
+    reset_grid(r.H, M + 1, N + 1, 0, threads);
+    for (int32_t i = 1; i <= M; ++i) r.H.at(i, 0) = out(border_h(plan, i));
+    for (int32_t j = 1; j <= N; ++j) r.H.at(0, j) = out(border_h(plan, j));
+    if (plan.affine) {
+        reset_grid(r.E, M + 1, N + 1, kNegInf, threads);
+        reset_grid(r.F, M + 1, N + 1, kNegInf, threads);
+        if (plan.global_border) {
+            for (int32_t i = 1; i <= M; ++i) r.F.at(i, 0) = r.H.at(i, 0);
+            for (int32_t j = 1; j <= N; ++j) r.E.at(0, j) = r.H.at(0, j);
+        }
+    }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] align_cpu
+// ---------------------------------------------------------------------------------------------
+
+DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads) {
+    DpResult r;
+    r.algo = p.algo;
     r.level = level;
-    if (level != OutputLevel::matrix) { r.H = {}; r.E = {}; r.F = {}; }
-    if (level == OutputLevel::score) { r.dirs = {}; r.path.clear(); r.alignment = {}; }
+    r.backend = "cpu";
+    r.cells = int64_t(p.rows()) * p.cols();
+    const int32_t M = p.rows(), N = p.cols();
+
+    const auto t0 = std::chrono::steady_clock::now();
+    const Plan plan = make_plan(p, level);
+    const bool automatic = threads == 0;
+    if (automatic) threads = std::max(1u, std::thread::hardware_concurrency());
+    fill_borders(p, plan, level, threads, r);
+
+    // H of the cells select_end may pick, in kernel terms: borders, the last row, the last column.
+    std::unique_ptr<Wavefront> wf;
+    if (M > 0 && N > 0) {
+        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r);
+        wf->run(threads, automatic);
+    }
+    auto h_at = [&](int32_t i, int32_t j) {
+        if (i == 0) return border_h(plan, j);
+        if (j == 0) return border_h(plan, i);
+        if (i == M) return wf->last_row(j);
+        return wf->last_col(i);  // j == N
+    };
+    // select_end (traceback.cpp) over what the bands kept.
+    switch (p.algo) {
+        case Algorithm::local:
+            r.end = wf ? wf->best().cell : Cell{0, 0};
+            r.score = wf ? wf->best().score : 0;
+            break;
+        case Algorithm::semiglobal: {
+            Cell best{};
+            int32_t best_score = 0;
+            bool first = true;
+            auto offer = [&](Cell c) {
+                const int32_t s = h_at(c.i, c.j);
+                if (first || s > best_score) { best_score = s; best = c; }
+                first = false;
+            };
+            for (int32_t i = 0; i < M; ++i) offer({i, N});
+            for (int32_t j = 0; j <= N; ++j) offer({M, j});
+            r.end = best;
+            r.score = best_score;
+            break;
+        }
+        default:
+            r.end = {M, N};
+            r.score = plan.negate ? -h_at(M, N) : h_at(M, N);
+            break;
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    if (level != OutputLevel::score) {
+        r.path = traceback(p, r.dirs, r.end);
+        r.alignment = make_alignment(p, r.path);
+    }
+    const auto t2 = std::chrono::steady_clock::now();
+    r.fill_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    r.traceback_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    if (p.algo == Algorithm::dtw) {
+        r.dtw_distance = dtw_distance_from_score(p, r.score);
+        r.dtw_reference = dtw_reference_distance(p);
+    }
     return r;
 }
 
