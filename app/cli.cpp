@@ -94,8 +94,25 @@ int exit_code(ErrorKind k) {
     return kExitInput;
 }
 
+// Messages echo arguments and file names byte for byte: keep them on one line and free of
+// terminal control bytes.
+std::string one_line(const std::string& s) {
+    std::string o;
+    for (const char c : s) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", u);
+            o += buf;
+        } else {
+            o += c;
+        }
+    }
+    return o;
+}
+
 int fail(std::ostream& err, const Error& e) {
-    err << "dpviz: " << e.message << "\n";
+    err << "dpviz: " << one_line(e.message) << "\n";
     return exit_code(e.kind);
 }
 
@@ -371,7 +388,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
 
     auto result = align(*problem, opt);
     if (!result) return fail(err, result.error());
-    if (!result->fallback.empty()) err << "dpviz: note: " << result->fallback << "\n";
+    if (!result->fallback.empty()) err << "dpviz: note: " << one_line(result->fallback) << "\n";
 
     if (!png.empty()) {
         hopt.caption = format_caption(*problem, *result);
@@ -421,7 +438,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 #endif
     }
     if (cmd == "bench") return run_bench(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
-    err << "dpviz: unknown command '" << cmd << "' (see dpviz --help)\n";
+    err << "dpviz: unknown command '" << one_line(cmd) << "' (see dpviz --help)\n";
     return kExitUsage;
 }
 

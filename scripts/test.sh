@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every test.
 #   1. Release build (CUDA when nvcc is found): all CTest tests (gpu-labelled ones skip without a device).
-#   2. ASan+UBSan build (CPU only): all CTest tests again.
+#   2. A bounded fuzz run: each libFuzzer target for 60 s (clang, ASan+UBSan; docs/robustness.md).
+#   3. ASan+UBSan build (CPU only): all CTest tests again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh test
@@ -10,6 +11,8 @@ jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+bash scripts/fuzz.sh 60
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPVIZ_SANITIZE=ON -DDPVIZ_CUDA=OFF >/dev/null
 cmake --build build-asan -j"$jobs"

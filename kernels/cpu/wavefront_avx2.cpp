@@ -12,12 +12,19 @@
 #pragma GCC diagnostic push
 // GCC 12 flags the undefined pass-through operand inside its own AVX-512 intrinsics.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#if defined(__clang__)  // clang ignores GCC's target pragma; this is its equivalent
+#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt,fma"))), apply_to = function)
+#else
 #pragma GCC target("avx2,bmi,bmi2,popcnt,fma")
+#endif
 #define DPVIZ_LANES 8
 #define DPVIZ_WAVEFRONT_NS avx2
 #include "wavefront_kernel.inl"
 #undef DPVIZ_WAVEFRONT_NS
 #undef DPVIZ_LANES
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
 #pragma GCC diagnostic pop
 #pragma GCC pop_options
 

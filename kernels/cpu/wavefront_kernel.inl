@@ -62,10 +62,11 @@ void hand_on_bottom_row(const Kernel& kn, const Chunk& c, bool affine) {
     const int32_t first = c.a > 1 + bottom ? c.a : 1 + bottom;
     const int32_t last = c.z < kn.n + bottom ? c.z : kn.n + bottom;
     const int32_t* h = c.h + size_t(first - c.a) * W + bottom;
-    const int32_t* f = c.f + size_t(first - c.a) * W + bottom;
     for (int32_t t = first; t <= last; ++t, h += W) c.bottom_h[t - bottom] = *h;
-    if (affine)
+    if (affine) {  // only affine fills have an F buffer (c.f is null otherwise)
+        const int32_t* f = c.f + size_t(first - c.a) * W + bottom;
         for (int32_t t = first; t <= last; ++t, f += W) c.bottom_f[t - bottom] = *f;
+    }
 }
 
 // 16 steps x W lanes of bits -> W rows x 16 steps: a 16x16 byte transpose (SSE2 unpacks; the
