@@ -637,7 +637,8 @@ NumberStatus parse_number(std::string_view s, double& out) {
 
 class SignalParser {
 public:
-    SignalParser(std::string origin, std::string column) : origin_(std::move(origin)), column_(std::move(column)) {}
+    SignalParser(std::string origin, std::string column, uint64_t max_values)
+        : origin_(std::move(origin)), column_(std::move(column)), max_values_(max_values) {}
 
     Status line(uint64_t line_no, std::string_view text) {
         if (const size_t hash = text.find('#'); hash != std::string_view::npos) text = text.substr(0, hash);
@@ -724,6 +725,9 @@ private:
         double v = 0;
         switch (parse_number(picked, v)) {
         case NumberStatus::ok:
+            if (values_.size() >= max_values_)
+                return resource_error(where + "more than " + std::to_string(max_values_) +
+                                      " values, the limit for one signal");
             values_.push_back(v);
             return Ok{};
         case NumberStatus::empty:
@@ -753,6 +757,7 @@ private:
     std::vector<std::string> header_;
     uint64_t header_line_ = 0;
     uint64_t first_data_line_ = 0;
+    uint64_t max_values_;
     std::vector<double> values_;
 };
 
@@ -841,7 +846,7 @@ Expected<SequenceRecord> read_record(const std::string& path, const std::string&
 }
 
 Expected<SignalInput> read_signal(const std::string& path, const std::string& column, const ReadLimits& limits) {
-    SignalParser parser(path, column);
+    SignalParser parser(path, column, limits.max_values);
     LineSplitter lines(path, limits.max_line,
                        [&](uint64_t n, std::string_view line) { return parser.line(n, line); });
     if (Status s = run_over_file(path, limits, lines); !s) return s.error();
@@ -852,7 +857,7 @@ Expected<SignalInput> read_signal(const std::string& path, const std::string& co
 Expected<SignalInput> parse_signal(const std::string& text, const std::string& origin, const std::string& column,
                                    const ReadLimits& limits) {
     if (Status s = check_text_size(text, origin, limits); !s) return s.error();
-    SignalParser parser(origin, column);
+    SignalParser parser(origin, column, limits.max_values);
     LineSplitter lines(origin, limits.max_line,
                        [&](uint64_t n, std::string_view line) { return parser.line(n, line); });
     if (Status s = lines.feed(text); !s) return s.error();

@@ -30,6 +30,9 @@ struct ReadLimits {
     uint64_t max_bytes = uint64_t(4) << 30;  // bytes read from one file (after decompression)
     uint64_t max_records = 1'000'000;        // records kept in memory by read_sequences
     uint64_t max_line = uint64_t(1) << 20;   // longest buffered line (headers, signal rows)
+    // Samples kept per signal: 8 bytes each, from as little as 2 bytes of input ("1\n"), so
+    // max_bytes alone would let a signal take 4x its input. 2^29 is what the engine accepts.
+    uint64_t max_values = uint64_t(1) << 29;
 };
 
 // Reads every record of a FASTA / FASTQ / plain-text file, gzip or not (detected by the magic

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "dpviz/engine.hpp"
@@ -189,7 +190,13 @@ Expected<Problem> make_dtw_problem(const SignalInput& query, const SignalInput& 
     } else {
         int e = 16;
         while (e > -60 && !fits(std::ldexp(1.0, e))) --e;
-        if (!fits(std::ldexp(1.0, e))) return resource_error("signals too long for int32 DTW costs");
+        if (!fits(std::ldexp(1.0, e))) {
+            // Say which numbers: "too long" alone misleads when three samples of 1e300 fail here.
+            std::ostringstream o;
+            o << "signals too long or values too large for int32 DTW costs (largest |value| " << peak << ", "
+              << uint64_t(steps) << " samples in all); rescale or shorten the signals";
+            return resource_error(o.str());
+        }
         p.dtw_scale = std::ldexp(1.0, e);
     }
     for (const double x : p.query_signal) p.query_fixed.push_back(static_cast<int32_t>(std::lround(x * p.dtw_scale)));
