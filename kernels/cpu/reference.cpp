@@ -169,16 +169,8 @@ DpResult align_reference(const Problem& p) {
     }
     r.end = select_end(p, r.H);
     r.score = r.H.at(r.end.i, r.end.j);
-    const auto t1 = std::chrono::steady_clock::now();
-    r.path = traceback(p, r.dirs, r.end);
-    r.alignment = make_alignment(p, r.path);
-    const auto t2 = std::chrono::steady_clock::now();
-    r.fill_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    r.traceback_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
-    if (p.algo == Algorithm::dtw) {
-        r.dtw_distance = dtw_distance_from_score(p, r.score);
-        r.dtw_reference = dtw_reference_distance(p);
-    }
+    r.fill_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    finish_result(p, r);
     return r;
 }
 

@@ -2,6 +2,7 @@
 // and the alignment read off the path. The tie-breaks here are the documented ones
 // (docs/algorithms.md); every backend reports the same path because they all end here.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "dpviz/engine.hpp"
@@ -120,6 +121,19 @@ Alignment make_alignment(const Problem& p, const std::vector<Cell>& path) {
     }
     if (run) a.cigar += std::to_string(run) + op;
     return a;
+}
+
+void finish_result(const Problem& p, DpResult& r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (r.level != OutputLevel::score) {
+        r.path = traceback(p, r.dirs, r.end);
+        r.alignment = make_alignment(p, r.path);
+    }
+    r.traceback_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (p.algo == Algorithm::dtw) {
+        r.dtw_distance = dtw_distance_from_score(p, r.score);
+        r.dtw_reference = dtw_reference_distance(p);
+    }
 }
 
 double dtw_distance_from_score(const Problem& p, int32_t score) {

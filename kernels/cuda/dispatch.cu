@@ -412,10 +412,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
 
     if (!opt.copy_back) return r;  // benchmark: the fill alone
     if (level == OutputLevel::score) {
-        if (is_dtw) {
-            r.dtw_distance = dtw_distance_from_score(p, r.score);
-            r.dtw_reference = dtw_reference_distance(p);
-        }
+        finish_result(p, r);
         return r;
     }
 
@@ -443,14 +440,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     } else {
         fill_dir_borders(p, r.dirs);
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    r.path = traceback(p, r.dirs, r.end);
-    r.alignment = make_alignment(p, r.path);
-    r.traceback_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (is_dtw) {
-        r.dtw_distance = dtw_distance_from_score(p, r.score);
-        r.dtw_reference = dtw_reference_distance(p);
-    }
+    finish_result(p, r);
     return r;
 }
 

@@ -44,6 +44,10 @@ DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads);
 Cell select_end(const Problem& p, const Grid<int32_t>& H);
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end);
 Alignment make_alignment(const Problem& p, const std::vector<Cell>& path);
+// The tail every backend shares once r.end, r.score, r.level (and r.dirs) are set: the
+// traceback and alignment (skipped at level score), timed into r.traceback_ms, and the DTW
+// distances.
+void finish_result(const Problem& p, DpResult& r);
 
 // DTW in double precision over the raw signals (same band), for the quantization report.
 double dtw_reference_distance(const Problem& p);
