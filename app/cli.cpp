@@ -40,7 +40,7 @@ Exit codes:
   2  usage error (unknown option, bad parameter value or combination)
   3  input error (unreadable, malformed or empty input; residue not in the matrix)
   4  resource error (not enough memory, scores beyond int32, output file not writable)
-  5  device error (a GPU fault with no CPU fallback possible)
+  5  device error (no display or a blank frame for the GUI; a GPU fault with no CPU fallback)
 )";
 
 constexpr const char* kAlignHelp = R"(Usage: dpviz align [options] QUERY TARGET
