@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/expect_error.hpp"
 #include "input.hpp"
 
 namespace dpviz::app {
@@ -20,21 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string fixture(const std::string& name) { return std::string(DPVIZ_TEST_DATA) + "/input/" + name; }
-
-// Fails unless `r` is an error of `kind` whose one-line message contains every part.
-template <class T>
-testing::AssertionResult fails_with(const Expected<T>& r, ErrorKind kind, const std::vector<std::string>& parts) {
-    if (r) return testing::AssertionFailure() << "succeeded, expected an error";
-    const std::string& msg = r.error().message;
-    if (r.error().kind != kind)
-        return testing::AssertionFailure() << "error kind " << int(r.error().kind) << ", expected " << int(kind)
-                                           << ": " << msg;
-    if (msg.find('\n') != std::string::npos) return testing::AssertionFailure() << "multi-line message: " << msg;
-    for (const auto& p : parts)
-        if (msg.find(p) == std::string::npos)
-            return testing::AssertionFailure() << "message \"" << msg << "\" lacks \"" << p << "\"";
-    return testing::AssertionSuccess();
-}
 
 // A scratch directory for generated (never committed) inputs, removed at the end of the test.
 class TempDir {

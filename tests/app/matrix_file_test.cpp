@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/expect_error.hpp"
 #include "matrix_file.hpp"
 
 namespace dpviz::app {
@@ -23,20 +24,6 @@ std::string slurp(const std::string& path) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-template <class T>
-testing::AssertionResult fails_with(const Expected<T>& r, ErrorKind kind, const std::vector<std::string>& parts) {
-    if (r) return testing::AssertionFailure() << "succeeded, expected an error";
-    const std::string& msg = r.error().message;
-    if (r.error().kind != kind)
-        return testing::AssertionFailure() << "error kind " << int(r.error().kind) << ", expected " << int(kind)
-                                           << ": " << msg;
-    if (msg.find('\n') != std::string::npos) return testing::AssertionFailure() << "multi-line message: " << msg;
-    for (const auto& p : parts)
-        if (msg.find(p) == std::string::npos)
-            return testing::AssertionFailure() << "message \"" << msg << "\" lacks \"" << p << "\"";
-    return testing::AssertionSuccess();
 }
 
 int32_t score(const SubstitutionMatrix& m, char a, char b) {
