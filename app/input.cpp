@@ -27,6 +27,7 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 namespace dpviz::app {
 namespace {
@@ -761,10 +762,21 @@ private:
     std::vector<double> values_;
 };
 
+// A UTF-8 byte-order mark (EF BB BF; Excel's "CSV UTF-8", Notepad) at the start of the input is
+// not part of the data: the first chunk drops it. (Chunks are kChunkBytes, so a mark is never
+// split between two unless the whole input is shorter than the mark.)
+std::string_view skip_bom(std::string_view first) {
+    return first.starts_with("\xEF\xBB\xBF") ? first.substr(3) : first;
+}
+
 // Runs `parser` over a file or a string: the two differ only in where the chunks come from.
 template <class Parser>
 Status run_over_file(const std::string& path, const ReadLimits& limits, Parser& parser) {
-    return read_chunks(path, limits.max_bytes, [&](std::string_view chunk) { return parser.feed(chunk); });
+    bool first = true;
+    return read_chunks(path, limits.max_bytes, [&](std::string_view chunk) {
+        if (std::exchange(first, false)) chunk = skip_bom(chunk);
+        return parser.feed(chunk);
+    });
 }
 
 Status check_text_size(const std::string& text, const std::string& origin, const ReadLimits& limits) {
@@ -814,7 +826,7 @@ Expected<std::vector<SequenceRecord>> parse_sequences(const std::string& text, c
     if (Status s = check_text_size(text, origin, limits); !s) return s.error();
     CollectSink sink(origin, limits.max_records);
     SequenceParser parser(origin, limits, sink);
-    if (Status s = parser.feed(text); !s) return s.error();
+    if (Status s = parser.feed(skip_bom(text)); !s) return s.error();
     if (Status s = parser.finish(); !s) return s.error();
     return std::move(sink.records);
 }
@@ -860,7 +872,7 @@ Expected<SignalInput> parse_signal(const std::string& text, const std::string& o
     SignalParser parser(origin, column, limits.max_values);
     LineSplitter lines(origin, limits.max_line,
                        [&](uint64_t n, std::string_view line) { return parser.line(n, line); });
-    if (Status s = lines.feed(text); !s) return s.error();
+    if (Status s = lines.feed(skip_bom(text)); !s) return s.error();
     if (Status s = lines.finish(); !s) return s.error();
     return parser.finish();
 }

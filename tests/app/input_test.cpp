@@ -401,6 +401,35 @@ TEST(ReadSignal, CsvWithHeaderByNameAndIndex) {
     }
 }
 
+// A UTF-8 byte-order mark at the start is skipped (files, gzip files and pasted text); one
+// anywhere else is still an invalid byte.
+TEST(ByteOrderMark, SkippedAtTheStartOnly) {
+    const TempDir dir;
+    const std::string bom = "\xEF\xBB\xBF";
+    for (const bool gz : {false, true}) {
+        SCOPED_TRACE(gz ? "gzip" : "plain");
+        const std::string fa = gz ? dir.write_gzip("bom.fa.gz", bom + ">s1 d\nACGT\n", 1)
+                                  : dir.write("bom.fa", bom + ">s1 d\nACGT\n");
+        auto seqs = read_sequences(fa);
+        ASSERT_TRUE(seqs) << seqs.error().message;
+        ASSERT_EQ(seqs->size(), 1u);
+        EXPECT_EQ((*seqs)[0].name, "s1");
+        EXPECT_EQ((*seqs)[0].residues, "ACGT");
+        const std::string csv = gz ? dir.write_gzip("bom.csv.gz", bom + "t,value\n0,1.5\n1,2\n", 1)
+                                   : dir.write("bom.csv", bom + "t,value\n0,1.5\n1,2\n");
+        auto sig = read_signal(csv, "value");
+        ASSERT_TRUE(sig) << sig.error().message;
+        EXPECT_EQ(sig->values, (std::vector<double>{1.5, 2.0}));
+    }
+    auto pasted = parse_sequences(bom + "ACGT", "pasted");
+    ASSERT_TRUE(pasted) << pasted.error().message;
+    EXPECT_EQ((*pasted)[0].residues, "ACGT");
+    auto pasted_signal = parse_signal(bom + "value\n3\n4\n", "pasted", "value");
+    ASSERT_TRUE(pasted_signal) << pasted_signal.error().message;
+    EXPECT_EQ(pasted_signal->values, (std::vector<double>{3.0, 4.0}));
+    EXPECT_FALSE(parse_sequences("AC" + bom + "GT", "pasted"));
+}
+
 TEST(ReadSignal, TsvWithoutHeader) {
     auto r = read_signal(fixture("signal.tsv"), "2");
     ASSERT_TRUE(r) << r.error().message;
