@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dpviz/engine.hpp"
+#include "kernels/result_compare.hpp"
 
 namespace dpviz {
 namespace {
@@ -38,94 +39,21 @@ public:
     IsaCap& operator=(const IsaCap&) = delete;
 };
 
-const char* level_name(OutputLevel l) {
-    return l == OutputLevel::score ? "score" : l == OutputLevel::path ? "path" : "matrix";
-}
-
-template <class T>
-::testing::AssertionResult same_grid(const char* what, const Grid<T>& want, const Grid<T>& got) {
-    if (want.rows != got.rows || want.cols != got.cols || want.data.size() != got.data.size())
-        return ::testing::AssertionFailure() << what << ": shape " << got.rows << "x" << got.cols << ", want "
-                                             << want.rows << "x" << want.cols;
-    for (int32_t i = 0; i < want.rows; ++i)
-        for (int32_t j = 0; j < want.cols; ++j)
-            if (want.at(i, j) != got.at(i, j))
-                return ::testing::AssertionFailure() << what << "(" << i << "," << j << ") = " << int64_t(got.at(i, j))
-                                                     << ", want " << int64_t(want.at(i, j));
-    return ::testing::AssertionSuccess();
-}
-
-// Everything the reference reports, restricted to what the level keeps.
+// Everything the reference reports, restricted to what the level keeps, from the fast backend.
 void expect_same(const DpResult& want, const DpResult& got, OutputLevel level, const std::string& where) {
-    SCOPED_TRACE(where + " level " + level_name(level));
-    EXPECT_EQ(got.backend, "cpu");
-    EXPECT_EQ(got.level, level);
-    EXPECT_EQ(got.algo, want.algo);
-    EXPECT_EQ(got.cells, want.cells);
-    EXPECT_EQ(got.score, want.score);
-    EXPECT_EQ(got.end, want.end) << "end (" << got.end.i << "," << got.end.j << "), want (" << want.end.i << ","
-                                 << want.end.j << ")";
-    EXPECT_EQ(got.dtw_distance, want.dtw_distance);
-    EXPECT_EQ(got.dtw_reference, want.dtw_reference);
-    EXPECT_TRUE(got.fallback.empty());
-    EXPECT_GE(got.fill_ms, 0.0);
-    EXPECT_GE(got.traceback_ms, 0.0);
-    if (level == OutputLevel::score) {
-        EXPECT_TRUE(got.dirs.empty());
-        EXPECT_TRUE(got.path.empty());
-        EXPECT_TRUE(got.alignment.cigar.empty());
-    } else {
-        EXPECT_TRUE(same_grid("dirs", want.dirs, got.dirs));
-        EXPECT_TRUE(got.path == want.path) << "path length " << got.path.size() << ", want " << want.path.size();
-        EXPECT_EQ(got.alignment.cigar, want.alignment.cigar);
-        EXPECT_EQ(got.alignment.query_row, want.alignment.query_row);
-        EXPECT_EQ(got.alignment.markup, want.alignment.markup);
-        EXPECT_EQ(got.alignment.target_row, want.alignment.target_row);
-        EXPECT_EQ(got.alignment.query_begin, want.alignment.query_begin);
-        EXPECT_EQ(got.alignment.target_begin, want.alignment.target_begin);
-        EXPECT_EQ(got.alignment.identical, want.alignment.identical);
-        EXPECT_EQ(got.alignment.similar, want.alignment.similar);
-        EXPECT_EQ(got.alignment.gaps, want.alignment.gaps);
-    }
-    if (level == OutputLevel::matrix) {
-        EXPECT_TRUE(same_grid("H", want.H, got.H));
-        EXPECT_TRUE(same_grid("E", want.E, got.E));
-        EXPECT_TRUE(same_grid("F", want.F, got.F));
-    } else {
-        EXPECT_TRUE(got.H.empty());
-        EXPECT_TRUE(got.E.empty());
-        EXPECT_TRUE(got.F.empty());
-    }
+    EXPECT_EQ(got.backend, "cpu") << where;
+    EXPECT_TRUE(got.fallback.empty()) << where;
+    test::expect_same(want, got, level, where);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
 // ---------------------------------------------------------------------------------------------
 
-const std::string kDna = "ACGT";
-const std::string kProtein = "ARNDCQEGHILKMFPSTWYV";
-
-std::string random_sequence(std::mt19937& rng, const std::string& alphabet, int length) {
-    std::uniform_int_distribution<size_t> pick(0, alphabet.size() - 1);
-    std::string s(size_t(length), 'A');
-    for (char& c : s) c = alphabet[pick(rng)];
-    return s;
-}
-
-// A mutated copy (substitutions, insertions, deletions at `rate` each), so the optimal path is
-// long and crosses many bands and chunks.
-std::string mutate(std::mt19937& rng, const std::string& s, const std::string& alphabet, double rate) {
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    std::uniform_int_distribution<size_t> pick(0, alphabet.size() - 1);
-    std::string out;
-    for (const char c : s) {
-        const double x = u(rng);
-        if (x < rate) continue;                                       // deletion
-        if (x < 2 * rate) out += alphabet[pick(rng)];                 // insertion before c
-        out += x < 3 * rate ? alphabet[pick(rng)] : c;                // substitution or copy
-    }
-    return out;
-}
+using test::kDna;
+using test::kProtein;
+using test::mutate;
+using test::random_sequence;
 
 // A random integer matrix over `alphabet` (positive diagonal, mostly negative elsewhere).
 SubstitutionMatrix random_matrix(std::mt19937& rng, const std::string& alphabet) {

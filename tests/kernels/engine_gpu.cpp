@@ -10,6 +10,7 @@
 
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
+#include "kernels/result_compare.hpp"
 
 using namespace dpviz;
 
@@ -26,8 +27,8 @@ std::string random_text(std::mt19937& g, int n, const std::string& letters) {
     return s;
 }
 
-const std::string kDna = "ACGT";
-const std::string kProtein = "ARNDCQEGHILKMFPSTWYV";
+using test::kDna;
+using test::kProtein;
 
 SubstitutionMatrix protein_matrix() {
     // A fixed, asymmetric 20x20 matrix (positive diagonal), so a transposed lookup would show.
@@ -101,56 +102,6 @@ Expected<Problem> make(const Config& c, int m, int n, std::mt19937& g) {
     return make_problem(c.algo, {"q", q}, {"t", t}, so);
 }
 
-DpResult trimmed(DpResult r, OutputLevel level) {
-    r.level = level;
-    if (level != OutputLevel::matrix) { r.H = {}; r.E = {}; r.F = {}; }
-    if (level == OutputLevel::score) { r.dirs = {}; r.path.clear(); r.alignment = {}; }
-    return r;
-}
-
-template <class T>
-std::string first_difference(const Grid<T>& a, const Grid<T>& b) {
-    if (a.rows != b.rows || a.cols != b.cols || a.data.size() != b.data.size()) {
-        std::ostringstream o;
-        o << "shape " << a.rows << "x" << a.cols << " vs " << b.rows << "x" << b.cols;
-        return o.str();
-    }
-    for (size_t k = 0; k < a.data.size(); ++k)
-        if (a.data[k] != b.data[k]) {
-            std::ostringstream o;
-            o << "first difference at (" << k / a.cols << "," << k % a.cols << "): " << int64_t(a.data[k]) << " vs "
-              << int64_t(b.data[k]);
-            return o.str();
-        }
-    return "";
-}
-
-// Every field a caller can see, GPU result `g` against the CPU result `c` at the same level.
-void expect_same(const DpResult& g, const DpResult& c, const std::string& what) {
-    SCOPED_TRACE(what);
-    EXPECT_EQ(g.score, c.score);
-    EXPECT_EQ(g.end.i, c.end.i);
-    EXPECT_EQ(g.end.j, c.end.j);
-    EXPECT_EQ(g.level, c.level);
-    EXPECT_EQ(g.cells, c.cells);
-    EXPECT_EQ(first_difference(g.H, c.H), "") << "H";
-    EXPECT_EQ(first_difference(g.E, c.E), "") << "E";
-    EXPECT_EQ(first_difference(g.F, c.F), "") << "F";
-    EXPECT_EQ(first_difference(g.dirs, c.dirs), "") << "direction bits";
-    EXPECT_TRUE(g.path == c.path) << "path of " << g.path.size() << " vs " << c.path.size() << " cells";
-    EXPECT_EQ(g.alignment.cigar, c.alignment.cigar);
-    EXPECT_EQ(g.alignment.query_row, c.alignment.query_row);
-    EXPECT_EQ(g.alignment.markup, c.alignment.markup);
-    EXPECT_EQ(g.alignment.target_row, c.alignment.target_row);
-    EXPECT_EQ(g.alignment.query_begin, c.alignment.query_begin);
-    EXPECT_EQ(g.alignment.target_begin, c.alignment.target_begin);
-    EXPECT_EQ(g.alignment.identical, c.alignment.identical);
-    EXPECT_EQ(g.alignment.similar, c.alignment.similar);
-    EXPECT_EQ(g.alignment.gaps, c.alignment.gaps);
-    EXPECT_EQ(g.dtw_distance, c.dtw_distance);
-    EXPECT_EQ(g.dtw_reference, c.dtw_reference);
-}
-
 void check_against_reference(const Config& c, int m, int n, uint32_t seed, std::initializer_list<OutputLevel> levels) {
     std::mt19937 g(seed);
     auto p = make(c, m, n, g);
@@ -164,7 +115,7 @@ void check_against_reference(const Config& c, int m, int n, uint32_t seed, std::
             auto r = align_gpu(*p, level, dpx);
             ASSERT_TRUE(r) << what.str() << ": " << r.error().message;
             EXPECT_EQ(r->backend, dpx ? "cuda" : "cuda-portable");
-            expect_same(*r, trimmed(ref, level), what.str());
+            test::expect_same(ref, *r, level, what.str());
         }
 }
 
@@ -235,9 +186,9 @@ TEST(GpuEngine, TiesGoToTheFirstCellInRowMajorOrder) {
                 for (const bool dpx : {true, false}) {
                     auto r = align_gpu(*p, level, dpx);
                     ASSERT_TRUE(r) << r.error().message;
-                    expect_same(*r, trimmed(ref, level),
-                                std::string(algorithm_name(algo)) + " ties " + std::to_string(a.size()) + "x" +
-                                    std::to_string(b.size()) + (dpx ? " dpx" : " dpx-free"));
+                    test::expect_same(ref, *r, level,
+                                      std::string(algorithm_name(algo)) + " ties " + std::to_string(a.size()) + "x" +
+                                          std::to_string(b.size()) + (dpx ? " dpx" : " dpx-free"));
                 }
         }
 }
@@ -266,10 +217,9 @@ TEST(GpuEngine, LongPairsAgainstTheCpuBackend) {
         for (const bool dpx : {true, false}) {
             auto r = align_gpu(*p, lc.level, dpx);
             ASSERT_TRUE(r) << r.error().message;
-            DpResult want = cpu;
-            want.backend = r->backend;
-            expect_same(*r, want, lc.c.name + " " + std::to_string(lc.m) + "x" + std::to_string(lc.n) +
-                                      (dpx ? " dpx" : " dpx-free"));
+            test::expect_same(cpu, *r, lc.level,
+                              lc.c.name + " " + std::to_string(lc.m) + "x" + std::to_string(lc.n) +
+                                  (dpx ? " dpx" : " dpx-free"));
         }
     }
 }
