@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_literature.hpp"
 #include "cli.hpp"
 #include "dpviz/engine.hpp"
 #include "matrix_file.hpp"
@@ -47,6 +48,10 @@ Times fill and fill + traceback on generated pairs: seeded random sequences and 
                      process), are reported and not counted
   --seed N           generator seed (default 1)
   --json             one JSON object instead of the table
+  --workloads W      pairs (default: the generated pairs above) or literature: the batch
+                     workloads local 2048^2 x100 (<= 2.7 ms), edit 512 x 1024^2 (<= 0.96 ms) and
+                     DTW 256 x 800^2 (<= 0.81 ms) on cuda and cuda-portable (median of --repeat,
+                     default 10, after a warm-up; CUDA events), each checked against the CPU
 
 GCUPS = M*N cells / time. "ratio" = the dpviz CPU backend's fill+traceback GCUPS over the
 fastest correct parasail variant's.
@@ -67,6 +72,7 @@ struct Options {
     bool peer = false;
     uint32_t seed = 1;
     bool json = false;
+    bool literature = false;  // --workloads literature
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -103,6 +109,11 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
             return o;
         } else if (a == "--json") {
             o.json = true;
+        } else if (a == "--workloads") {
+            auto v = value();
+            if (!v) return v.error();
+            if (*v != "pairs" && *v != "literature") return usage_error("--workloads is pairs or literature, got '" + *v + "'");
+            o.literature = *v == "literature";
         } else if (a == "--peer") {
             o.peer = true;
         } else if (a == "--large") {
@@ -485,6 +496,15 @@ int run_bench(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return kExitOk;
     }
     const Options& o = *parsed;
+    if (o.literature) {
+        LiteratureOptions lo;
+        lo.repeats = o.repeat.value_or(10);
+        lo.protein = o.protein;
+        lo.threads = o.threads;
+        lo.seed = o.seed;
+        lo.json = o.json;
+        return run_literature_bench(lo, out, err);
+    }
 #ifndef DPVIZ_HAVE_PARASAIL
     if (o.peer) err << "dpviz: --peer: this dpviz was built without parasail (libparasail-dev); no peer rows\n";
 #endif

@@ -13,6 +13,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "batch_cmd.hpp"
 #include "bench.hpp"
 #ifdef DPVIZ_HAVE_GUI
 #include "gui/gui.hpp"
@@ -32,6 +33,7 @@ Usage:
   dpviz                                the GUI (when a display is available)
   dpviz gui [QUERY TARGET] [options]   the GUI on two inputs (see dpviz gui --help)
   dpviz align [options] QUERY TARGET   align two sequences (or two signals with --algo dtw)
+  dpviz batch [options] QUERIES TARGETS  score many pairs in one call (see dpviz batch --help)
   dpviz bench [options]                throughput of every backend (see dpviz bench --help)
   dpviz --help | --version
 
@@ -90,6 +92,7 @@ int exit_code(ErrorKind k) {
         case ErrorKind::input: return kExitInput;
         case ErrorKind::resource: return kExitResource;
         case ErrorKind::device: return kExitDevice;
+        case ErrorKind::cancelled: return kExitResource;  // the CLI never cancels a run
     }
     return kExitInput;
 }
@@ -437,6 +440,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return kExitUsage;
 #endif
     }
+    if (cmd == "batch") return run_batch_cmd(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     if (cmd == "bench") return run_bench(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     err << "dpviz: unknown command '" << one_line(cmd) << "' (see dpviz --help)\n";
     return kExitUsage;

@@ -63,6 +63,11 @@ if want build; then
         cmake --build "$BUILD" -j"$J" --target dpviz_gpu_tests dpviz_gpu_bench dpviz_sass_report > "$OUT/build.log" 2>&1; then
         ok=1
         note "build: top-level CMake OK"
+        # The CLI (batch, literature workloads) and the CPU test executables, for the steps below.
+        cmake --build "$BUILD" -j"$J" --target dpviz dpviz_kernel_tests dpviz_app_tests > "$OUT/build_cli.log" 2>&1 ||
+            note "build: CLI/cpu tests FAILED (build_cli.log)"
+        cmake --build "$BUILD" -j"$J" --target dpviz_sass_teach > "$OUT/build_sass_teach.log" 2>&1 &&
+            cp "$BUILD"/sass_hot.txt "$BUILD"/sass_resources.txt "$OUT/" 2>/dev/null
     else
         # The rest of the tree (GUI, renderer) may want what this machine lacks: build the engine alone.
         note "build: top-level CMake failed (see configure.log/build.log); building the engine alone"
@@ -108,19 +113,38 @@ if want test; then
     note "gpu tests: rc=$rc, $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu_tests.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
 fi
 
+if want cputests; then
+    # The engine-level tests that also meet the device (fault injection, batch on every machine).
+    for t in dpviz_kernel_tests dpviz_app_tests; do
+        timeout 300 "$BUILD/tests/$t" --gtest_brief=1 > "$OUT/$t.log" 2>&1
+        note "$t: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/$t.log" | tr '\n' ' ')"
+    done
+fi
+
+if want batch; then
+    timeout 300 "$BUILD/app/dpviz" bench --workloads literature > "$OUT/literature.txt" 2>&1
+    note "literature workloads: rc=$?"
+    timeout 300 "$BUILD/app/dpviz" bench --workloads literature --json > "$OUT/literature.json" 2>&1
+fi
+
 if want sanitize; then
     export DPVIZ_GPU_TEST_QUICK=1
     for tool in memcheck racecheck; do
         timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 9 "$TESTS" \
-            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*' > "$OUT/sanitize_$tool.log" 2>&1
+            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.*:Schedule*' > "$OUT/sanitize_$tool.log" 2>&1
         note "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize_$tool.log" | tail -1)"
     done
+    timeout 120 compute-sanitizer --leak-check full --error-exitcode 9 "$TESTS" --gtest_filter='GpuFaultReal.*' \
+        > "$OUT/sanitize_leaks_faults.log" 2>&1
+    note "compute-sanitizer leak-check (fault tests): rc=$? $(grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$OUT/sanitize_leaks_faults.log" | tail -1)"
     unset DPVIZ_GPU_TEST_QUICK
 fi
 
 if want sass; then
     if [ -f "$LIB" ]; then
         cuobjdump -sass "$LIB" > "$OUT/sass_dump_sm90.txt" 2>/dev/null
+        { echo "# sm_90 build on an H200 ($(date -u +%F)): cuobjdump -res-usage libdpviz_kernels.a"
+          cuobjdump -res-usage "$LIB" 2>/dev/null; } > "$OUT/sass_res_sm90.txt"
         sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm90.txt" > "$OUT/sass_mix_sm90.txt"
         python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm90.txt" > "$OUT/sass_hot_sm90.txt"
     fi
@@ -166,13 +190,14 @@ if want profile; then
     note "ncu: rc=$? $(grep -E 'Issued Warp Per Scheduler|Stall|No Eligible' "$OUT/ncu.txt" | head -4 | tr -s ' ' | tr '\n' ';')"
 fi
 
-cp "$OUT/bench.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$FINAL/" 2>/dev/null
+cp "$OUT/bench.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"
 cat "$SUMMARY"
 [ -f "$OUT/bench.txt" ] && cat "$OUT/bench.txt"
 [ -f "$OUT/diag.txt" ] && cat "$OUT/diag.txt"
+[ -f "$OUT/literature.txt" ] && cat "$OUT/literature.txt"
 [ -f "$OUT/sass_hot_sm90.txt" ] && grep -E "local (dpx|dpx-free) (score|path)|^edit|^dtw (dpx|dpx-free) score" "$OUT/sass_hot_sm90.txt"
 [ -f "$OUT/sass_hot_sm80.txt" ] && grep -E "local dpx-free (score|path)" "$OUT/sass_hot_sm80.txt" | sed 's/^/sm_80 /'
 exit 0

@@ -12,6 +12,7 @@
 #include "dpviz/render/colormap.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/types.hpp"
+#include "gui/teach_playback.hpp"
 #include "gui/view_math.hpp"
 
 namespace dpviz::gui {
@@ -81,6 +82,7 @@ struct MatrixView {
     std::optional<Cell> hover;        // cell under the mouse
     std::optional<Cell> highlight;    // cell of the alignment column under the mouse
     std::optional<Cell> selected;     // path cell last clicked (its column is marked in the text)
+    std::optional<Cell> inspected;    // any cell last clicked: the recurrence inspector shows it
     render::TexelRequest wanted;      // the region the panel wants in the texture (panel -> loop)
     TextureContent texture;           // what the texture holds (loop -> panel)
 };
@@ -92,13 +94,27 @@ struct AlignmentView {
 
 struct PanelsOpen {
     bool inputs = true, parameters = true, matrix = true, alignment = true, timing = true, export_ = true;
+    bool inspector = false, machine_code = false, lesson = false;  // teaching views
+    bool wavefront = false;                                        // playback and ownership (teach_playback.hpp)
+};
+
+struct SassReport;  // teach_machine_code.hpp
+
+// Teaching views (teach_*.hpp): the open lesson and the machine-code report, loaded on first use.
+struct TeachState {
+    int lesson = -1;               // index into lessons(), -1 = none open
+    int step = 0;
+    bool view_pending = false;     // the step's view settings wait for its result
+    bool layout_pending = false;   // a lesson opened: place the panels for it (next frame)
+    std::shared_ptr<const SassReport> sass;
 };
 
 // Progress of the worker (copied from the job runner every frame).
 struct JobState {
     bool busy = false;
-    bool finishing_cancelled = false;  // the engine cannot stop mid-fill: a cancelled job runs out
+    bool finishing_cancelled = false;  // cancelled, stopping at the engine's next check
     std::string stage;
+    double progress = -1.0;            // the engine's fraction of the stage; -1 = unknown (estimated)
     double elapsed_s = 0.0;
     double expected_s = 0.0;           // from the cell count and the last measured throughput
     double ns_per_cell = 20.0;         // measured on the last job (load + fill + traceback + pooling)
@@ -143,6 +159,8 @@ struct SystemInfo {
     std::string gl_renderer;       // GL_RENDERER, or "no GL" headless
     std::string upload_path;       // "host" or "CUDA-GL interop"
     std::string upload_note;       // why host, or the CUDA device
+    bool device_view = false;      // the texture takes the interop path: results may stay in GPU memory
+    std::string gpu;               // gpu_description(): name, SMs, memory, driver; or "not available: why"
     bool backends_probed = false;
     bool dpx_available = false, dpx_free_available = false;
     std::string dpx_note, dpx_free_note;  // "not available" reasons
@@ -166,6 +184,8 @@ struct AppState {
     int hovered_input = -1;                // 0 query, 1 target: where a dropped file goes
     std::string matrix_file_draft;         // a matrix file path being typed
     SystemInfo system;
+    TeachState teach;
+    WavefrontView wavefront;               // playback and ownership overlays: view, step, playing, speed
     bool headless = false;                 // tests: no GL texture, no window
 };
 

@@ -7,7 +7,6 @@
 namespace dpviz::gui {
 namespace {
 
-int32_t at(const Grid<int32_t>* g, int i, int j) { return g && !g->empty() ? g->at(i, j) : kNegInf; }
 
 // Sums that keep unreachable operands unreachable (no wrap, no fake finite value).
 int32_t plus(int32_t a, int32_t b) {
@@ -16,14 +15,27 @@ int32_t plus(int32_t a, int32_t b) {
     return a + b;
 }
 
+// "a + b" / "a - b" with live numbers (a negative b in parentheses).
+std::string sum_text(int32_t a, int32_t b, bool minus) {
+    const std::string rhs = term_text(b);
+    return term_text(a) + (minus ? " - " : " + ") + (b < 0 && !minus ? "(" + rhs + ")" : rhs);
+}
+
 }  // namespace
 
+std::string term_text(int32_t v) {
+    if (v <= kNegInf) return "-inf";
+    if (v >= kPosInf) return "+inf";
+    return std::to_string(v);
+}
+
 CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
+    const auto at = [&m](const Grid<int32_t>* g, int i, int j) { return m.value(g, i, j); };  // windows too
     CellExplain x;
     x.cell = c;
     const int i = c.i, j = c.j;
     x.h = at(m.H, i, j);
-    x.bits = m.dirs && !m.dirs->empty() ? m.dirs->at(i, j) : 0;
+    x.bits = m.bits(i, j);
     const bool dtw = p.algo == Algorithm::dtw;
     if (dtw) {
         if (i >= 1) x.query_value = p.query_signal[size_t(i - 1)];
@@ -42,9 +54,11 @@ CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
         return x;
     }
     const uint8_t b = x.bits;
-    auto cand = [&](std::vector<Candidate>& v, std::string label, int32_t value, uint8_t bit) {
-        v.push_back({std::move(label), value, (b & bit) != 0});
+    auto cand = [&](std::vector<Candidate>& v, std::string label, int32_t value, uint8_t bit, std::string expr) {
+        std::string name = label.substr(0, label.find(' '));
+        v.push_back({std::move(label), value, (b & bit) != 0, std::move(name), std::move(expr)});
     };
+    const auto H = [&](int di, int dj) { return at(m.H, i - di, j - dj); };
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
@@ -52,48 +66,50 @@ CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
             const int32_t s = p.sub(i, j);
             x.substitution = s;
             const int32_t open = p.gaps.open, ext = p.gaps.extend;
-            cand(x.h_candidates, "diag  H[i-1][j-1] + s", plus(at(m.H, i - 1, j - 1), s), dir::kDiag);
+            cand(x.h_candidates, "diag  H[i-1][j-1] + s", plus(H(1, 1), s), dir::kDiag, sum_text(H(1, 1), s, false));
             if (affine) {
                 x.formula = "H = max(H[i-1][j-1] + s, F, E" + std::string(p.algo == Algorithm::local ? ", 0)" : ")");
-                cand(x.h_candidates, "up    F[i][j]", *x.f, dir::kUp);
-                cand(x.h_candidates, "left  E[i][j]", *x.e, dir::kLeft);
-                cand(x.e_candidates, "open    H[i][j-1] - open", plus(at(m.H, i, j - 1), -open), dir::kEOpen);
-                cand(x.e_candidates, "extend  E[i][j-1] - extend", plus(at(m.E, i, j - 1), -ext), dir::kEExtend);
-                cand(x.f_candidates, "open    H[i-1][j] - open", plus(at(m.H, i - 1, j), -open), dir::kFOpen);
-                cand(x.f_candidates, "extend  F[i-1][j] - extend", plus(at(m.F, i - 1, j), -ext), dir::kFExtend);
+                cand(x.h_candidates, "up    F[i][j]", *x.f, dir::kUp, term_text(*x.f));
+                cand(x.h_candidates, "left  E[i][j]", *x.e, dir::kLeft, term_text(*x.e));
+                cand(x.e_candidates, "open    H[i][j-1] - open", plus(H(0, 1), -open), dir::kEOpen, sum_text(H(0, 1), open, true));
+                cand(x.e_candidates, "extend  E[i][j-1] - extend", plus(at(m.E, i, j - 1), -ext), dir::kEExtend,
+                     sum_text(at(m.E, i, j - 1), ext, true));
+                cand(x.f_candidates, "open    H[i-1][j] - open", plus(H(1, 0), -open), dir::kFOpen, sum_text(H(1, 0), open, true));
+                cand(x.f_candidates, "extend  F[i-1][j] - extend", plus(at(m.F, i - 1, j), -ext), dir::kFExtend,
+                     sum_text(at(m.F, i - 1, j), ext, true));
             } else {
                 x.formula = "H = max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g" +
                             std::string(p.algo == Algorithm::local ? ", 0)" : ")");
-                cand(x.h_candidates, "up    H[i-1][j] - g", plus(at(m.H, i - 1, j), -open), dir::kUp);
-                cand(x.h_candidates, "left  H[i][j-1] - g", plus(at(m.H, i, j - 1), -open), dir::kLeft);
+                cand(x.h_candidates, "up    H[i-1][j] - g", plus(H(1, 0), -open), dir::kUp, sum_text(H(1, 0), open, true));
+                cand(x.h_candidates, "left  H[i][j-1] - g", plus(H(0, 1), -open), dir::kLeft, sum_text(H(0, 1), open, true));
             }
-            if (p.algo == Algorithm::local) cand(x.h_candidates, "start 0", 0, dir::kZero);
+            if (p.algo == Algorithm::local) cand(x.h_candidates, "start 0", 0, dir::kZero, "0");
             break;
         }
         case Algorithm::edit: {
             const int32_t s = p.query_codes[size_t(i - 1)] != p.target_codes[size_t(j - 1)];
             x.substitution = s;
             x.formula = "D = min(D[i-1][j-1] + (q != t), D[i-1][j] + 1, D[i][j-1] + 1)";
-            cand(x.h_candidates, "diag  D[i-1][j-1] + (q != t)", plus(at(m.H, i - 1, j - 1), s), dir::kDiag);
-            cand(x.h_candidates, "up    D[i-1][j] + 1", plus(at(m.H, i - 1, j), 1), dir::kUp);
-            cand(x.h_candidates, "left  D[i][j-1] + 1", plus(at(m.H, i, j - 1), 1), dir::kLeft);
+            cand(x.h_candidates, "diag  D[i-1][j-1] + (q != t)", plus(H(1, 1), s), dir::kDiag, sum_text(H(1, 1), s, false));
+            cand(x.h_candidates, "up    D[i-1][j] + 1", plus(H(1, 0), 1), dir::kUp, sum_text(H(1, 0), 1, false));
+            cand(x.h_candidates, "left  D[i][j-1] + 1", plus(H(0, 1), 1), dir::kLeft, sum_text(H(0, 1), 1, false));
             break;
         }
         case Algorithm::lcs: {
             const bool match = p.query_codes[size_t(i - 1)] == p.target_codes[size_t(j - 1)];
             x.formula = "L = max(L[i-1][j-1] + 1 if q == t, L[i-1][j], L[i][j-1])";
             cand(x.h_candidates, match ? "diag  L[i-1][j-1] + 1" : "diag  (q != t: no candidate)",
-                 match ? plus(at(m.H, i - 1, j - 1), 1) : kNegInf, dir::kDiag);
-            cand(x.h_candidates, "up    L[i-1][j]", at(m.H, i - 1, j), dir::kUp);
-            cand(x.h_candidates, "left  L[i][j-1]", at(m.H, i, j - 1), dir::kLeft);
+                 match ? plus(H(1, 1), 1) : kNegInf, dir::kDiag, match ? sum_text(H(1, 1), 1, false) : "-inf");
+            cand(x.h_candidates, "up    L[i-1][j]", H(1, 0), dir::kUp, term_text(H(1, 0)));
+            cand(x.h_candidates, "left  L[i][j-1]", H(0, 1), dir::kLeft, term_text(H(0, 1)));
             break;
         }
         case Algorithm::dtw: {
             x.substitution = p.in_band(i, j) ? p.dtw_local_cost(i, j) : kPosInf;
             x.formula = "D = c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1])";
-            cand(x.h_candidates, "diag  D[i-1][j-1]", at(m.H, i - 1, j - 1), dir::kDiag);
-            cand(x.h_candidates, "up    D[i-1][j]", at(m.H, i - 1, j), dir::kUp);
-            cand(x.h_candidates, "left  D[i][j-1]", at(m.H, i, j - 1), dir::kLeft);
+            cand(x.h_candidates, "diag  D[i-1][j-1]", H(1, 1), dir::kDiag, term_text(H(1, 1)));
+            cand(x.h_candidates, "up    D[i-1][j]", H(1, 0), dir::kUp, term_text(H(1, 0)));
+            cand(x.h_candidates, "left  D[i][j-1]", H(0, 1), dir::kLeft, term_text(H(0, 1)));
             break;
         }
     }

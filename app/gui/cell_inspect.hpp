@@ -16,6 +16,8 @@ struct Candidate {
     std::string label;   // "diag H[i-1][j-1] + s", "up", "E open H[i][j-1] - open", "0"
     int32_t value = 0;   // may be unreachable (render::is_unreachable)
     bool won = false;    // its direction bit is set
+    std::string name;    // the term alone: "diag", "up", "left", "start", "open", "extend"
+    std::string expr;    // the term with live numbers: "12 + (-1)", "9 - 10", "-inf - 1"
 };
 
 struct CellExplain {
@@ -36,9 +38,23 @@ struct MatrixRefs {
     const Grid<int32_t>* E = nullptr;
     const Grid<int32_t>* F = nullptr;
     const Grid<uint8_t>* dirs = nullptr;
+    Cell origin{};  // the grids hold the cells from here on (a window of a matrix kept in GPU
+                    // memory, Computed::window); {0, 0}: whole matrices
+
+    // Cell (i, j) of a grid above; unreachable (kNegInf) / no bits outside it.
+    int32_t value(const Grid<int32_t>* g, int i, int j) const {
+        const int a = i - origin.i, b = j - origin.j;
+        return g && a >= 0 && b >= 0 && a < g->rows && b < g->cols && !g->empty() ? g->at(a, b) : kNegInf;
+    }
+    uint8_t bits(int i, int j) const {
+        const int a = i - origin.i, b = j - origin.j;
+        return dirs && a >= 0 && b >= 0 && a < dirs->rows && b < dirs->cols && !dirs->empty() ? dirs->at(a, b) : 0;
+    }
 };
 
 CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c);
+// A matrix value as text: "-inf" / "+inf" for the unreachable sentinels.
+std::string term_text(int32_t v);
 
 // 1 for every cell on some optimal path: walked back from every optimal end cell (local: every
 // cell holding the best score; semiglobal: every such cell of the last row or column; else

@@ -1,7 +1,9 @@
-// The worker's jobs: inputs -> problem -> align (level matrix) -> pyramids, mask and text;
-// "run all backends" for the timing panel; the start-up probe of the GPU backends.
+// The worker's jobs: inputs -> problem -> align (level matrix) -> pyramids, mask and text, on
+// the host or kept in GPU memory; "run all backends" for the timing panel; the start-up probe of
+// the GPU backends. Also Computed's on-demand host copies and windows of GPU-resident matrices.
 #include "gui/compute.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <sstream>
@@ -13,6 +15,12 @@ namespace dpviz::gui {
 namespace {
 
 std::atomic<uint64_t> g_next_computed{0};
+
+// render::build_value_pyramid's default: both paths stop pooling at the same level.
+constexpr int kPyramidMinSide = 128;
+// A window of a GPU-resident matrix reaches this far past what was asked (cells), so small
+// pans and neighbouring tooltips need no new copy.
+constexpr int kWindowMargin = 32;
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -64,6 +72,7 @@ Backend engine_backend(BackendChoice b) {
 }
 
 bool Computed::has_layer(Layer l) const {
+    if (device) return device->has_layer(int(l));
     const auto& p = pyramid(l);
     return !p.levels.empty() && !p.levels.front().empty();
 }
@@ -77,11 +86,85 @@ const render::ValuePyramid& Computed::pyramid(Layer l) const {
     return h;
 }
 
-MatrixRefs Computed::refs() const {
+const Grid<int32_t>& Computed::grid(Layer l) const {
     static const Grid<int32_t> none;
-    auto first = [&](const render::ValuePyramid& p) { return p.levels.empty() ? &none : &p.levels.front(); };
-    return {first(h), first(e), first(f), &result.dirs};
+    if (device) {
+        load_host_copy();
+        return l == Layer::E ? whole_->E : l == Layer::F ? whole_->F : whole_->H;
+    }
+    const auto& p = pyramid(l);
+    return p.levels.empty() ? none : p.levels.front();
 }
+
+MatrixRefs Computed::refs() const {
+    if (device) {
+        load_host_copy();
+        return {&whole_->H, &whole_->E, &whole_->F, &whole_->dirs};
+    }
+    return {&grid(Layer::H), &grid(Layer::E), &grid(Layer::F), &result.dirs};
+}
+
+void Computed::load_host_copy() const {
+    std::lock_guard lock(cache_mutex_);
+    if (whole_) return;
+    auto copy = std::make_unique<HostCopy>();
+    const int R = rows(), C = cols();
+    Grid<int32_t>* dst[3] = {&copy->H, &copy->E, &copy->F};
+    Status st = Ok{};
+    for (int k = 0; k < 3 && st; ++k) {
+        if (!device->has_layer(k)) continue;
+        dst[k]->reset(R, C, 0);
+        st = device->fetch(k, 0, 0, R, C, dst[k]->data.data());
+    }
+    if (st) {
+        copy->dirs.reset(R, C, 0);
+        st = device->fetch_bits(0, 0, R, C, copy->dirs.data.data());
+    }
+    if (!st) *copy = {};  // a failed copy reads as unreachable cells, never as garbage
+    whole_ = std::move(copy);
+}
+
+MatrixRefs Computed::window(int i0, int i1, int j0, int j1) const {
+    if (!device) return refs();
+    std::lock_guard lock(cache_mutex_);
+    if (whole_) return {&whole_->H, &whole_->E, &whole_->F, &whole_->dirs};
+    const int R = rows(), C = cols();
+    const int a = std::clamp(i0 - 1, 0, R), b = std::clamp(i1, 0, R), c = std::clamp(j0 - 1, 0, C), d = std::clamp(j1, 0, C);
+    const auto covers = [&](const HostCopy& w) {
+        return a >= w.origin.i && c >= w.origin.j && b <= w.origin.i + w.H.rows && d <= w.origin.j + w.H.cols;
+    };
+    if (!window_ || !covers(*window_)) {
+        auto w = std::make_unique<HostCopy>();
+        const int wa = std::max(a - kWindowMargin, 0), wb = std::min(b + kWindowMargin, R);
+        const int wc = std::max(c - kWindowMargin, 0), wd = std::min(d + kWindowMargin, C);
+        w->origin = {wa, wc};
+        Grid<int32_t>* dst[3] = {&w->H, &w->E, &w->F};
+        Status st = Ok{};
+        for (int k = 0; k < 3 && st; ++k) {
+            if (!device->has_layer(k)) continue;
+            dst[k]->reset(wb - wa, wd - wc, 0);
+            st = device->fetch(k, wa, wc, wb - wa, wd - wc, dst[k]->data.data());
+        }
+        if (st) {
+            w->dirs.reset(wb - wa, wd - wc, 0);
+            st = device->fetch_bits(wa, wc, wb - wa, wd - wc, w->dirs.data.data());
+        }
+        if (!st) *w = {};
+        window_ = std::move(w);
+    }
+    return {&window_->H, &window_->E, &window_->F, &window_->dirs, window_->origin};
+}
+
+const render::MaskPyramid& Computed::mask_pyramid() const {
+    if (!device) return mask;
+    if (!mask_built_) {
+        lazy_mask_ = render::build_mask_pyramid(optimal_mask(problem, refs(), result.score), kPyramidMinSide);
+        mask_built_ = true;
+    }
+    return lazy_mask_;
+}
+
+bool Computed::mask_ready() const { return !device || mask_built_; }
 
 std::string effective_matrix_name(const Parameters& params, const std::string& residues) {
     if (!params.matrix.empty()) return params.matrix;
@@ -144,7 +227,9 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
             AlignOptions opt;
             opt.backend = engine_backend(b);
             opt.level = OutputLevel::path;
+            opt.control.cancel = ctx.cancel_flag();
             auto r = align(*problem, opt);
+            if (!r && r.error().kind == ErrorKind::cancelled) return out;
             if (!r) {
                 row.note = r.error().message;
             } else if (!r->fallback.empty()) {
@@ -166,6 +251,41 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
     AlignOptions opt;
     opt.backend = engine_backend(req.params.backend);
     opt.level = OutputLevel::matrix;
+    opt.control.cancel = ctx.cancel_flag();  // a newer request or Cancel stops the engine early
+    opt.control.progress = [&ctx](double f) { ctx.set_progress(f); };
+
+    std::string device_note;
+    if (req.device_view && req.params.backend != BackendChoice::cpu && device_view_available()) {
+        auto d = align_on_device(*problem, req.params.backend != BackendChoice::dpx_free, kPyramidMinSide, opt.control);
+        if (d && !(problem->algo == Algorithm::dtw && d->result.score >= kPosInf)) {
+            ctx.set_stage("preparing the view");
+            const auto tp = std::chrono::steady_clock::now();
+            auto c = std::make_shared<Computed>();
+            c->id = ++g_next_computed;
+            c->problem = std::move(*problem);
+            c->result = std::move(d->result);
+            c->device = std::move(d->matrices);
+            for (int k = 0; k < 3; ++k) {
+                const DeviceRange dr = c->device->range(k);
+                c->range[k] = {dr.min, dr.max, dr.any_finite, dr.any_unreachable};
+            }
+            c->pair_text = format_pair_text(c->problem, c->result);
+            c->caption = format_caption(c->problem, c->result);
+            const DeviceStageTimes& t = d->stages;
+            c->stages = {true, t.fill, t.borders + t.end_cell + t.traceback + t.alignment, t.pyramid, ms_since(tp), 0.0};
+            c->wall_ms = c->stages.total = ms_since(t0);
+            out.wall_ms = c->wall_ms;
+            out.computed = std::move(c);
+            return out;
+        }
+        if (!d && d.error().kind == ErrorKind::cancelled) {
+            out.error = d.error();
+            return out;
+        }
+        // A device error (or DTW without a path, which align() reports): the host path answers.
+        if (!d) device_note = "GPU-resident view unavailable (" + d.error().message + "); host path";
+    }
+
     auto r = align(*problem, opt);
     if (!r) {
         out.error = r.error();
@@ -174,31 +294,37 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
     if (ctx.cancelled()) return out;
 
     ctx.set_stage("preparing the view");
+    auto tp = std::chrono::steady_clock::now();
     auto c = std::make_shared<Computed>();
     c->id = ++g_next_computed;
     c->problem = std::move(*problem);
     c->result = std::move(*r);
+    if (!device_note.empty() && c->result.fallback.empty()) c->result.fallback = device_note;
     c->pair_text = format_pair_text(c->problem, c->result);
     c->caption = format_caption(c->problem, c->result);
     {
         const MatrixRefs refs{&c->result.H, &c->result.E, &c->result.F, &c->result.dirs};
-        c->mask = render::build_mask_pyramid(optimal_mask(c->problem, refs, c->result.score));
+        c->mask = render::build_mask_pyramid(optimal_mask(c->problem, refs, c->result.score), kPyramidMinSide);
     }
+    const double prepare_ms = ms_since(tp);
+    tp = std::chrono::steady_clock::now();
     Grid<int32_t>* grids[3] = {&c->result.H, &c->result.E, &c->result.F};
     for (int k = 0; k < 3; ++k) {
         if (grids[k]->empty() && k > 0) continue;
         c->range[k] = render::value_range(*grids[k]);
         render::ValuePyramid& dst = k == 0 ? c->h : (k == 1 ? c->e : c->f);
-        dst = render::build_value_pyramid(std::move(*grids[k]));
+        dst = render::build_value_pyramid(std::move(*grids[k]), kPyramidMinSide);
         if (ctx.cancelled()) return out;
     }
-    c->wall_ms = ms_since(t0);
+    c->stages = {false, c->result.fill_ms, c->result.traceback_ms, ms_since(tp), prepare_ms, 0.0};
+    c->wall_ms = c->stages.total = ms_since(t0);
     out.wall_ms = c->wall_ms;
     out.computed = std::move(c);
     return out;
 }
 
 void probe_backends(SystemInfo& info) {
+    info.gpu = gpu_description();
     ScoringOptions s;
     auto tiny = make_problem(Algorithm::global, {"a", "ACGT"}, {"b", "ACGA"}, s);
     info.backends_probed = true;

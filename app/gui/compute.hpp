@@ -1,13 +1,21 @@
 // The work the GUI's worker does: load both inputs, build the problem, align at level matrix,
 // and prepare what the view needs (value pyramids, the optimal-path mask, the pair text).
+// Two paths with the same pixels, path and values:
+//   host          align() at level matrix, pyramids and mask built on the CPU;
+//   GPU-resident  (the texture takes the interop path and a GPU backend is chosen) the fill and
+//                 everything the view needs stay in GPU memory (align_on_device): the texture is
+//                 written from there, the path traced there, tables and tooltips fetch small
+//                 windows on demand. A device error falls back to the host path.
 // Also "run all backends" for the timing panel and the start-up probe of the GPU backends.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "dpviz/device_view.hpp"
 #include "dpviz/engine.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "gui/app_state.hpp"
@@ -16,29 +24,65 @@
 
 namespace dpviz::gui {
 
+// Milliseconds of one job's stages (the timing panel and --measure-interactive show them).
+struct StageTimes {
+    bool on_device = false;  // the GPU-resident path ran
+    double fill = 0.0;       // engine fill (GPU: uploads + fill, device events in result.fill_ms)
+    double traceback = 0.0;  // end cell + path (+ alignment)
+    double pyramid = 0.0;    // max-pooled levels and value ranges (GPU-resident: on the device)
+    double prepare = 0.0;    // the rest on the host: optimal mask, pair text, caption
+    double total = 0.0;      // the whole job, inputs included
+};
+
 struct Computed {
     uint64_t id = 0;
     Problem problem;
-    DpResult result;  // its H, E, F live in the pyramids below (levels[0])
-    render::ValuePyramid h, e, f;
-    render::MaskPyramid mask;
+    DpResult result;  // host path: its H, E, F live in the pyramids below (levels[0]); GPU-resident: in `device`
+    render::ValuePyramid h, e, f;  // host path only
+    render::MaskPyramid mask;      // host path; GPU-resident: mask_pyramid() builds it on first use
     render::ValueRange range[3];  // per layer (H, E, F): finite min/max, for the color scale
+    std::shared_ptr<const DeviceMatrices> device;  // GPU-resident path: H, E, F, bits and levels there
+    StageTimes stages;
     std::string pair_text;  // EMBOSS-style text (format_pair_text)
     std::string caption;    // one line: algorithm, inputs, parameters, score, backend
     double wall_ms = 0.0;   // the whole job
 
+    bool resident() const { return device != nullptr; }
     int rows() const { return problem.rows() + 1; }
     int cols() const { return problem.cols() + 1; }
     bool has_layer(Layer l) const;
-    const render::ValuePyramid& pyramid(Layer l) const;
-    const Grid<int32_t>& grid(Layer l) const { return pyramid(l).levels.front(); }
+    const render::ValuePyramid& pyramid(Layer l) const;  // host path (empty when resident)
+    // The whole matrix on the host. A GPU-resident result copies H, E, F and the bits back on
+    // first use (once; for exports, the optimal mask and views that need every cell).
+    const Grid<int32_t>& grid(Layer l) const;
     MatrixRefs refs() const;
+    // Cells [i0, i1) x [j0, j1) plus the row and column before them (the recurrence's inputs),
+    // for tables and tooltips: the whole matrices on the host path; on the GPU-resident path a
+    // window copied from the device, kept until a request leaves it (the refs stay valid until
+    // the next call). Outside the window values read as unreachable.
+    MatrixRefs window(int i0, int i1, int j0, int j1) const;
+    const render::MaskPyramid& mask_pyramid() const;
+    bool mask_ready() const;  // mask_pyramid() is built (it always is on the host path)
+
+private:
+    struct HostCopy {
+        Grid<int32_t> H, E, F;
+        Grid<uint8_t> dirs;
+        Cell origin;
+    };
+    void load_host_copy() const;  // GPU-resident: whole matrices, once
+    mutable std::mutex cache_mutex_;
+    mutable std::unique_ptr<HostCopy> whole_;   // GPU-resident: grid()/refs()
+    mutable std::unique_ptr<HostCopy> window_;  // GPU-resident: window()
+    mutable render::MaskPyramid lazy_mask_;  // GPU-resident: mask_pyramid()
+    mutable bool mask_built_ = false;
 };
 
 struct JobRequest {
     enum class Kind { align, all_backends } kind = Kind::align;
     InputSide query, target;
     Parameters params;
+    bool device_view = false;  // the texture takes the interop path: keep the matrices on the GPU
 };
 
 struct JobOutcome {

@@ -103,6 +103,7 @@ JobRequest make_job_request(const AppState& s, JobRequest::Kind kind) {
     r.query.record_names.clear();
     r.target.record_names.clear();
     r.params = s.params;
+    r.device_view = s.system.device_view;
     return r;
 }
 
@@ -156,12 +157,17 @@ void process_requests(AppState& s, Worker& worker) {
         s.export_message = written ? "wrote " + *written : "export failed: " + written.error().message;
         rq.export_file.reset();
     }
+    collect_outcome(s, worker);
+}
+
+void collect_outcome(AppState& s, Worker& worker) {
     // Progress before take(): "not busy" then guarantees the last outcome has been taken.
     const JobProgress p = worker.progress();
     if (auto done = worker.take()) apply_outcome(s, done->first, std::move(done->second));
     s.job.busy = p.busy;
     s.job.finishing_cancelled = p.running_cancelled;
     s.job.stage = p.stage;
+    s.job.progress = p.fraction;
     s.job.elapsed_s = p.elapsed_s;
     s.job.expected_s = s.result ? double(s.result->result.cells) * s.job.ns_per_cell * 1e-9 : 0.0;
 }

@@ -19,6 +19,10 @@ JobRequest make_job_request(const AppState& s, JobRequest::Kind kind);
 // Submits, cancels and exports what the panels asked for; takes a finished outcome; copies
 // the worker's progress into s.job. Window screenshots are left to the GL loop.
 void process_requests(AppState& s, Worker& worker);
+// The worker's finished outcome (if any) into the state, and its progress. process_requests
+// calls it; the frame loop also calls it before drawing, so a result that arrived while the
+// loop slept is on screen in that same frame.
+void collect_outcome(AppState& s, Worker& worker);
 // Takes one finished job into the state (the newest request's only; see JobRunner).
 void apply_outcome(AppState& s, uint64_t id, JobOutcome&& out);
 

@@ -4,6 +4,7 @@
 #include "gui/gl_view.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
@@ -19,12 +20,19 @@ Status GlView::init(AppState& s, bool prefer_interop) {
     s.system.gl_renderer = std::string(renderer ? renderer : "?") + ", GL " + (version ? version : "?");
     s.system.upload_path = render::upload_path_name(texture_.path());
     s.system.upload_note = texture_.path_note();
+    s.system.device_view = texture_.path() == render::UploadPath::cuda_interop;
     return Ok{};
 }
 
-void GlView::update(AppState& s) {
-    TextureContent& out = s.view.texture;
-    if (!s.result || s.view.wanted.rows <= 0 || s.view.wanted.out_w <= 0) return;
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+render::ViewSource GlView::source(const AppState& s, uint64_t& values_version) {
     const Computed& c = *s.result;
     const Layer layer = c.has_layer(s.view.layer) ? s.view.layer : Layer::H;
     const render::ColorScale scale = view_color_scale(s);
@@ -36,15 +44,38 @@ void GlView::update(AppState& s) {
         lut_key_scale_ = scale;
         ++lut_version_;
     }
-    const uint64_t values_version = c.id * 4 + uint64_t(layer);
+    // A GPU-resident result builds its optimal-path mask on first use (from a host copy).
+    const bool want_mask = s.view.wanted.mask;
+    const render::MaskPyramid* mask = want_mask || c.mask_ready() ? &c.mask_pyramid() : nullptr;
+    values_version = c.id * 8 + uint64_t(layer) * 2 + (mask ? 1 : 0);
+    render::ViewSource src{nullptr, mask, &lut_, values_version, lut_version_};
+    if (c.resident()) src.device_values = &c.device->levels(int(layer));
+    else src.values = &c.pyramid(layer);
+    return src;
+}
+
+void GlView::update(AppState& s) {
+    TextureContent& out = s.view.texture;
+    if (!s.result || s.view.wanted.rows <= 0 || s.view.wanted.out_w <= 0) return;
+    const Computed& c = *s.result;
+    uint64_t values_version = 0;
+    const render::ViewSource src = source(s, values_version);
     const render::TexelRequest& want = s.view.wanted;
     if (want == drawn_ && values_version == drawn_values_ && lut_version_ == drawn_lut_) return;
 
-    const render::ViewSource src{&c.pyramid(layer), &c.mask, &lut_, values_version, lut_version_};
+    const auto t0 = std::chrono::steady_clock::now();
     if (Status st = texture_.draw(src, want); !st) {
         s.error = "matrix view: " + st.error().message;
+        // The texture left the interop path: a GPU-resident result cannot be drawn any more, so
+        // it is computed again on the host path.
+        s.system.device_view = texture_.path() == render::UploadPath::cuda_interop;
+        s.system.upload_path = render::upload_path_name(texture_.path());
+        s.system.upload_note = texture_.path_note();
+        if (c.resident() && !s.system.device_view) s.requests.compute = true;
         return;
     }
+    last_upload_ms_ = ms_since(t0);
+    drawn_result_ = c.id;
     drawn_ = want;
     drawn_values_ = values_version;
     drawn_lut_ = lut_version_;
@@ -57,6 +88,24 @@ void GlView::update(AppState& s) {
     out.matrix_cols = c.cols();
     s.system.upload_path = render::upload_path_name(texture_.path());
     s.system.upload_note = texture_.path_note();
+    s.system.device_view = texture_.path() == render::UploadPath::cuda_interop;
+}
+
+Expected<std::vector<double>> GlView::time_uploads(AppState& s, const render::TexelRequest& req, int repeats) {
+    if (!s.result) return usage_error("no result to draw");
+    uint64_t values_version = 0;
+    const render::ViewSource src = source(s, values_version);
+    std::vector<double> ms;
+    for (int k = 0; k < repeats + 1; ++k) {  // the first draw uploads device copies: not timed
+        glFinish();
+        const auto t0 = std::chrono::steady_clock::now();
+        if (Status st = texture_.draw(src, req); !st) return st.error();
+        glFinish();
+        if (k > 0) ms.push_back(ms_since(t0));
+    }
+    drawn_ = {};  // the view is redrawn on the next update (and is not "on screen" until then)
+    s.view.texture.result_id = 0;
+    return ms;
 }
 
 render::Image read_framebuffer(int width, int height) {

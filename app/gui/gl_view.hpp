@@ -1,10 +1,12 @@
 // The frame loop's GL side: keeps the matrix texture in step with what the matrix panel asks
-// for (render/ does the pixels, through the host or the interop path), and reads the window
-// back for screenshots. Needs the GL context current.
+// for (render/ does the pixels, through the host or the interop path; GPU-resident results are
+// drawn from their device levels), and reads the window back for screenshots. Needs the GL
+// context current.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dpviz/expected.hpp"
 #include "dpviz/render/gl_matrix_texture.hpp"
@@ -22,6 +24,16 @@ public:
     void update(AppState& s);
     void release() { texture_ = {}; }
 
+    // Milliseconds of the last texture update (colorize + upload, or map + write + unmap), and
+    // the id of the result it drew.
+    double last_upload_ms() const { return last_upload_ms_; }
+    uint64_t last_drawn_result() const { return drawn_result_; }
+    // Draws `req` of the shown result `repeats` times (nothing cached between them but the
+    // device copies and the color table) and returns each time in ms, glFinish included; the
+    // texture's next update redraws the view. For --measure-upload.
+    Expected<std::vector<double>> time_uploads(AppState& s, const render::TexelRequest& req, int repeats);
+    render::UploadPath path() const { return texture_.path(); }
+
 private:
     render::MatrixTexture texture_;
     render::ColorLut lut_;
@@ -31,6 +43,10 @@ private:
     uint64_t lut_version_ = 0;
     render::TexelRequest drawn_;
     uint64_t drawn_values_ = 0, drawn_lut_ = 0;
+    double last_upload_ms_ = 0.0;
+    uint64_t drawn_result_ = 0;
+
+    render::ViewSource source(const AppState& s, uint64_t& values_version);
 };
 
 // The window's back buffer (call after rendering, before the swap), top row first.

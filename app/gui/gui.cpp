@@ -31,6 +31,7 @@
 #include "gui/gl_view.hpp"
 #include "gui/panels.hpp"
 #include "gui/session.hpp"
+#include "gui/teach_lessons.hpp"
 
 namespace dpviz::gui {
 
@@ -57,12 +58,28 @@ View:
   --view I,J,PX                center cell (I, J) at PX screen pixels per cell
   --hover I,J                  put the mouse on cell (I, J) (shows its tooltip; for screenshots)
   --run-all                    run all backends at start (timing panel)
+  --panel NAME                 open a teaching view: inspector, machine-code, lesson (repeatable;
+                               arranges the windows as a lesson does)
+  --inspect I,J                the cell the inspector shows (as a click on it)
+  --lesson N [--lesson-step K] open lesson N (1-3) at step K (Lessons menu; sets inputs and view)
+  --teach playback|ownership   open the Wavefront panel with this view over the matrix
+  --teach-step K               playback: show the fill after step K (0-based; clamped to the last)
+  --teach-color block|warp|lane  ownership: colour cells by block (CPU: thread), warp or lane
   --size WxH                   window size (default 1280x800)
   --no-session                 neither read nor write ~/.config/dpviz (imgui.ini, session.ini)
 
 Headless check:
   --screenshot FILE            render, save the window as PNG, exit (no session is used)
   --frames N                   frames rendered after the result is shown (default 3)
+
+Measurements (print a table, exit; no session is used):
+  --measure-interactive N      change gap open N times (two values in turn) and time each change
+                               to the frame showing the new matrix texture and path (glFinish),
+                               with the job's stages (fill, traceback, pyramid, view prep, texture)
+  --measure-upload N           time N (at least 50) texture updates of a 2048x2048 view
+  --json                       also print the numbers as one JSON object
+  --random-pair LEN            instead of QUERY TARGET: a seeded random DNA pair of LEN residues,
+                               ~80% identical (--seed S, default 1)
 
 Exit codes: 0 success, 2 usage, 3 input (with --screenshot: the inputs did not load),
 5 no display (GLFW error 65544) or a blank frame.
@@ -103,11 +120,14 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
     std::vector<std::string> positional;
     bool literal = false, have_match = false;
     std::string example;
+    int random_pair = 0;
+    uint64_t seed = 1;
     const std::vector<std::string> takes_value = {
         "--algo",     "--matrix",   "--match",   "--mismatch", "--gap-open",      "--gap-extend",
         "--band",     "--dtw-cost", "--column",  "--backend",  "--query-record",  "--target-record",
         "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
-        "--frames",   "--example"};
+        "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
+        "--teach", "--teach-step", "--teach-color"};
     for (size_t k = 0; k < args.size(); ++k) {
         std::string a = args[k], v;
         if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
@@ -198,6 +218,55 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
             if (v.empty()) return usage_error("--screenshot needs a file name");
             o.screenshot = v;
             o.use_session = false;
+        } else if (a == "--teach") {
+            if (v != "playback" && v != "ownership") return usage_error("--teach is playback or ownership, got '" + v + "'");
+            s.wavefront.view = v == "playback" ? TeachView::playback : TeachView::ownership;
+            s.panels.wavefront = true;
+            s.wavefront.raise = true;
+        } else if (a == "--teach-step") {
+            char* end = nullptr;
+            const long long k = std::strtoll(v.c_str(), &end, 10);
+            if (v.empty() || *end || k < 0) return usage_error("--teach-step expects a step number >= 0, got '" + v + "'");
+            s.wavefront.playback.step = k;
+        } else if (a == "--teach-color") {
+            if (v != "block" && v != "warp" && v != "lane") return usage_error("--teach-color is block, warp or lane, got '" + v + "'");
+            s.wavefront.color_by = v == "block" ? OwnerField::block : v == "warp" ? OwnerField::warp : OwnerField::lane;
+        } else if (a == "--panel") {
+            if (v == "inspector") s.panels.inspector = true;
+            else if (v == "machine-code") s.panels.machine_code = true;
+            else if (v == "lesson") s.panels.lesson = true;
+            else return usage_error("--panel is inspector, machine-code or lesson, got '" + v + "'");
+            s.teach.layout_pending = true;  // the lessons' window layout, with room for the teaching views
+        } else if (a == "--inspect") {
+            auto ij = to_pair("--inspect", v, ',');
+            if (!ij) return ij.error();
+            if (ij->first < 0 || ij->second < 0) return usage_error("--inspect: I and J must be 0 or more");
+            s.view.inspected = Cell{int32_t(ij->first), int32_t(ij->second)};
+        } else if (a == "--lesson" || a == "--lesson-step") {
+            auto n = to_int(a, v);
+            if (!n) return n.error();
+            const int count = int(lessons().size());
+            if (a == "--lesson") {
+                if (*n < 1 || *n > count) return usage_error("--lesson must be between 1 and " + std::to_string(count));
+                o.lesson = *n;
+            } else {
+                if (*n < 1) return usage_error("--lesson-step must be 1 or more");
+                o.lesson_step = *n;
+            }
+        } else if (a == "--measure-interactive" || a == "--measure-upload" || a == "--random-pair") {
+            auto n = to_int(a, v);
+            if (!n) return n.error();
+            if (*n < 1 || *n > 1000000) return usage_error(a + " must be between 1 and 1000000");
+            if (a == "--measure-interactive") o.measure.interactive = *n;
+            else if (a == "--measure-upload") o.measure.upload = std::max(*n, 50);
+            else random_pair = *n;
+            o.use_session = false;
+        } else if (a == "--seed") {
+            char* end = nullptr;
+            seed = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || *end) return usage_error("--seed expects a non-negative integer, got '" + v + "'");
+        } else if (a == "--json") {
+            o.measure.json = true;
         } else if (a == "--example") {
             if (v != "globins" && v != "dna" && v != "dtw") return usage_error("--example is globins, dna or dtw");
             example = v;
@@ -212,6 +281,24 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         return usage_error("gui takes QUERY and TARGET, or neither (got " + std::to_string(positional.size()) +
                            " arguments); see dpviz gui --help");
     if (!example.empty() && !positional.empty()) return usage_error("give --example or QUERY TARGET, not both");
+    if (random_pair && (!example.empty() || !positional.empty()))
+        return usage_error("--random-pair makes its own inputs: give it without --example or QUERY TARGET");
+    if (random_pair) {
+        if (p.algo == Algorithm::dtw) return usage_error("--random-pair is a DNA pair: not for --algo dtw");
+        const auto [q, t] = random_dna_pair(random_pair, seed);
+        const std::string tag = std::to_string(random_pair) + "_seed" + std::to_string(seed);
+        s.query = {};
+        s.target = {};
+        s.query.source = s.target.source = InputSource::paste;
+        s.query.pasted = ">random_query_" + tag + "\n" + q + "\n";
+        s.target.pasted = ">random_target_" + tag + "\n" + t + "\n";
+        o.have_inputs = true;
+    }
+    if (o.lesson && (!example.empty() || !positional.empty()))
+        return usage_error("--lesson sets its own inputs: give it without --example or QUERY TARGET");
+    if (o.lesson && o.lesson_step > int(lessons()[size_t(*o.lesson - 1)].steps.size()))
+        return usage_error("--lesson-step: lesson " + std::to_string(*o.lesson) + " has " +
+                           std::to_string(lessons()[size_t(*o.lesson - 1)].steps.size()) + " steps");
     if (literal && p.algo == Algorithm::dtw) return usage_error("--seq does not apply to --algo dtw");
     if (positional.size() == 2) {
         for (int k = 0; k < 2; ++k) {
@@ -302,11 +389,13 @@ bool view_settled(const AppState& s, bool want_timings) {
     if (s.job.busy || s.requests.compute || s.requests.run_all_backends) return false;
     if (want_timings && s.timings.empty() && s.error.empty()) return false;
     if (!s.result) return !s.error.empty();
+    if (!lesson_view_applied(s) || s.view.center_pending) return false;
     const TextureContent& t = s.view.texture;
     return !s.panels.matrix || (t.result_id == s.result->id && t.drawn == s.view.wanted);
 }
 
 constexpr double kScreenshotTimeoutS = 120.0;
+constexpr double kMeasureTimeoutS = 900.0;
 
 int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
     AppState& s = opt.initial;
@@ -316,7 +405,10 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         err << "dpviz: " << st.error().message << "\n";
         return app::kExitDevice;
     }
-    glfwSwapInterval(screenshot ? 0 : 1);
+    InteractiveMeasure measure(opt.measure);
+    const bool measuring = measure.active();
+    bool measured = false;
+    glfwSwapInterval(screenshot || measuring ? 0 : 1);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
@@ -336,6 +428,7 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
     ImGui_ImplOpenGL3_Init("#version 330 core");
 
     Worker worker(run_job);
+    worker.set_on_finish([] { glfwPostEmptyEvent(); });  // thread-safe: wakes the wait below
     GlView view;
     if (Status st = view.init(s, /*prefer_interop=*/true); !st) err << "dpviz: note: " << st.error().message << "\n";
     probe_backends(s.system);
@@ -345,9 +438,16 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
     const auto started = std::chrono::steady_clock::now();
     int code = app::kExitOk;
     while (!glfwWindowShouldClose(window.get()) && !s.requests.quit) {
-        // Idle windows sleep until an event; a running job or a settling screenshot keeps going.
-        if (screenshot || s.job.busy || s.requests.compute) glfwPollEvents();
+        // Idle windows sleep until an event. While a job runs, frames come at about 60 per second
+        // (the progress bar moves; the GPU is not kept busy with GL work the fill has to share it
+        // with), and the job's end wakes the loop at once (set_on_finish above).
+        if (s.requests.compute) glfwPollEvents();
+        else if (s.job.busy) glfwWaitEventsTimeout(1.0 / 60.0);
+        else if (screenshot || measuring) glfwPollEvents();
         else glfwWaitEventsTimeout(0.1);
+        if (measuring && !measured) measure.before_frame(s);  // may change gap open and request a recompute
+        collect_outcome(s, worker);
+        if (measuring && !measured) measure.after_collect(s);
         view.update(s);  // the region the matrix panel asked for last frame
 
         ImGui_ImplOpenGL3_NewFrame();
@@ -355,13 +455,17 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         if (opt.hover && s.result && s.view.canvas.w > 0) {
             const Vec2d p = to_screen(s.view.xf, s.view.canvas, {opt.hover->j + 0.5, opt.hover->i + 0.5});
             io.MousePos = ImVec2(float(p.x), float(p.y));
-        } else if (screenshot) {
+        } else if (screenshot || measuring) {
             io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // Xvfb's pointer rests mid-screen: no stray tooltip
         }
         ImGui::NewFrame();
         draw_ui(s);
         ImGui::Render();
         process_requests(s, worker);
+        if (measuring && !measured) {
+            measure.after_submit(s);
+            measure.after_collect(s);
+        }
 
         int fb_w = 0, fb_h = 0;
         glfwGetFramebufferSize(window.get(), &fb_w, &fb_h);
@@ -377,7 +481,27 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
             s.export_message = st ? "wrote " + path : "export failed: " + st.error().message;
             s.requests.export_file.reset();
         }
-        if (screenshot) {
+        if (measuring && !measured) {
+            glFinish();  // this frame's GL work (the texture and the path) is done
+            const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            if (measure.after_frame(s, view.last_drawn_result(), view.last_upload_ms()) || waited > kMeasureTimeoutS) {
+                measured = true;
+                if (waited > kMeasureTimeoutS) {
+                    err << "dpviz: measurement: gave up after " << kMeasureTimeoutS << " s\n";
+                    code = app::kExitResource;
+                } else if (!measure.failed() && measure.wants_upload() && s.result) {
+                    const int w = std::min(2048, s.result->cols()), h = std::min(2048, s.result->rows());
+                    const render::TexelRequest req{0, 0, s.result->rows(), s.result->cols(), w, h, false};
+                    auto ms = view.time_uploads(s, req, measure.upload_repeats());
+                    if (ms) measure.set_upload_times(std::move(*ms), w, h);
+                    else err << "dpviz: --measure-upload: " << ms.error().message << "\n";
+                }
+                measure.report(s, out, err);
+                if (measure.failed()) code = app::kExitInput;
+                if (!screenshot) break;
+            }
+        }
+        if (screenshot && (!measuring || measured)) {
             const bool settled = view_settled(s, opt.run_all_backends);
             settled_frames = settled ? settled_frames + 1 : 0;
             const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -408,7 +532,7 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
     }
 
     if (worker.progress().busy && !screenshot)
-        err << "dpviz: waiting for the running fill to finish (the engine cannot stop mid-fill)\n";
+        err << "dpviz: stopping the running computation\n";
     if (opt.use_session) {
         if (Status st = save_session(s, cfg); !st) err << "dpviz: note: session not saved: " << st.error().message << "\n";
     }
@@ -441,7 +565,8 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     using namespace dpviz::gui;
     // The saved session first (unless the command line turns it off), the command line on top.
     AppState session;
-    const bool no_session = has_option(args, "--no-session") || has_option(args, "--screenshot");
+    const bool no_session = has_option(args, "--no-session") || has_option(args, "--screenshot") ||
+                            has_option(args, "--measure-interactive") || has_option(args, "--measure-upload");
     if (!no_session) load_session(session, config_dir());
     session.query.record_names.clear();
     session.target.record_names.clear();
@@ -471,6 +596,12 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             s.params.scoring = given.scoring;
             s.params.matrix = given.matrix;
         }
+    } else if (opt.lesson) {
+        if (s.assets_dir.empty()) {
+            err << "dpviz: the bundled examples were not found (set DPVIZ_ASSETS to the assets folder)\n";
+            return kExitInput;
+        }
+        open_lesson(s, *opt.lesson - 1, opt.lesson_step - 1);
     } else if (!opt.have_inputs) {
         const bool session_inputs = !(s.query.path.empty() && s.query.pasted.empty());
         if (session_inputs) s.requests.compute = true;

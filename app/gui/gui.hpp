@@ -11,6 +11,7 @@
 #include "dpviz/expected.hpp"
 #include "gui/app_state.hpp"
 #include "gui/frame.hpp"
+#include "gui/measure.hpp"
 
 namespace dpviz::gui {
 
@@ -25,6 +26,9 @@ struct GuiOptions {
     bool use_session = true;     // off with --screenshot or --no-session
     bool run_all_backends = false;  // --run-all: fill the timing panel at start
     std::optional<Cell> hover;   // --hover I,J: put the mouse on this cell (screenshots of the tooltip)
+    std::optional<int> lesson;   // --lesson N (1-based): open this lesson at start
+    int lesson_step = 1;         // --lesson-step K (1-based)
+    MeasureOptions measure;      // --measure-interactive N, --measure-upload N, --json
     bool help = false;
 };
 // `args` are the arguments after "gui". `session` holds a saved session applied before the

@@ -7,6 +7,13 @@ void JobContext::set_stage(const std::string& stage) {
     if (!mutex_) return;
     std::lock_guard lock(*mutex_);
     *stage_ = stage;
+    *fraction_ = -1.0;
+}
+
+void JobContext::set_progress(double fraction) {
+    if (!mutex_) return;
+    std::lock_guard lock(*mutex_);
+    *fraction_ = fraction;
 }
 
 void JobRunnerBase::start() { thread_ = std::thread([this] { loop(); }); }
@@ -59,6 +66,7 @@ JobProgress JobRunnerBase::progress() const {
     p.running_id = running_id_;
     p.running_cancelled = running_cancel_ && running_cancel_->load();
     p.stage = running_id_ ? stage_ : (pending_ ? "queued" : "");
+    p.fraction = running_id_ ? fraction_ : -1.0;
     if (running_id_) p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     return p;
 }
@@ -78,16 +86,28 @@ void JobRunnerBase::loop() {
             running_id_ = id;
             running_cancel_ = ctx.cancel_;
             stage_ = "starting";
+            fraction_ = -1.0;
             started_ = std::chrono::steady_clock::now();
             ctx.mutex_ = &mutex_;
             ctx.stage_ = &stage_;
+            ctx.fraction_ = &fraction_;
         }
         work(id, ctx);
-        std::lock_guard lock(mutex_);
-        running_id_ = 0;
-        running_cancel_.reset();
-        stage_.clear();
+        std::function<void()> notify;
+        {
+            std::lock_guard lock(mutex_);
+            running_id_ = 0;
+            running_cancel_.reset();
+            stage_.clear();
+            notify = on_finish_;
+        }
+        if (notify) notify();
     }
+}
+
+void JobRunnerBase::set_on_finish(std::function<void()> f) {
+    std::lock_guard lock(mutex_);
+    on_finish_ = std::move(f);
 }
 
 }  // namespace dpviz::gui

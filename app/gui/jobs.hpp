@@ -1,6 +1,7 @@
 // The GUI's worker thread: one job at a time, newest request wins. Submitting supersedes the
-// pending request and cancels the running one; only the newest job's outcome is ever handed
-// back, so the result shown is always the latest request's. The work itself is a function
+// pending request and cancels the running one (the engine sees the same flag through
+// RunControl and stops at its next check); only the newest job's outcome is ever handed back,
+// so the result shown is always the latest request's. The work itself is a function
 // (compute.cpp in the app, a fake in tests).
 #pragma once
 
@@ -17,17 +18,22 @@
 
 namespace dpviz::gui {
 
-// What a running job sees: whether it was cancelled or superseded, and where to report its stage.
+// What a running job sees: whether it was cancelled or superseded, and where to report its
+// stage and progress.
 class JobContext {
 public:
     bool cancelled() const { return cancel_->load(std::memory_order_relaxed); }
     void set_stage(const std::string& stage);
+    // For the engine's RunControl: the flag set on cancel or supersede, and a progress sink.
+    const std::atomic<bool>* cancel_flag() const { return cancel_.get(); }
+    void set_progress(double fraction);  // [0, 1] of the current stage's work; -1 = unknown
 
 private:
     friend class JobRunnerBase;
     std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
     std::mutex* mutex_ = nullptr;
     std::string* stage_ = nullptr;
+    double* fraction_ = nullptr;
 };
 
 struct JobProgress {
@@ -35,6 +41,7 @@ struct JobProgress {
     bool running_cancelled = false;  // still running, but its outcome will be dropped
     uint64_t running_id = 0;
     std::string stage;
+    double fraction = -1.0;  // reported by the engine; -1 = unknown
     double elapsed_s = 0.0;
 };
 
@@ -48,6 +55,9 @@ public:
     void cancel();
     JobProgress progress() const;
     uint64_t newest_id() const;
+    // Called on the worker thread after every job (the GUI wakes its event loop with it, so a
+    // finished job is picked up at once while the loop otherwise sleeps between frames).
+    void set_on_finish(std::function<void()> f);
 
 protected:
     JobRunnerBase() = default;
@@ -69,10 +79,12 @@ private:
     uint64_t next_id_ = 0;
     uint64_t newest_ = 0;
     std::function<void(uint64_t, JobContext&)> pending_;
+    std::function<void()> on_finish_;
     uint64_t pending_id_ = 0;
     uint64_t running_id_ = 0;
     std::shared_ptr<std::atomic<bool>> running_cancel_;
     std::string stage_;
+    double fraction_ = -1.0;
     std::chrono::steady_clock::time_point started_;
 };
 

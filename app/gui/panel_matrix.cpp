@@ -20,6 +20,7 @@
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
+#include "gui/teach_overlay.hpp"
 #include "gui/view_math.hpp"
 
 namespace dpviz::gui {
@@ -165,23 +166,24 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 color, float head) {
 void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canvas& cv, const CellRange& r,
                 const render::ColorScale& scale) {
     const ViewTransform& xf = s.view.xf;
-    const Grid<int32_t>& g = c.grid(s.view.layer);
-    const Grid<uint8_t>& dirs = c.result.dirs;
+    // The visible cells only: a GPU-resident result copies just this window back.
+    const MatrixRefs w = c.window(r.i0, r.i1, r.j0, r.j1);
+    const Grid<int32_t>* g = s.view.layer == Layer::E ? w.E : s.view.layer == Layer::F ? w.F : w.H;
     const float px = float(xf.cell_px);
     const float font = std::min(ImGui::GetFontSize(), px * 0.42f);
     ImFont* f = ImGui::GetFont();
     for (int i = r.i0; i < r.i1; ++i) {
         for (int j = r.j0; j < r.j1; ++j) {
             const ImVec2 a = im_vec(to_screen(xf, cv, {double(j), double(i)}));
-            const int32_t v = g.at(i, j);
+            const int32_t v = w.value(g, i, j);
             const ImU32 ink = text_on(scale.color(v));
             const std::string t = value_text(v);
             const ImVec2 size = f->CalcTextSizeA(font, FLT_MAX, 0.0f, t.c_str());
             if (size.x < px - 4)
                 dl->AddText(f, font, ImVec2(a.x + px * 0.62f - size.x * 0.5f, a.y + px * 0.58f - size.y * 0.5f), ink,
                             t.c_str());
-            if (dirs.empty()) continue;
-            const CellArrows ar = arrows_of(c.problem, dirs.at(i, j), layer_kind(s.view.layer));
+            if (!w.dirs || w.dirs->empty()) continue;
+            const CellArrows ar = arrows_of(c.problem, w.bits(i, j), layer_kind(s.view.layer));
             const float head = std::max(3.0f, px * 0.09f);
             const ImVec2 o(a.x + px * 0.30f, a.y + px * 0.30f);
             if (ar.diag) arrow(dl, o, ImVec2(a.x + px * 0.06f, a.y + px * 0.06f), ink, head);
@@ -228,7 +230,7 @@ void candidate_lines(const char* title, const std::vector<Candidate>& cs) {
 }
 
 void draw_tooltip(const Computed& c, Cell cell) {
-    const CellExplain x = explain_cell(c.problem, c.refs(), cell);
+    const CellExplain x = explain_cell(c.problem, c.window(cell.i, cell.i + 1, cell.j, cell.j + 1), cell);
     ImGui::BeginTooltip();
     ImGui::Text("(i, j) = (%d, %d)", cell.i, cell.j);
     if (c.problem.algo == Algorithm::dtw) {
@@ -365,8 +367,10 @@ void draw_matrix(AppState& s) {
     const bool table = v.show_details && v.xf.cell_px >= kTableCellPx;
     if (table) draw_table(dl, s, c, cv, vis, scale);
     if (v.show_path) draw_path(dl, s, c, cv, scale);
+    draw_teach_overlay(dl, s, c, cv);  // playback / ownership, when a teaching view is on
     if (v.show_details && v.xf.cell_px >= kAxisCellPx) draw_axes(dl, s, c, cv, vis);
     if (v.selected) outline_cell(dl, v.xf, cv, *v.selected, IM_COL32(255, 150, 0, 255), 2.0f);
+    if (v.inspected) outline_cell(dl, v.xf, cv, *v.inspected, IM_COL32(80, 220, 255, 255), 2.0f);
     if (v.highlight) outline_cell(dl, v.xf, cv, *v.highlight, IM_COL32(255, 230, 0, 255), 2.5f);
 
     v.hover = hovered ? pick_cell(v.xf, cv, mouse, rows, cols) : std::nullopt;
@@ -375,6 +379,7 @@ void draw_matrix(AppState& s) {
         if (!active) draw_tooltip(c, *v.hover);
         // A click (not a drag) on a path cell scrolls the alignment text to its column.
         if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f) {
+            v.inspected = *v.hover;  // any cell: the recurrence inspector shows it
             if (const auto k = path_index(c.result.path, *v.hover)) {
                 s.alignment.scroll_to_column = std::max(*k - 1, 0);
                 v.selected = *v.hover;

@@ -1,6 +1,7 @@
-// Timing panel: the shown result's fill and traceback times and GCUPS, the machine (GPU
-// backends, GL renderer, texture upload path), and "run all backends": DPX, DPX-free and CPU
-// side by side as bars with numbers and speedups, or "not available" and why.
+// Timing panel: the shown result's fill and traceback times and GCUPS, its stages (host or
+// GPU-resident path), the machine (the GPU, GPU backends, GL renderer, texture upload path), and
+// "run all backends": DPX, DPX-free and CPU side by side as bars with numbers and speedups, or
+// "not available" and why.
 #include <imgui.h>
 
 #include <algorithm>
@@ -24,6 +25,12 @@ void draw_machine(const AppState& s) {
             ImGui::TextWrapped("%s: not available (%s)", name, why.c_str());
             ImGui::PopStyleColor();
         };
+        if (!sys.gpu.empty()) {
+            const bool none = sys.gpu.rfind("not available", 0) == 0;
+            if (none) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("GPU: %s", sys.gpu.c_str());
+            if (none) ImGui::PopStyleColor();
+        }
         if (!sys.backends_probed) ImGui::TextDisabled("GPU backends: not probed");
         else {
             backend_line("DPX", sys.dpx_available, sys.dpx_note);
@@ -44,8 +51,13 @@ void draw_timing(AppState& s) {
         ImGui::Text("shown: %s", r.backend.c_str());
         ImGui::Text("fill %.3f ms   traceback %.3f ms", r.fill_ms, r.traceback_ms);
         ImGui::Text("%lld cells   %.3f GCUPS", static_cast<long long>(r.cells), total > 0 ? double(r.cells) / (total * 1e6) : 0.0);
+        const StageTimes& st = s.result->stages;
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("level matrix: H%s and the direction bits kept for the view", s.result->problem.affine() ? ", E, F" : "");
+        ImGui::TextWrapped("level matrix: H%s and the direction bits kept for the view, %s",
+                           s.result->problem.affine() ? ", E, F" : "",
+                           st.on_device ? "in GPU memory (GPU-resident view)" : "in host memory");
+        ImGui::TextWrapped("job %.2f ms: fill %.2f, traceback %.2f, pyramid %.2f%s, view prep %.2f", st.total, st.fill,
+                           st.traceback, st.pyramid, st.on_device ? " (GPU)" : "", st.prepare);
         ImGui::PopStyleColor();
         if (!r.fallback.empty()) ImGui::TextWrapped("note: %s", r.fallback.c_str());
     } else {

@@ -9,19 +9,28 @@
 
 #include "gui/compute.hpp"
 #include "gui/frame.hpp"
+#include "gui/teach_inspector.hpp"
+#include "gui/teach_lessons.hpp"
+#include "gui/teach_machine_code.hpp"
+#include "gui/teach_playback.hpp"
 
 namespace dpviz::gui {
 
 std::span<const PanelEntry> panel_registry() {
     // Left column: what to align and how; center: the matrix over the alignment; right: numbers
     // and files. Fractions of the work area, so the first layout fits any window size.
-    static constexpr std::array<PanelEntry, 6> kPanels{{
-        {"Inputs", &PanelsOpen::inputs, draw_inputs, 0.00f, 0.00f, 0.27f, 0.47f},
-        {"Parameters", &PanelsOpen::parameters, draw_parameters, 0.00f, 0.47f, 0.27f, 0.53f},
-        {"Matrix", &PanelsOpen::matrix, draw_matrix, 0.27f, 0.00f, 0.48f, 0.66f},
-        {"Alignment", &PanelsOpen::alignment, draw_alignment, 0.27f, 0.66f, 0.73f, 0.34f},
+    // Teaching views open over the right column (inspector, machine code) and the inputs (lesson).
+    static constexpr std::array<PanelEntry, 10> kPanels{{
+        {"Inputs", &PanelsOpen::inputs, draw_inputs, 0.00f, 0.00f, 0.27f, 0.47f, 0.00f, 0.00f, 0.24f, 0.55f},
+        {"Parameters", &PanelsOpen::parameters, draw_parameters, 0.00f, 0.47f, 0.27f, 0.53f, 0.00f, 0.55f, 0.24f, 0.45f},
+        {"Matrix", &PanelsOpen::matrix, draw_matrix, 0.27f, 0.00f, 0.48f, 0.66f, 0.24f, 0.00f, 0.44f, 0.64f},
+        {"Alignment", &PanelsOpen::alignment, draw_alignment, 0.27f, 0.66f, 0.73f, 0.34f, 0.24f, 0.64f, 0.44f, 0.36f},
         {"Timing", &PanelsOpen::timing, draw_timing, 0.75f, 0.00f, 0.25f, 0.38f},
         {"Export", &PanelsOpen::export_, draw_export, 0.75f, 0.38f, 0.25f, 0.28f},
+        {"Wavefront", &PanelsOpen::wavefront, draw_wavefront, 0.75f, 0.00f, 0.25f, 0.66f, 0.68f, 0.00f, 0.32f, 1.00f},
+        {"Inspector", &PanelsOpen::inspector, draw_teach_inspector, 0.62f, 0.00f, 0.38f, 0.66f, 0.68f, 0.00f, 0.32f, 1.00f},
+        {"Machine code", &PanelsOpen::machine_code, draw_teach_machine_code, 0.27f, 0.00f, 0.48f, 1.00f, 0.24f, 0.00f, 0.44f, 1.00f},
+        {"Lesson", &PanelsOpen::lesson, draw_teach_lesson, 0.00f, 0.00f, 0.27f, 0.47f, 0.00f, 0.00f, 0.24f, 0.55f},
     }};
     return kPanels;
 }
@@ -43,10 +52,13 @@ void draw_progress(AppState& s) {
         if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.error.c_str());
         return;
     }
-    // The engine reports no progress of its own: estimate it from the last measured throughput.
-    const float frac = j.expected_s > 0 ? float(std::min(j.elapsed_s / j.expected_s, 0.99)) : 0.0f;
+    // The engine's own progress of the fill; before it reports (loading, preparing the view), an
+    // estimate from the last measured throughput.
+    const float frac = j.progress >= 0 ? float(j.progress)
+                       : j.expected_s > 0 ? float(std::min(j.elapsed_s / j.expected_s, 0.99))
+                                          : 0.0f;
     char overlay[160];
-    std::snprintf(overlay, sizeof overlay, "%s  %.1f s", j.finishing_cancelled ? "finishing a superseded job" : j.stage.c_str(),
+    std::snprintf(overlay, sizeof overlay, "%s  %.1f s", j.finishing_cancelled ? "stopping a superseded job" : j.stage.c_str(),
                   j.elapsed_s);
     ImGui::ProgressBar(frac, ImVec2(260, 0), overlay);
     ImGui::SameLine();
@@ -66,6 +78,7 @@ void draw_menu_bar(AppState& s) {
         for (const PanelEntry& p : panel_registry()) ImGui::MenuItem(p.title, nullptr, &(s.panels.*p.open));
         ImGui::EndMenu();
     }
+    draw_lessons_menu(s);
     ImGui::Separator();
     draw_progress(s);
     char fps[32];
@@ -83,11 +96,19 @@ void draw_ui(AppState& s) {
     const float top = ImGui::GetFrameHeight();  // the menu bar
     const ImVec2 area(io.DisplaySize.x, io.DisplaySize.y - top);
     s.hovered_input = -1;
+    const bool lesson_layout = s.teach.layout_pending;  // a lesson opened: its layout, once
+    s.teach.layout_pending = false;
     for (const PanelEntry& p : panel_registry()) {
         bool& open = s.panels.*p.open;
+        if (lesson_layout && p.lx < 0) open = false;
         if (!open) continue;
-        ImGui::SetNextWindowPos(ImVec2(p.x * area.x, top + p.y * area.y), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(p.w * area.x, p.h * area.y), ImGuiCond_FirstUseEver);
+        if (lesson_layout) {
+            ImGui::SetNextWindowPos(ImVec2(p.lx * area.x, top + p.ly * area.y), ImGuiCond_Always);
+            ImGui::SetNextWindowSize(ImVec2(p.lw * area.x, p.lh * area.y), ImGuiCond_Always);
+        } else {
+            ImGui::SetNextWindowPos(ImVec2(p.x * area.x, top + p.y * area.y), ImGuiCond_FirstUseEver);
+            ImGui::SetNextWindowSize(ImVec2(p.w * area.x, p.h * area.y), ImGuiCond_FirstUseEver);
+        }
         const ImGuiWindowFlags flags = p.draw == draw_matrix ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : 0;
         if (ImGui::Begin(p.title, &open, flags)) p.draw(s);
         ImGui::End();

@@ -22,6 +22,7 @@ struct PanelEntry {
     bool PanelsOpen::*open;
     void (*draw)(AppState&);
     float x, y, w, h;             // first-use placement, as fractions of the area below the menu bar
+    float lx = -1, ly = 0, lw = 0, lh = 0;  // placement when a lesson opens (lx < 0: closed then)
 };
 
 std::span<const PanelEntry> panel_registry();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/fault_injection.hpp"
 #include "gpu_dispatch.hpp"
 
 namespace dpviz {
@@ -66,6 +67,8 @@ uint64_t available_host_bytes() {
 }
 
 Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
+    // A mistyped test switch must not silently test nothing (docs/robustness.md).
+    if (auto fault = gpu_fault::current(); !fault) return fault.error();
     const OutputLevel level = opt.backend == Backend::cpu_reference ? OutputLevel::matrix : opt.level;
     const uint64_t need = estimate_host_bytes(p, level);
     const uint64_t have = opt.memory_limit ? *opt.memory_limit : available_host_bytes();
@@ -78,23 +81,26 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
                               " of memory, " + gib(have) + " available: " + hint);
     }
 
+    const RunControl& ctl = opt.control;
     Expected<DpResult> r = DpResult{};
     switch (opt.backend) {
-        case Backend::cpu_reference: r = align_reference(p); break;
-        case Backend::cpu: r = align_cpu(p, level, opt.threads); break;
+        case Backend::cpu_reference: r = align_reference(p, ctl); break;
+        case Backend::cpu: r = align_cpu(p, level, opt.threads, ctl); break;
         case Backend::cuda:
-        case Backend::cuda_portable: r = align_gpu(p, level, opt.backend == Backend::cuda); break;
+        case Backend::cuda_portable: r = align_gpu(p, level, opt.backend == Backend::cuda, ctl); break;
         case Backend::automatic:
-            r = gpu_usable() ? align_gpu(p, level, true) : Expected<DpResult>(align_cpu(p, level, opt.threads));
+            r = gpu_usable() ? align_gpu(p, level, true, ctl) : align_cpu(p, level, opt.threads, ctl);
             break;
     }
     if (!r && r.error().kind == ErrorKind::device) {
         // A GPU that is missing or faulted never costs the user the answer: the CPU computes it.
+        // (A cancelled run is not a device error: it ends here with ErrorKind::cancelled.)
         const std::string why = r.error().message;
-        r = align_cpu(p, level, opt.threads);
-        r->fallback = std::string(backend_name(opt.backend)) + " unavailable (" + why + "); ran on the CPU";
+        r = align_cpu(p, level, opt.threads, ctl);
+        if (r) r->fallback = std::string(backend_name(opt.backend)) + " unavailable (" + why + "); ran on the CPU";
     }
     if (!r) return r;
+    ctl.report(1.0);
     if (p.algo == Algorithm::dtw && r->score >= kPosInf)
         return usage_error("--band " + std::to_string(p.band) + " leaves no warping path from (1,1) to (" +
                            std::to_string(p.rows()) + "," + std::to_string(p.cols()) + "); widen the band");

@@ -1,12 +1,22 @@
-// The GPU seam for builds without CUDA: no device, ever.
+// The GPU seam for builds without CUDA: no device, except the simulated one of the test-only
+// DPVIZ_GPU_FAULT=simulate switch (cpu/simulated_gpu.cpp), so the fault paths run here too.
+#include "dpviz/fault_injection.hpp"
 #include "gpu_dispatch.hpp"
 
 namespace dpviz {
 
-bool gpu_usable() { return false; }
+bool gpu_usable() { return gpu_fault::usable_override().value_or(false); }
 
-Expected<DpResult> align_gpu(const Problem&, OutputLevel, bool) {
+Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool, const RunControl&) {
+    gpu_fault::Run run;  // this call's allocation and launch numbers
+    if (auto r = run.instead(p, level)) return std::move(*r);
     return device_error("this dpviz was built without CUDA");
 }
+
+Expected<DpResult> align_gpu_owners(const Problem&, bool, Grid<uint32_t>&) {
+    return device_error("this dpviz was built without CUDA");
+}
+
+std::string gpu_description() { return "not available: this dpviz was built without CUDA"; }
 
 }  // namespace dpviz

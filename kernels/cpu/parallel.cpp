@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "dpviz/band_shape.hpp"
 #include "dpviz/engine.hpp"
 #include "wavefront.hpp"
 
@@ -38,7 +39,7 @@ using wavefront::Store;
 
 // Steps per chunk: the unit of hand-over between bands. Its buffers (H, E, F, bits) stay in L1/L2,
 // and one hand-over costs about one cache-line transfer, small against 256 steps of work.
-constexpr int32_t kChunkSteps = 256;
+constexpr int32_t kChunkSteps = cpu_band::kChunkSteps;  // the teaching views' schedule models it too
 static_assert(kChunkSteps % 16 == 0, "the kernels copy direction bits in blocks of 16 steps");
 // threads = 0 (automatic) runs smaller problems on the calling thread: below ~1 ms of work,
 // starting threads and filling the pipeline cost about what a second core saves.
@@ -246,12 +247,13 @@ struct Scratch {  // one per thread
     std::vector<int32_t> h, e, f, state, query, profile, scores, lo, hi;
     std::vector<uint8_t> dirs;
     Best best;
+    int32_t thread = 0;
 };
 
 class Wavefront {
 public:
-    Wavefront(const Problem& p, const Plan& plan, const wavefront::Isa& isa, DpResult& r)
-        : p_(p), plan_(plan), isa_(isa), r_(r), W_(isa.lanes), M_(p.rows()), N_(p.cols()),
+    Wavefront(const Problem& p, const Plan& plan, const wavefront::Isa& isa, DpResult& r, const RunControl& control)
+        : p_(p), plan_(plan), isa_(isa), r_(r), control_(control), W_(isa.lanes), M_(p.rows()), N_(p.cols()),
           bands_((M_ + W_ - 1) / W_) {
         kernel_ = plan.kernel;
         trev_.assign(size_t(N_) + 2 * W_, 0);
@@ -281,9 +283,13 @@ public:
         if (automatic && int64_t(M_) * N_ < kMinCellsForThreads) t = 1;
         std::vector<Scratch> scratch(t);
         for (Scratch& x : scratch) prepare(x);
+        for (unsigned k = 0; k < t; ++k) scratch[k].thread = int32_t(k);
+        r_.shape.lanes = W_;
+        r_.shape.threads = int32_t(t);
+        r_.shape.band_thread.assign(size_t(bands_), 0);
         std::vector<std::thread> pool;
-        for (unsigned k = 1; k < t; ++k) pool.emplace_back([this, &scratch, k] { work(scratch[k]); });
-        work(scratch[0]);
+        for (unsigned k = 1; k < t; ++k) pool.emplace_back([this, &scratch, k] { work(scratch[k], false); });
+        work(scratch[0], true);
         for (std::thread& th : pool) th.join();
         for (const Scratch& x : scratch) best_.offer(x.best.score, x.best.cell);
     }
@@ -292,6 +298,7 @@ public:
     int32_t last_row(int32_t j) const { return top_h_[W_ + j]; }
     int32_t last_col(int32_t i) const { return last_col_[i]; }
     const Best& best() const { return best_; }
+    bool cancelled() const { return stop_.load(std::memory_order_relaxed); }
 
 private:
     void prepare(Scratch& x) const {
@@ -308,12 +315,25 @@ private:
         x.scores.assign(kernel_.table ? chunk : 0, 0);
     }
 
-    void work(Scratch& x) {
+    // The caller's thread (`reports`) also reports progress: bands done, scaled to 0.9 of the run.
+    void work(Scratch& x, bool reports) {
         for (;;) {
+            if (stopping()) return;
             const int32_t b = next_band_.fetch_add(1, std::memory_order_relaxed);
             if (b >= bands_) return;
+            r_.shape.band_thread[size_t(b)] = x.thread;  // the hand-out is dynamic: record it
             run_band(x, b);
+            const int32_t done = bands_done_.fetch_add(1, std::memory_order_relaxed) + 1;
+            if (reports) control_.report(0.9 * double(done) / double(bands_));
         }
+    }
+
+    // Cancelled (RunControl): checked before every chunk of a band.
+    bool stopping() {
+        if (stop_.load(std::memory_order_relaxed)) return true;
+        if (!control_.cancelled()) return false;
+        stop_.store(true, std::memory_order_relaxed);
+        return true;
     }
 
     void run_band(Scratch& x, int32_t b) {
@@ -354,6 +374,10 @@ private:
         for (int32_t a = 1; a <= last_step; a += kChunkSteps) {
             const int32_t z = std::min(a + kChunkSteps - 1, last_step);
             if (b > 0) wait_for(progress_[b - 1], std::min(z, N_));
+            if (stopping()) {
+                publish(progress_[b], N_);  // the band below must not wait for rows that never come
+                return;
+            }
             wavefront::Chunk chunk{a, z, top_h_.data() + W, top_f_.data() + W, x.h.data(), x.e.data(), x.f.data(),
                                    x.dirs.data()};
             chunk.rows = rows;
@@ -392,6 +416,7 @@ private:
     const Plan& plan_;
     const wavefront::Isa isa_;
     DpResult& r_;
+    const RunControl& control_;
     const int W_;
     const int32_t M_, N_;
     const int32_t bands_;
@@ -399,6 +424,8 @@ private:
     std::vector<int32_t> trev_, tfwd_, top_h_, top_f_, last_col_;
     std::unique_ptr<Progress[]> progress_;
     std::atomic<int32_t> next_band_{0};
+    std::atomic<int32_t> bands_done_{0};
+    std::atomic<bool> stop_{false};
     Best best_;
 };
 
@@ -472,6 +499,11 @@ void fill_borders(const Problem& p, const Plan& plan, OutputLevel level, unsigne
 // ---------------------------------------------------------------------------------------------
 
 DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads) {
+    return std::move(align_cpu(p, level, threads, RunControl{}).value());
+}
+
+Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control) {
+    if (control.cancelled()) return cancelled_error();
     DpResult r;
     r.algo = p.algo;
     r.level = level;
@@ -488,8 +520,9 @@ DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads) {
     // H of the cells select_end may pick, in kernel terms: borders, the last row, the last column.
     std::unique_ptr<Wavefront> wf;
     if (M > 0 && N > 0) {
-        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r);
+        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r, control);
         wf->run(threads, automatic);
+        if (wf->cancelled()) return cancelled_error();
     }
     auto h_at = [&](int32_t i, int32_t j) {
         if (i == 0) return border_h(plan, j);
@@ -525,6 +558,7 @@ DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads) {
     }
     r.fill_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_result(p, r);
+    control.report(1.0);
     return r;
 }
 

@@ -8,6 +8,23 @@
 namespace dpviz {
 namespace {
 
+// Between rows: progress (about every 1% of the rows, as a fraction of the fill scaled to 0.9)
+// and cancellation. False when the run was cancelled.
+class RowCheck {
+public:
+    RowCheck(const RunControl& c, int rows) : c_(c), rows_(std::max(rows, 1)), step_(std::max(1, rows / 100)) {}
+    bool operator()(int i) const {
+        if (i % step_ != 0) return true;
+        if (c_.cancelled()) return false;
+        c_.report(0.9 * double(i) / rows_);
+        return true;
+    }
+
+private:
+    const RunControl& c_;
+    int rows_, step_;
+};
+
 // Direction bits for a maximum: every candidate equal to the winner sets its bit.
 uint8_t bits_of_max(int32_t best, int32_t diag, int32_t up, int32_t left) {
     uint8_t b = 0;
@@ -22,7 +39,7 @@ uint8_t bits_of_max(int32_t best, int32_t diag, int32_t up, int32_t left) {
 //   F[i][j] = max(H[i-1][j] - open, F[i-1][j] - extend)      vertical gap (query residue vs '-')
 //   H[i][j] = max(H[i-1][j-1] + s(a_i, b_j), E[i][j], F[i][j] [, 0 for local])
 // With open == extend this is the linear model, H[i][j] = max(diag + s, up - g, left - g).
-void fill_alignment(const Problem& p, DpResult& r) {
+bool fill_alignment(const Problem& p, DpResult& r, const RowCheck& row_done) {
     const int M = p.rows(), N = p.cols();
     const int32_t open = p.gaps.open, ext = p.gaps.extend;
     const bool affine = p.affine();
@@ -87,11 +104,13 @@ void fill_alignment(const Problem& p, DpResult& r) {
             r.H.at(i, j) = h;
             r.dirs.at(i, j) = bits | gap_bits;
         }
+        if (!row_done(i)) return false;
     }
+    return true;
 }
 
 // Levenshtein distance: D[i][j] = min(D[i-1][j-1] + (a != b), D[i-1][j] + 1, D[i][j-1] + 1).
-void fill_edit(const Problem& p, DpResult& r) {
+bool fill_edit(const Problem& p, DpResult& r, const RowCheck& row_done) {
     const int M = p.rows(), N = p.cols();
     r.H.reset(M + 1, N + 1, 0);
     r.dirs.reset(M + 1, N + 1, 0);
@@ -106,12 +125,14 @@ void fill_edit(const Problem& p, DpResult& r) {
             r.H.at(i, j) = d;
             r.dirs.at(i, j) = bits_of_max(d, diag, up, left);
         }
+        if (!row_done(i)) return false;
     }
+    return true;
 }
 
 // Longest common subsequence: L[i][j] = max(L[i-1][j-1] + 1 if a == b, L[i-1][j], L[i][j-1]).
 // The diagonal is a candidate only on a match, so arrows are the textbook ones.
-void fill_lcs(const Problem& p, DpResult& r) {
+bool fill_lcs(const Problem& p, DpResult& r, const RowCheck& row_done) {
     const int M = p.rows(), N = p.cols();
     r.H.reset(M + 1, N + 1, 0);
     r.dirs.reset(M + 1, N + 1, 0);
@@ -127,12 +148,14 @@ void fill_lcs(const Problem& p, DpResult& r) {
             r.H.at(i, j) = l;
             r.dirs.at(i, j) = bits_of_max(l, diag, up, left);
         }
+        if (!row_done(i)) return false;
     }
+    return true;
 }
 
 // Dynamic time warping: D[i][j] = c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1]),
 // D[0][0] = 0, every other border cell and every cell outside the band unreachable.
-void fill_dtw(const Problem& p, DpResult& r) {
+bool fill_dtw(const Problem& p, DpResult& r, const RowCheck& row_done) {
     const int M = p.rows(), N = p.cols();
     r.H.reset(M + 1, N + 1, kPosInf);
     r.dirs.reset(M + 1, N + 1, 0);
@@ -146,12 +169,16 @@ void fill_dtw(const Problem& p, DpResult& r) {
             r.H.at(i, j) = best + p.dtw_local_cost(i, j);
             r.dirs.at(i, j) = bits_of_max(best, diag, up, left);
         }
+        if (!row_done(i)) return false;
     }
+    return true;
 }
 
 }  // namespace
 
-DpResult align_reference(const Problem& p) {
+DpResult align_reference(const Problem& p) { return std::move(align_reference(p, RunControl{}).value()); }
+
+Expected<DpResult> align_reference(const Problem& p, const RunControl& control) {
     DpResult r;
     r.algo = p.algo;
     r.level = OutputLevel::matrix;
@@ -159,18 +186,22 @@ DpResult align_reference(const Problem& p) {
     r.cells = int64_t(p.rows()) * p.cols();
 
     const auto t0 = std::chrono::steady_clock::now();
+    const RowCheck row_done(control, p.rows());
+    bool filled = false;
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
-        case Algorithm::semiglobal: fill_alignment(p, r); break;
-        case Algorithm::edit: fill_edit(p, r); break;
-        case Algorithm::lcs: fill_lcs(p, r); break;
-        case Algorithm::dtw: fill_dtw(p, r); break;
+        case Algorithm::semiglobal: filled = fill_alignment(p, r, row_done); break;
+        case Algorithm::edit: filled = fill_edit(p, r, row_done); break;
+        case Algorithm::lcs: filled = fill_lcs(p, r, row_done); break;
+        case Algorithm::dtw: filled = fill_dtw(p, r, row_done); break;
     }
+    if (!filled) return cancelled_error();
     r.end = select_end(p, r.H);
     r.score = r.H.at(r.end.i, r.end.j);
     r.fill_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_result(p, r);
+    control.report(1.0);
     return r;
 }
 

@@ -55,6 +55,28 @@ __device__ __forceinline__ long long floor_div(long long a, long long b) {  // b
 // ---------------------------------------------------------------------------------------------
 inline constexpr int kColBufTail = 8;  // ints after a chunk's 128 column inputs (read ahead, zero)
 
+// The columns of a step (step(), top_values(), the bottom-row publication) are spelled out below
+// rather than called through band_shape.hpp's first_col: the same values, but the call form
+// changes ptxas's register allocation of the score and path kernels (measured with -Xptxas -v:
+// 8 to 16 registers and new spills in several of them), the spelled form keeps it as it was.
+// This check ties each spelled form to the shared function the teaching views' schedule uses.
+constexpr bool columns_spelled_as_band_shape() {
+    for (int s = 0; s < 4 * kSteps; ++s)
+        for (int l = 0; l < gpu_band::kLanes; ++l) {
+            if (kCols * (s - l) + 1 != gpu_band::first_col(s, l)) return false;                 // step()
+            if (gpu_band::step_of(gpu_band::first_col(s, l), l) != s) return false;
+        }
+    for (int c = 0; c < 4; ++c)
+        for (int q = 0; q < kHandParts; ++q)
+            for (int k = 0; k < kHandSteps; ++k)  // top_values(): lane 0's columns at step kSteps c + kHandSteps q + k
+                if (kChunkCols * c + kCols * (kHandSteps * q + k) + 1 != gpu_band::first_col(kSteps * c + kHandSteps * q + k, 0))
+                    return false;
+    for (int s = 31; s < 4 * kSteps; ++s)  // publication by lane 31: the bottom row's columns from 1 on
+        if (kCols * (s - 31) + 1 != gpu_band::first_col(s, gpu_band::kLanes - 1)) return false;
+    return true;
+}
+static_assert(columns_spelled_as_band_shape(), "band_kernel.cuh and dpviz/band_shape.hpp disagree on the columns of a step");
+
 template <class A, class Ops, Out kOut>
 struct BandSweep {
     static constexpr bool kAffine = A::kAffine;
@@ -86,7 +108,7 @@ struct BandSweep {
     int found_j;                     // locate: first column of the target row with H == target
 
     __device__ BandSweep(const FillParams& p_, int b_, int lane_, const char* prof_warp, int4* stage_)
-        : p(p_), b(b_), lane(lane_), i_lane(1 + b_ * kBandRows + lane_ * kRows),
+        : p(p_), b(b_), lane(lane_), i_lane(gpu_band::first_row(b_, lane_)),
           prof_lane(prof_warp + lane_ * 16), stage(stage_), colbuf(reinterpret_cast<int*>(stage_ + kSteps)) {}
 
     __device__ __forceinline__ int floor_value() const { return kBias; }
@@ -328,7 +350,7 @@ struct BandSweep {
         }
 
         // Outputs of this step (before the state moves on).
-        if constexpr (kOut == Out::path) {
+        if constexpr (kOut == Out::path || kOut == Out::matrix) {
             uint32_t w[kWords];
             if constexpr (kWords == 1) {
                 w[0] = 0;
@@ -348,25 +370,22 @@ struct BandSweep {
             }
         }
         if constexpr (kOut == Out::matrix) {
-            if (started) {
+            // Whole int4s in the kernel's own order (one 512-byte store per warp and array);
+            // unpack_matrix moves them to row-major afterwards. Slots of lanes that have not
+            // started, and of columns past N, hold values no cell reads.
+            static_assert(kRows == 4 && kCols == 2, "one int4 per lane, step and column");
+            const size_t at = ((size_t)b * p.steps_alloc + s) * 2 * 32 + lane;
 #pragma unroll
-                for (int k = 0; k < kCols; ++k) {
-                    const int j = j0 + k;
-#pragma unroll
-                    for (int r = 0; r < kRows; ++r) {
-                        const int i = i_lane + r;
-                        if (i <= p.M && j <= p.N) {
-                            const size_t at = (size_t)i * (p.N + 1) + j;
-                            p.Hm[at] = nh[r][k] - kBias;
-                            p.Dm[at] = (uint8_t)bits[r][k];
-                            if constexpr (kAffine) {
-                                p.Em[at] = ne[r][k] - kBias;
-                                p.Fm[at] = nf[r][k] - kBias;
-                            }
-                        }
-                    }
+            for (int k = 0; k < kCols; ++k) {
+                p.Hb[at + 32 * k] = make_int4(nh[0][k] - kBias, nh[1][k] - kBias, nh[2][k] - kBias, nh[3][k] - kBias);
+                if constexpr (kAffine) {
+                    p.Eb[at + 32 * k] = make_int4(ne[0][k] - kBias, ne[1][k] - kBias, ne[2][k] - kBias, ne[3][k] - kBias);
+                    p.Fb[at + 32 * k] = make_int4(nf[0][k] - kBias, nf[1][k] - kBias, nf[2][k] - kBias, nf[3][k] - kBias);
                 }
             }
+            if (p.owner && started)
+                p.owner[((size_t)b * p.steps_alloc + s) * 32 + lane] =
+                    gpu_band::pack_owner(blockIdx.x, threadIdx.x >> 5, lane);
         }
         if constexpr (kGuard) {
             // Column N passes through every lane inside a guarded chunk (see sweep()).
@@ -539,7 +558,7 @@ __global__ void __launch_bounds__(kMaxWarpsPerBlock * 32) band_fill(const FillPa
     int4* stage = prof + (A::kProfile ? size_t(p.A) * 32 : 0);
     // Bands go to warps round-robin, in order: band b-1 is always taken before band b, so the
     // band a warp waits on is held by a resident warp that is not waiting on it (no deadlock).
-    for (int b = blockIdx.x * wpb + wib; b < p.nbands; b += gridDim.x * wpb) {
+    for (int b = gpu_band::first_band(blockIdx.x, wib, wpb); b < p.nbands; b += gpu_band::band_stride(gridDim.x, wpb)) {
         BandSweep<A, Ops, kOut> sw(p, b, lane, reinterpret_cast<const char*>(prof), stage);
         sw.init(prof);
         sw.sweep(0, p.nchunks - 1);
@@ -587,6 +606,7 @@ Status launch_band(const FillParams& p, cudaStream_t stream) {
     if (per_sm < 1) return device_error("the fill kernel does not fit on one multiprocessor");
     const int want = (p.nbands + wpb - 1) / wpb;
     const int blocks = want < per_sm * info->sms ? want : per_sm * info->sms;
+    if (p.launched) *p.launched = {blocks, wpb, smem};
     FillParams args = p;
     void* argv[] = {&args};
     // Cooperative launch: every warp resident at once, which the band pipeline relies on.

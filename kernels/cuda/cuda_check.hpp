@@ -1,5 +1,6 @@
 // One DPVIZ_CUDA_CHECK for every CUDA call (keeps the call text, file and line) and the RAII
 // owners of device buffers, events and streams. Errors become dpviz::Error of kind device.
+// The allocation and launch sites are also where DPVIZ_GPU_FAULT (test-only) injects failures.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include "dpviz/expected.hpp"
+#include "dpviz/fault_injection.hpp"
 
 namespace dpviz::cuda {
 
@@ -19,6 +21,13 @@ inline Error cuda_error(cudaError_t e, const char* call, const char* file, int l
                         call + " at " + f + ":" + std::to_string(line));
 }
 
+// The error the real failure `e` would give at this site, marked as injected by `item`.
+inline Error injected_error(cudaError_t e, const char* call, const char* file, int line, const std::string& item) {
+    Error err = cuda_error(e, call, file, line);
+    err.message += gpu_fault::injected_note(item);
+    return err;
+}
+
 }  // namespace dpviz::cuda
 
 // Evaluates a CUDA call; on failure returns the device Error from the enclosing function
@@ -27,6 +36,15 @@ inline Error cuda_error(cudaError_t e, const char* call, const char* file, int l
     do {                                                                                    \
         const cudaError_t dpviz_err_ = (call);                                              \
         if (dpviz_err_ != cudaSuccess) return ::dpviz::cuda::cuda_error(dpviz_err_, #call, __FILE__, __LINE__); \
+    } while (0)
+
+// Put right before a kernel launch: under DPVIZ_GPU_FAULT=launch:N the N-th launch of an
+// align_gpu call returns the launch failure instead of enqueueing the kernel.
+#define DPVIZ_LAUNCH_FAULT_POINT(kernel)                                                          \
+    do {                                                                                          \
+        if (const auto dpviz_item_ = ::dpviz::gpu_fault::launch_fault())                          \
+            return ::dpviz::cuda::injected_error(cudaErrorLaunchFailure, kernel " launch", __FILE__, __LINE__, \
+                                                 *dpviz_item_);                                   \
     } while (0)
 
 namespace dpviz::cuda {
@@ -49,6 +67,9 @@ public:
         release();
         if (count == 0) return Ok{};
         void* p = nullptr;
+        if (const auto item = gpu_fault::allocation_fault())  // DPVIZ_GPU_FAULT=alloc:N, this is the N-th
+            return injected_error(cudaErrorMemoryAllocation, "cudaMalloc(&p, count * sizeof(T))", __FILE__, __LINE__,
+                                  *item);
         DPVIZ_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
         p_ = static_cast<T*>(p);
         n_ = count;

@@ -16,6 +16,8 @@
 #include "band_kernel.cuh"
 #include "gpu_dispatch.hpp"
 #include "gpu_engine.hpp"
+#include "view_matrices.hpp"
+#include "dpviz/fault_injection.hpp"
 
 namespace dpviz {
 namespace cuda {
@@ -28,6 +30,9 @@ Status device_ready() {
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
         cudaGetLastError();
+        int driver = 0;
+        if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0)
+            return device_error("no NVIDIA driver or GPU found (no libcuda; " + std::string(cudaGetErrorName(e)) + ")");
         if (e == cudaErrorInsufficientDriver)
             return device_error("the NVIDIA driver is older than this CUDA runtime (" + std::string(cudaGetErrorString(e)) + ")");
         return device_error(std::string("no CUDA device (") + cudaGetErrorString(e) + ")");
@@ -91,9 +96,9 @@ Plan make_plan(const Problem& p, OutputLevel level) {
     pl.local = p.algo == Algorithm::local;
     pl.semiglobal = p.algo == Algorithm::semiglobal;
     pl.affine = p.affine();
-    pl.nbands = (pl.M + kBandRows - 1) / kBandRows;
-    pl.nsteps = (pl.N + kCols - 1) / kCols + 31;
-    pl.nchunks = (pl.nsteps + kSteps - 1) / kSteps;
+    pl.nbands = gpu_band::band_count(pl.M);
+    pl.nsteps = gpu_band::band_steps(pl.N);
+    pl.nchunks = gpu_band::band_chunks(pl.N);
     pl.steps_alloc = pl.nchunks * kSteps;
     pl.nsnap = (pl.nchunks + kSnapEvery - 1) / kSnapEvery;
     pl.words = kRows * kCols * (pl.affine ? 8 : 4) / 32;
@@ -112,7 +117,12 @@ Plan make_plan(const Problem& p, OutputLevel level) {
     if (pl.semiglobal) pl.outputs += 4ull * N1;
     if (level == OutputLevel::path)
         pl.outputs += 4ull * pl.nbands * pl.steps_alloc * 32 * pl.words + M1 * N1;
-    if (level == OutputLevel::matrix) pl.outputs += M1 * N1 * (4ull * (pl.affine ? 3 : 1) + 1);
+    if (level == OutputLevel::matrix) {
+        // Row-major H (E, F) and bits, and what the kernel writes first: band-order values and packed bits.
+        const uint64_t band_cells = uint64_t(pl.nbands) * pl.steps_alloc * 32 * kRows * kCols;
+        pl.outputs += M1 * N1 * (4ull * (pl.affine ? 3 : 1) + 1);
+        pl.outputs += band_cells * 4ull * (pl.affine ? 3 : 1) + 4ull * pl.nbands * pl.steps_alloc * 32 * pl.words;
+    }
     return pl;
 }
 
@@ -171,13 +181,82 @@ __global__ void unpack_dirs(const uint32_t* __restrict__ packed, uint8_t* __rest
     const long long cells = (long long)M * N;
     for (long long x = blockIdx.x * (long long)blockDim.x + threadIdx.x; x < cells; x += (long long)gridDim.x * blockDim.x) {
         const int i = int(x / N) + 1, j = int(x % N) + 1;
-        const int b = (i - 1) / kBandRows, l = ((i - 1) % kBandRows) / kRows, r = (i - 1) % kRows;
-        const int s = (j - 1) / kCols + l, k = (j - 1) % kCols;
+        const int b = gpu_band::band_of_row(i), l = gpu_band::lane_of_row(i), r = gpu_band::row_in_lane(i);
+        const int s = gpu_band::step_of(j, l), k = gpu_band::col_in_step(j);
         const size_t slot = ((size_t)b * steps_alloc + s) * 32 + l;
         uint32_t v;
         if (affine) v = (packed[slot * 2 + k] >> (8 * r)) & 0xffu;
         else v = (packed[slot] >> (4 * (k * kRows + r))) & 0xfu;
         out[(size_t)i * (N + 1) + j] = uint8_t(v);
+    }
+}
+
+// Matrix level: H (E, F), the direction bits and (tests) the owners, from the kernel's band order
+// to row-major. A block takes one band (128 rows) and 64 columns: the 63 steps those columns
+// span are read whole (coalesced) into shared memory, then written out row by row (coalesced).
+inline constexpr int kTileCols = 64;
+inline constexpr int kTileSteps = kTileCols / kCols + 31;  // lane 31 runs 31 steps behind lane 0
+inline constexpr size_t kTileSmem = size_t(kTileSteps) * kCols * 32 * sizeof(int4);
+
+struct UnpackArgs {
+    const int4* band[3];     // H, E, F in band order (E, F null without affine gaps)
+    int32_t* out[3];
+    const uint32_t* dirs;    // packed bits, words per lane and step
+    uint8_t* D;
+    int words;
+    const uint32_t* ownb;    // optional
+    uint32_t* owner;
+    int M, N, steps_alloc;
+};
+
+__global__ void unpack_tiles(UnpackArgs a) {
+    extern __shared__ int4 tile[];  // [kTileSteps][kCols][32]
+    const int b = blockIdx.y, t = blockIdx.x;
+    const int s0 = t * (kTileCols / kCols);
+    const size_t base = (size_t)b * a.steps_alloc + s0;  // first step slot of the tile
+    const int nsteps = min(kTileSteps, a.steps_alloc - s0);
+    constexpr int kCells = kBandRows * kTileCols;
+    // Where cell k of the tile (row-major, kTileCols wide) comes from.
+    auto source = [&](int k, int& i, int& j, int& sr, int& kc, int& l, int& r) {
+        const int rl = k / kTileCols, cl = k % kTileCols;
+        i = b * kBandRows + 1 + rl;
+        j = t * kTileCols + 1 + cl;
+        l = gpu_band::lane_of_row(i);
+        r = gpu_band::row_in_lane(i);
+        sr = gpu_band::step_of(j, l) - s0;
+        kc = gpu_band::col_in_step(j);
+    };
+    for (int arr = 0; arr < 3; ++arr) {
+        if (!a.band[arr]) continue;
+        const int4* src = a.band[arr] + base * kCols * 32;
+        for (int x = threadIdx.x; x < nsteps * kCols * 32; x += blockDim.x) tile[x] = src[x];
+        __syncthreads();
+        const int* flat = reinterpret_cast<const int*>(tile);
+        for (int k = threadIdx.x; k < kCells; k += blockDim.x) {
+            int i, j, sr, kc, l, r;
+            source(k, i, j, sr, kc, l, r);
+            if (i <= a.M && j <= a.N) a.out[arr][(size_t)i * (a.N + 1) + j] = flat[((sr * kCols + kc) * 32 + l) * 4 + r];
+        }
+        __syncthreads();
+    }
+    // The direction bits (and owners): one or two words per lane and step.
+    uint32_t* w = reinterpret_cast<uint32_t*>(tile);
+    const uint32_t* dsrc = a.dirs + base * 32 * a.words;
+    for (int x = threadIdx.x; x < nsteps * 32 * a.words; x += blockDim.x) w[x] = dsrc[x];
+    uint32_t* o = w + kTileSteps * 32 * 2;
+    if (a.ownb)
+        for (int x = threadIdx.x; x < nsteps * 32; x += blockDim.x) o[x] = a.ownb[base * 32 + x];
+    __syncthreads();
+    for (int k = threadIdx.x; k < kCells; k += blockDim.x) {
+        int i, j, sr, kc, l, r;
+        source(k, i, j, sr, kc, l, r);
+        if (i > a.M || j > a.N) continue;
+        const size_t at = (size_t)i * (a.N + 1) + j;
+        uint32_t v;
+        if (a.words == 2) v = (w[(sr * 32 + l) * 2 + kc] >> (8 * r)) & 0xffu;
+        else v = (w[sr * 32 + l] >> (4 * (kc * kRows + r))) & 0xfu;
+        a.D[at] = uint8_t(v);
+        if (a.ownb) a.owner[at] = o[sr * 32 + l];
     }
 }
 
@@ -288,12 +367,20 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         DPVIZ_TRY(d_dirs.allocate(size_t(pl.nbands) * pl.steps_alloc * 32 * pl.words));
         if (opt.copy_back) DPVIZ_TRY(d_D.allocate(cells1));
     }
+    DeviceBuffer<int4> d_Hb, d_Eb, d_Fb;
+    const size_t band_slots = size_t(pl.nbands) * pl.steps_alloc * 32 * kCols;  // int4s per array
     if (level == OutputLevel::matrix) {
         DPVIZ_TRY(d_H.allocate(cells1));
         DPVIZ_TRY(d_D.allocate(cells1));
         if (pl.affine) {
             DPVIZ_TRY(d_E.allocate(cells1));
             DPVIZ_TRY(d_F.allocate(cells1));
+        }
+        DPVIZ_TRY(d_dirs.allocate(size_t(pl.nbands) * pl.steps_alloc * 32 * pl.words));
+        DPVIZ_TRY(d_Hb.allocate(band_slots));
+        if (pl.affine) {
+            DPVIZ_TRY(d_Eb.allocate(band_slots));
+            DPVIZ_TRY(d_Fb.allocate(band_slots));
         }
     }
 
@@ -328,8 +415,26 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.Em = d_E.get();
     fp.Fm = d_F.get();
     fp.Dm = d_D.get();
+    fp.Hb = d_Hb.get();
+    fp.Eb = d_Eb.get();
+    fp.Fb = d_Fb.get();
     fp.loc_out = d_loc.get();
+    LaunchShape launched;
+    fp.launched = &launched;
+    DeviceBuffer<uint32_t> d_owner, d_ownb;  // tests of the teaching views' schedule: who computed each cell
+    if (opt.owner && level == OutputLevel::matrix) {
+        DPVIZ_TRY(d_owner.allocate(cells1));
+        DPVIZ_TRY(d_ownb.allocate(size_t(pl.nbands) * pl.steps_alloc * 32));
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_owner.get(), 0xff, d_owner.bytes(), s));
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ownb.get(), 0xff, d_ownb.bytes(), s));
+        fp.owner = d_ownb.get();
+    }
 
+    // RunControl between stages: inputs are up, the fill is next.
+    const auto cancelled = [&] { return opt.control && opt.control->cancelled(); };
+    const auto report = [&](double f) { if (opt.control) opt.control->report(f); };
+    if (cancelled()) return cancelled_error();
+    report(0.1);
     const Out out = level == OutputLevel::score ? Out::score : level == OutputLevel::path ? Out::path : Out::matrix;
     Event e0, e1, e2, e3;
     DPVIZ_TRY(e0.create());
@@ -340,6 +445,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
         fp.epoch = rep + 1;
         DPVIZ_CUDA_CHECK(cudaEventRecord(e0.get(), s));
+        DPVIZ_LAUNCH_FAULT_POINT("band_fill");
         DPVIZ_TRY(launch_fill(p, fp, dpx, out, s));
         DPVIZ_CUDA_CHECK(cudaEventRecord(e1.get(), s));
         auto ms = elapsed(e0, e1);
@@ -349,12 +455,57 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
     std::sort(fills.begin(), fills.end());
     double fill_ms = fills[fills.size() / 2];
+    if (level == OutputLevel::matrix) {
+        // Part of the fill at this level: its time counts in fill_ms.
+        Event u0, u1;
+        DPVIZ_TRY(u0.create());
+        DPVIZ_TRY(u1.create());
+        DPVIZ_CUDA_CHECK(cudaEventRecord(u0.get(), s));
+        DPVIZ_LAUNCH_FAULT_POINT("unpack_matrix");
+        static const cudaError_t smem_ok =
+            cudaFuncSetAttribute(unpack_tiles, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kTileSmem));
+        DPVIZ_CUDA_CHECK(smem_ok);
+        UnpackArgs ua{{d_Hb.get(), d_Eb.get(), d_Fb.get()}, {d_H.get(), d_E.get(), d_F.get()}, d_dirs.get(), d_D.get(),
+                      pl.words, d_ownb.get(), d_owner.get(), M, N, pl.steps_alloc};
+        const dim3 tiles(unsigned((N + kTileCols - 1) / kTileCols), unsigned(pl.nbands));
+        unpack_tiles<<<tiles, 256, kTileSmem, s>>>(ua);
+        DPVIZ_CUDA_CHECK(cudaGetLastError());
+        DPVIZ_CUDA_CHECK(cudaEventRecord(u1.get(), s));
+        auto ums = elapsed(u0, u1);
+        if (!ums) return ums.error();
+        fill_ms += *ums;
+        // The band-order copies are not needed any more: give their memory back before the
+        // caller (the GUI's GPU-resident view) builds its pyramid.
+        d_Hb = {};
+        d_Eb = {};
+        d_Fb = {};
+        d_dirs = {};
+    }
+    if (cancelled()) return cancelled_error();
+    report(0.5);
+    if (opt.keep && level == OutputLevel::matrix) {
+        // The GUI's GPU-resident view (view_matrices.cu) takes the matrices as they are.
+        opt.keep->H = std::move(d_H);
+        opt.keep->E = std::move(d_E);
+        opt.keep->F = std::move(d_F);
+        opt.keep->D = std::move(d_D);
+        DpResult kept;
+        kept.fill_ms = fill_ms;
+        return kept;
+    }
 
     DpResult r;
     r.algo = p.algo;
     r.level = level;
     r.backend = dpx ? "cuda" : "cuda-portable";
     r.cells = int64_t(M) * N;
+    r.shape.blocks = launched.blocks;
+    r.shape.warps_per_block = launched.warps_per_block;
+    if (fp.owner) {
+        opt.owner->reset(M + 1, N + 1, 0);
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(opt.owner->data.data(), d_owner.get(), cells1 * 4, cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
 
     // The end cell, with the reference's tie-breaks (select_end in cpu/traceback.cpp).
     std::vector<int32_t> lastcol;
@@ -373,13 +524,14 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
             r.end = {0, 0};
             r.score = 0;
         } else {
-            fp.loc_band = (bi - 1) / kBandRows;
-            fp.loc_lane = ((bi - 1) % kBandRows) / kRows;
-            fp.loc_r = (bi - 1) % kRows;
+            fp.loc_band = gpu_band::band_of_row(bi);
+            fp.loc_lane = gpu_band::lane_of_row(bi);
+            fp.loc_r = gpu_band::row_in_lane(bi);
             fp.loc_chunk = rowchunk[bi];
             fp.loc_target = best;
             DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_loc.get(), 0xff, sizeof(int), s));
             DPVIZ_CUDA_CHECK(cudaEventRecord(e2.get(), s));
+            DPVIZ_LAUNCH_FAULT_POINT("band_locate");
             DPVIZ_TRY(launch_alignment(fp, {true, pl.affine, false}, false, Out::locate, s));
             DPVIZ_CUDA_CHECK(cudaEventRecord(e3.get(), s));
             auto ms = elapsed(e2, e3);
@@ -411,12 +563,15 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     r.fill_ms = fill_ms;
 
     if (!opt.copy_back) return r;  // benchmark: the fill alone
+    if (cancelled()) return cancelled_error();
+    report(0.6);
     if (level == OutputLevel::score) {
         finish_result(p, r);
         return r;
     }
 
     if (level == OutputLevel::path) {
+        DPVIZ_LAUNCH_FAULT_POINT("unpack_dirs");
         unpack_dirs<<<1024, 256, 0, s>>>(d_dirs.get(), d_D.get(), M, N, pl.steps_alloc, pl.affine ? 1 : 0);
         DPVIZ_CUDA_CHECK(cudaGetLastError());
     }
@@ -440,6 +595,8 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     } else {
         fill_dir_borders(p, r.dirs);
     }
+    if (cancelled()) return cancelled_error();
+    report(0.8);
     finish_result(p, r);
     return r;
 }
@@ -450,11 +607,14 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
 // [SECTION] Seam
 // ---------------------------------------------------------------------------------------------
 bool gpu_usable() {
+    if (const auto forced = gpu_fault::usable_override()) return *forced;  // DPVIZ_GPU_FAULT (test-only)
     static const bool usable = bool(cuda::device_ready());
     return usable;
 }
 
-Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx) {
+Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control) {
+    gpu_fault::Run run;  // this call's allocation and launch numbers (DPVIZ_GPU_FAULT, test-only)
+    if (auto r = run.instead(p, level)) return std::move(*r);  // no-device, simulate, bad switch
     if (auto st = cuda::device_ready(); !st) return st.error();
     if (p.rows() == 0 || p.cols() == 0) {
         // No interior cell: nothing for a kernel to do; the borders are the whole answer.
@@ -466,7 +626,17 @@ Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx) {
         r.fill_ms = 0;
         return r;
     }
-    return cuda::run_gpu(p, level, dpx, {});
+    cuda::GpuRunOptions opt;
+    opt.control = &control;
+    return cuda::run_gpu(p, level, dpx, opt);
+}
+
+Expected<DpResult> align_gpu_owners(const Problem& p, bool dpx, Grid<uint32_t>& owner) {
+    if (auto st = cuda::device_ready(); !st) return st.error();
+    if (p.rows() == 0 || p.cols() == 0) return usage_error("no interior cell: no kernel runs");
+    cuda::GpuRunOptions opt;
+    opt.owner = &owner;
+    return cuda::run_gpu(p, OutputLevel::matrix, dpx, opt);
 }
 
 }  // namespace dpviz

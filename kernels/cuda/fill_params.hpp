@@ -7,22 +7,26 @@
 #include <cstdint>
 
 #include "cuda_check.hpp"
+#include "dpviz/band_shape.hpp"
 
 namespace dpviz::cuda {
 
 // One warp sweeps a band of 32 * kRows rows across all columns, kCols columns per step, lanes
 // skewed by one step. Chunks of kSteps steps are the unit of input staging and bookkeeping.
-inline constexpr int kRows = 4;
-inline constexpr int kCols = 2;
-inline constexpr int kBandRows = 32 * kRows;
-inline constexpr int kSteps = 32;
-inline constexpr int kChunkCols = kSteps * kCols;
-inline constexpr int kHandSteps = 8;     // steps per hand-over of the row above between bands
-inline constexpr int kHandParts = kSteps / kHandSteps;
-static_assert(kHandSteps * kHandParts == kSteps && (kHandSteps & (kHandSteps - 1)) == 0, "hand-over parts");
+// The shape and the cell -> (band, lane, step) functions live in dpviz/band_shape.hpp, which
+// the teaching views' schedule uses too.
+using gpu_band::kRows;
+using gpu_band::kCols;
+using gpu_band::kBandRows;
+using gpu_band::kSteps;
+using gpu_band::kChunkCols;
+using gpu_band::kHandSteps;
+using gpu_band::kHandParts;
+using gpu_band::kMaxWarpsPerBlock;
 inline constexpr int kSnapEvery = 16;    // chunks between warp-state snapshots (local end-cell search)
 inline constexpr int kColPad = 128;      // padding of column-indexed arrays on both sides
-inline constexpr int kMaxWarpsPerBlock = 4;
+
+struct LaunchShape;
 
 enum class Out { score, path, matrix, locate };
 
@@ -55,13 +59,24 @@ struct FillParams {
     int32_t* snap = nullptr;         // local: [nbands][nsnap][fields][32]
     int nsnap = 0;
     uint32_t* dirs = nullptr;        // path: [nbands][steps_alloc][32][words per step]
-    int32_t* Hm = nullptr;           // matrix level: (M+1) x (N+1), interior written here
+    // Matrix level: the kernel writes H, E, F in its own order, coalesced: band b, step s, column
+    // k of the step, lane l -> int4 (rows 0..3 of the lane) at ((b * steps_alloc + s) * 2 + k) * 32 + l,
+    // unbiased; the direction bits go to `dirs` as at level path. unpack_matrix (dispatch.cu) then
+    // writes the row-major (M+1) x (N+1) interiors Hm, Em, Fm (and unpack_dirs Dm).
+    int4* Hb = nullptr;
+    int4* Eb = nullptr;
+    int4* Fb = nullptr;
+    int32_t* Hm = nullptr;           // matrix level: (M+1) x (N+1), interior written by unpack_matrix
     int32_t* Em = nullptr;
     int32_t* Fm = nullptr;
     uint8_t* Dm = nullptr;
 
     int loc_band = 0, loc_lane = 0, loc_r = 0, loc_chunk = 0, loc_target = 0;  // local end-cell search
     int* loc_out = nullptr;
+
+    uint32_t* owner = nullptr;       // matrix level, optional (tests): gpu_band::pack_owner per band, step and lane,
+                                     // at (b * steps_alloc + s) * 32 + l (unpack_matrix spreads it to the cells)
+    LaunchShape* launched = nullptr; // host side only, optional: launch_band records the shape it chose
 };
 
 struct LaunchShape {

@@ -8,9 +8,15 @@
 
 namespace dpviz::cuda {
 
+struct KeptMatrices;  // view_matrices.hpp
+
 struct GpuRunOptions {
     bool copy_back = true;  // false: fill (and end-cell search) only; matrices and bits stay on the device
     int repeats = 1;        // fill this many times; fill_ms is the median
+    KeptMatrices* keep = nullptr;         // level matrix: the filled H, E, F and direction bytes move here
+                                          // (interior only; the caller owns them, nothing is copied back)
+    const RunControl* control = nullptr;  // checked between stages
+    Grid<uint32_t>* owner = nullptr;  // level matrix: gpu_band::pack_owner of the warp lane that computed each cell
 };
 
 // Bytes of device memory a request needs (inputs, pipeline buffers, outputs of the level).

@@ -1,16 +1,18 @@
 #!/bin/sh
 # SASS instruction mix per kernel of a cuobjdump -sass dump, with the DPX instructions counted
-# apart. usage: sass_mix.sh sass_dump.txt   (dpviz kernel names are shortened: kind/flags/ops/level)
+# apart. usage: sass_mix.sh sass_dump.txt   (dpviz kernel names are shortened: kind/flags/ops/level;
+# the batch kernels (batch_fill) read "batch <kind> <ops>")
 dump="$1"
 [ -s "$dump" ] || { echo "n/a (no SASS dump)"; exit 0; }
 awk '
 function short(f,   k, m, o, l, s) {
-  if (f ~ /band_locate/) s = "locate"; else if (f ~ /unpack_dirs/) return "unpack_dirs"; else if (f ~ /band_fill/) s = "fill"; else return f
+  if (f ~ /band_locate/) s = "locate"; else if (f ~ /unpack_dirs/) return "unpack_dirs"; else if (f ~ /band_fill/) s = "fill"; else if (f ~ /batch_fill/) s = "batch"; else return f
   split("align edit lcs dtw", kinds, " ")
   if (match(f, /KindE[0-9]ELb[01]ELb[01]ELb[01]/)) {
     m = substr(f, RSTART, RLENGTH); k = kinds[substr(m, 6, 1) + 1]
     s = s " " k (substr(m, 10, 1) == "1" ? "-local" : "") (substr(m, 14, 1) == "1" ? "-affine" : "") (substr(m, 18, 1) == "1" ? "-squared" : "")
   }
+  if (s ~ /^batch/ && f ~ /EndCellE2/) s = s "-semiglobal"
   if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/ || s ~ /^locate/) s = s " dpx-free"
   split("score path matrix locate", outs, " ")
   if (match(f, /OutE[0-9]/)) s = s " " outs[substr(f, RSTART + 4, 1) + 1]

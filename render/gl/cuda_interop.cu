@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dpviz/fault_injection.hpp"
 #include "interop.hpp"
 #include "texel_math.hpp"
 
@@ -83,10 +84,13 @@ public:
     SurfaceObject() = default;
     SurfaceObject(const SurfaceObject&) = delete;
     SurfaceObject& operator=(const SurfaceObject&) = delete;
-    ~SurfaceObject() {
+    ~SurfaceObject() { reset(); }
+    void reset() {
         if (s_) cudaDestroySurfaceObject(s_);
+        s_ = 0;
     }
     Status create(cudaArray_t array) {
+        reset();
         cudaResourceDesc desc{};
         desc.resType = cudaResourceTypeArray;
         desc.res.array.array = array;
@@ -109,11 +113,16 @@ __global__ void view_texels(texel::LevelView lv, texel::LutView lut, texel::Requ
 class CudaInteropWriter final : public InteropWriter {
 public:
     CudaInteropWriter(cudaGraphicsResource_t r, std::string name) : resource_(r), name_(std::move(name)) {}
-    ~CudaInteropWriter() override { cudaGraphicsUnregisterResource(resource_); }
+    ~CudaInteropWriter() override {
+        cudaStreamSynchronize(0);  // the last view kernel may still write through the surface
+        surface_.reset();
+        cudaGraphicsUnregisterResource(resource_);
+    }
 
     const std::string& device_name() const override { return name_; }
 
     Status draw(const ViewSource& src, const TexelRequest& req) override {
+        if (src.device_values && src.device_values->empty()) return Ok{};
         if (src.values_version != values_version_ || levels_.empty()) {
             if (Status s = upload_values(src); !s) return s;
             values_version_ = src.values_version;
@@ -123,10 +132,14 @@ public:
             lut_version_ = src.lut_version;
             lut_entries_ = int64_t(src.lut->rgba.size());
         }
-        const int level = pick_level(req, int(levels_.size()));
+        // GPU-resident values are read where they are; host pyramids from their device copies.
+        const std::vector<DeviceLevel>* dv = src.device_values;
+        const int level = pick_level(req, int(dv ? dv->size() : levels_.size()));
         const LevelCopy& lc = levels_[size_t(level)];
         const bool with_mask = req.mask && lc.has_mask;
-        const texel::LevelView lv{lc.values.get(), with_mask ? lc.mask.get() : nullptr, lc.rows, lc.cols};
+        const int32_t* values = dv ? (*dv)[size_t(level)].values : lc.values.get();
+        const int32_t rows = dv ? (*dv)[size_t(level)].rows : lc.rows, cols = dv ? (*dv)[size_t(level)].cols : lc.cols;
+        const texel::LevelView lv{values, with_mask ? lc.mask.get() : nullptr, rows, cols};
         const ColorLut& hl = *src.lut;
         const texel::LutView lt{lut_.get(), lut_entries_, hl.lo, hl.span, hl.unreachable, hl.mask_tint};
         const texel::Request rq{req.i0, req.j0, req.rows, req.cols, req.out_w, req.out_h, level, with_mask};
@@ -135,13 +148,18 @@ public:
         if (Status s = mapped.map(); !s) return s;
         cudaArray_t array = nullptr;
         DPVIZ_INTEROP_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, resource_, 0, 0));
-        SurfaceObject surface;
-        if (Status s = surface.create(array); !s) return s;
+        // The texture's array stays the same from one map to the next: its surface object is made
+        // once (again, after the last kernel that used it, when GL gave the texture a new array).
+        if (array != surface_array_ || !surface_.get()) {
+            DPVIZ_INTEROP_CHECK(cudaStreamSynchronize(0));
+            if (Status s = surface_.create(array); !s) return s;
+            surface_array_ = array;
+        }
         const dim3 block(16, 16);
         const dim3 grid((unsigned(req.out_w) + 15) / 16, (unsigned(req.out_h) + 15) / 16);
-        view_texels<<<grid, block>>>(lv, lt, rq, surface.get());
+        view_texels<<<grid, block>>>(lv, lt, rq, surface_.get());
         DPVIZ_INTEROP_CHECK(cudaGetLastError());
-        DPVIZ_INTEROP_CHECK(cudaStreamSynchronize(0));  // surface and mapping go away next
+        // No host wait: unmapping (scope exit) orders every later GL command after the kernel.
         return Ok{};
     }
 
@@ -153,13 +171,17 @@ private:
         bool has_mask = false;
     };
 
+    // Device copies of the host pyramid; of the mask only when the values are on the device already.
     Status upload_values(const ViewSource& src) {
-        const auto& v = src.values->levels;
-        std::vector<LevelCopy> fresh(v.size());
-        for (size_t k = 0; k < v.size(); ++k) {
-            fresh[k].rows = v[k].rows;
-            fresh[k].cols = v[k].cols;
-            if (Status s = fresh[k].values.assign(v[k].data.data(), v[k].data.size()); !s) return s;
+        const size_t n = src.device_values ? src.device_values->size() : src.values->levels.size();
+        std::vector<LevelCopy> fresh(n);
+        for (size_t k = 0; k < n; ++k) {
+            if (!src.device_values) {
+                const auto& v = src.values->levels[k];
+                fresh[k].rows = v.rows;
+                fresh[k].cols = v.cols;
+                if (Status s = fresh[k].values.assign(v.data.data(), v.data.size()); !s) return s;
+            }
             if (src.mask && k < src.mask->levels.size()) {
                 const auto& m = src.mask->levels[k];
                 if (Status s = fresh[k].mask.assign(m.data.data(), m.data.size()); !s) return s;
@@ -171,6 +193,8 @@ private:
     }
 
     cudaGraphicsResource_t resource_;
+    cudaArray_t surface_array_ = nullptr;
+    SurfaceObject surface_;
     std::string name_;
     std::vector<LevelCopy> levels_;
     DeviceBuffer<uint32_t> lut_;
@@ -184,9 +208,13 @@ private:
 bool interop_compiled() { return true; }
 
 Expected<std::unique_ptr<InteropWriter>> make_interop_writer(uint32_t texture) {
+    if (auto refusal = gpu_fault::simulated_interop_refusal()) return device_error(*refusal);  // test-only switch
     int count = 0;
     if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
         cudaGetLastError();  // clear the sticky "no device" error for later callers
+        int driver = 0;
+        if (e == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0)
+            return device_error("no NVIDIA driver or GPU found: host upload path");
         return device_error(std::string("no CUDA device (") + (e == cudaSuccess ? "none found" : cudaGetErrorString(e)) +
                             "): host upload path");
     }
@@ -195,12 +223,18 @@ Expected<std::unique_ptr<InteropWriter>> make_interop_writer(uint32_t texture) {
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, dev);
     cudaGraphicsResource_t res = nullptr;
-    const cudaError_t e = cudaGraphicsGLRegisterImage(&res, texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
+    // DPVIZ_GPU_FAULT=interop (test-only): the registration fails as it does on Mesa.
+    const bool injected = gpu_fault::interop_registration_fails();
+    const cudaError_t e = injected ? cudaErrorUnknown
+                                   : cudaGraphicsGLRegisterImage(&res, texture, GL_TEXTURE_2D,
+                                                                 cudaGraphicsRegisterFlagsSurfaceLoadStore |
+                                                                     cudaGraphicsRegisterFlagsWriteDiscard);
     if (e != cudaSuccess) {
         cudaGetLastError();
         // Mesa (llvmpipe, Xvfb) answers cudaErrorUnknown here: the GL context is not NVIDIA's.
         return device_error(std::string("CUDA cannot register the GL texture (") + cudaGetErrorString(e) +
-                            "; is the GL renderer NVIDIA's?): host upload path");
+                            (injected ? gpu_fault::injected_note("interop") : "; is the GL renderer NVIDIA's?") +
+                            "): host upload path");
     }
     return std::unique_ptr<InteropWriter>(std::make_unique<CudaInteropWriter>(res, std::string(prop.name)));
 }

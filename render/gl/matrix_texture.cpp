@@ -87,7 +87,7 @@ Expected<MatrixTexture> MatrixTexture::create(int width, int height, bool prefer
 
 Status MatrixTexture::draw(const ViewSource& src, const TexelRequest& req) {
     if (!impl_) return resource_error("matrix texture not created");
-    if (!src.values || !src.lut || req.out_w <= 0 || req.out_h <= 0) return Ok{};
+    if ((!src.values && !src.device_values) || !src.lut || req.out_w <= 0 || req.out_h <= 0) return Ok{};
     if (req.out_w > impl_->w || req.out_h > impl_->h) {
         // Grow in 256-texel steps so a window being resized does not reallocate every frame.
         auto up = [](int v) { return (v + 255) / 256 * 256; };
@@ -100,6 +100,7 @@ Status MatrixTexture::draw(const ViewSource& src, const TexelRequest& req) {
         impl_->interop.reset();
         impl_->prefer_interop = false;
     }
+    if (!src.values) return device_error("the matrices are in GPU memory and this texture takes the host path (" + impl_->note + ")");
     return impl_->draw_host(src, req);
 }
 

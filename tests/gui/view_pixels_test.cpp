@@ -211,10 +211,12 @@ TEST_F(GlTexture, HostUploadHoldsTheHostPixelsAndGrows) {
 TEST_F(GlTexture, InteropIsChosenOnlyWhenRegistrationWorks) {
     auto tex = MatrixTexture::create(64, 64, /*prefer_interop=*/true);
     ASSERT_TRUE(tex);
-    // Without CUDA (or on Mesa) the host path runs and says why; with NVIDIA GL + CUDA, interop.
+    // Without CUDA (or on Mesa) the host path runs and says why; with NVIDIA GL + CUDA, interop
+    // (required where DPVIZ_REQUIRE_INTEROP is set: scripts/device_gui.sh on the H200).
     if (tex->path() == UploadPath::host) {
         EXPECT_FALSE(tex->path_note().empty());
     }
+    if (std::getenv("DPVIZ_REQUIRE_INTEROP")) EXPECT_EQ(tex->path(), UploadPath::cuda_interop) << tex->path_note();
     Grid<int32_t> g;
     g.reset(8, 8, 1);
     g.at(3, 4) = 5;

@@ -3,7 +3,9 @@
 // built with CUDA) the DPX and DPX-free GPU kernels; all give bit-identical results.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,11 +21,25 @@ enum class Backend { automatic, cpu_reference, cpu, cuda, cuda_portable };
 std::string_view backend_name(Backend b);                 // "auto", "cpu-reference", "cpu", "cuda", "cuda-portable"
 std::optional<Backend> parse_backend(std::string_view s);
 
+// Cancel and progress for long runs (the GUI's worker). Both optional. The CPU backends check
+// between bands (fast) or rows (reference), the GPU dispatch between its stages.
+struct RunControl {
+    const std::atomic<bool>* cancel = nullptr;  // set from any thread: the run stops at its next check
+                                                // and returns ErrorKind::cancelled (no CPU fallback)
+    std::function<void(double)> progress;       // fraction of the run done, monotone in [0, 1], 1 last;
+                                                // called on the thread that called align()
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    void report(double fraction) const {
+        if (progress) progress(fraction);
+    }
+};
+
 struct AlignOptions {
     Backend backend = Backend::automatic;
     OutputLevel level = OutputLevel::path;
     unsigned threads = 0;                  // fast CPU backend: 0 = all hardware threads
     std::optional<uint64_t> memory_limit;  // bytes; unset = MemAvailable (or $DPVIZ_MEMORY_LIMIT)
+    RunControl control;
 };
 
 // Bytes a request needs on the host for the given output level (matrices, bits and path).
@@ -35,9 +51,16 @@ uint64_t available_host_bytes();
 // does not fit returns a resource error saying how much it needs and what to do instead.
 Expected<DpResult> align(const Problem& p, const AlignOptions& opt);
 
-// The individual CPU backends (used by align and by tests).
+// The individual CPU backends (used by align and by tests). The RunControl forms return
+// ErrorKind::cancelled when cancelled.
 DpResult align_reference(const Problem& p);                       // always level matrix
 DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads);
+Expected<DpResult> align_reference(const Problem& p, const RunControl& control);
+Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control);
+
+// The GPU in one line for the timing panel: "NVIDIA H200 (132 SMs, 140.4 GiB, driver 13.0,
+// compute capability 9.0)", or "not available: WHY" (no device, built without CUDA, ...).
+std::string gpu_description();
 
 // Shared by every backend: where the traceback starts, the path through the direction bits,
 // and the alignment read off the path. Tie-breaks are documented in docs/algorithms.md.

@@ -14,6 +14,7 @@ enum class ErrorKind {
     input,     // unreadable or malformed input data        -> exit 3
     resource,  // memory, overflow bound, output file       -> exit 4
     device,    // GPU missing or faulted (callers fall back) -> exit 5
+    cancelled, // the caller cancelled the run (RunControl): no result, no fallback
 };
 
 struct Error {
@@ -25,6 +26,7 @@ inline Error usage_error(std::string m) { return {ErrorKind::usage, std::move(m)
 inline Error input_error(std::string m) { return {ErrorKind::input, std::move(m)}; }
 inline Error resource_error(std::string m) { return {ErrorKind::resource, std::move(m)}; }
 inline Error device_error(std::string m) { return {ErrorKind::device, std::move(m)}; }
+inline Error cancelled_error(std::string m = "cancelled") { return {ErrorKind::cancelled, std::move(m)}; }
 
 template <class T>
 class Expected {

@@ -180,6 +180,16 @@ struct Alignment {
     double similarity() const { return length ? double(similar) / length : 0.0; }
 };
 
+// How the backend that ran split the fill among its workers (the teaching views map every cell
+// to them: dpviz/schedule.hpp). Zero where the backend does not apply.
+struct FillShape {
+    int32_t blocks = 0;            // GPU: blocks of the persistent grid launched
+    int32_t warps_per_block = 0;   // GPU: warps per block (one band of rows per warp at a time)
+    int32_t lanes = 0;             // fast CPU backend: rows per band (SIMD lanes of the kernel)
+    int32_t threads = 0;           // fast CPU backend: threads that swept bands
+    std::vector<int32_t> band_thread;  // fast CPU backend: the thread that swept band b
+};
+
 struct DpResult {
     Algorithm algo = Algorithm::local;
     int32_t score = 0;
@@ -197,6 +207,7 @@ struct DpResult {
     std::string fallback;      // empty, or why the requested backend did not run
     double fill_ms = 0.0;
     double traceback_ms = 0.0;
+    FillShape shape;           // the split of the fill that ran (GPU launch shape, CPU bands)
 
     int64_t cells = 0;         // M * N interior cells filled (the unit of GCUPS)
 };

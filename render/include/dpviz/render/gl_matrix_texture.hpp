@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dpviz/device_view.hpp"
 #include "dpviz/expected.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 
@@ -21,12 +22,15 @@ const char* upload_path_name(UploadPath p);  // "host", "CUDA-GL interop"
 
 // What a view is drawn from. The versions identify the contents: the interop path keeps device
 // copies and re-uploads one only when its version changes. The pointees are borrowed for the call.
+// The GPU-resident path gives `device_values` (levels already in device memory, same pooling)
+// instead of `values`: the interop path reads them where they are; the host path cannot.
 struct ViewSource {
     const ValuePyramid* values = nullptr;
     const MaskPyramid* mask = nullptr;  // may be null
     const ColorLut* lut = nullptr;
     uint64_t values_version = 0;        // values and mask
     uint64_t lut_version = 0;
+    const std::vector<DeviceLevel>* device_values = nullptr;
 };
 
 // Whether this build can use CUDA-GL interop, and (if it was probed) on which device.
@@ -48,7 +52,8 @@ public:
 
     // Draws the view into the texture's top-left req.out_w x req.out_h texels. Grows the
     // texture (re-registering it) when the request is larger. An interop failure switches this
-    // texture to the host path for good and draws there.
+    // texture to the host path for good and draws there (a device-only source then fails: the
+    // caller recomputes on the host path).
     Status draw(const ViewSource& src, const TexelRequest& req);
 
     uint32_t gl_name() const;

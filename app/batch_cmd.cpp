@@ -1,0 +1,415 @@
+// `dpviz batch`: many pairs of one problem setup scored in one call (align_batch), one TSV line
+// or one JSON object per pair. Every failure is one line on stderr and a documented exit code.
+#include "batch_cmd.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "dpviz/batch.hpp"
+#include "dpviz/engine.hpp"
+#include "input.hpp"
+#include "matrix_file.hpp"
+
+namespace dpviz::app {
+namespace {
+
+constexpr const char* kBatchHelp = R"(Usage: dpviz batch [options] QUERIES TARGETS
+
+Scores many pairs of one setup in one call: the score and the end cell of every pair (as
+`dpviz align --score-only` reports them), computed on the GPU (one block of warps per pair) or on
+the CPU (threads over pairs).
+
+QUERIES and TARGETS are multi-record files (FASTA, FASTQ or plain sequence, gzip allowed), or
+with --seq comma-separated literal sequences ("ACGT,GATTACA"). For --algo dtw they are numeric
+files (CSV/TSV/whitespace) whose every column is one signal. The pairs are:
+  one query             the query against every target
+  one target            every query against the target
+  equal counts          query k against target k
+  --all-vs-all          every query against every target (query-major order)
+
+Algorithm and scoring (as in dpviz align):
+  --algo A             local (default), global, semiglobal, edit, lcs, dtw
+  --matrix NAME|FILE   substitution matrix (default: BLOSUM62 for protein, NUC.4.4 for DNA/RNA,
+                       decided over all records)
+  --match N, --mismatch N, --gap-open N (10), --gap-extend N (1)
+  --dtw-cost C         abs (default) or squared; --band N; --dtw-scale S (default: per pair)
+
+Computation and output:
+  --backend B          auto (default: cuda when a GPU is usable, else cpu), cpu, cpu-reference,
+                       cuda (DPX kernels), cuda-portable (DPX-free kernels); a GPU that is
+                       missing or faults falls back to the CPU with a note on stderr
+  --threads N          CPU threads over pairs (default: all)
+  --all-vs-all         every query against every target
+  --json               one JSON object per line and pair instead of TSV
+
+TSV columns (after a '#' header line): pair, query, target, query_length, target_length, score,
+end_i, end_j (the end cell: matrix row and column, 0 being the border), backend; DTW adds
+dtw_distance. --json objects carry the same fields (end_cell: [i, j]).
+
+Exit codes: 0 success, 2 usage, 3 input, 4 resource, 5 device (see dpviz --help).
+)";
+
+// As dpviz align maps them (README); any other kind (a cancelled run) counts as a resource error.
+int exit_code(ErrorKind k) {
+    if (k == ErrorKind::usage) return kExitUsage;
+    if (k == ErrorKind::input) return kExitInput;
+    if (k == ErrorKind::device) return kExitDevice;
+    return kExitResource;
+}
+
+std::string one_line(const std::string& s) {
+    std::string o;
+    for (const char c : s) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", u);
+            o += buf;
+        } else {
+            o += c;
+        }
+    }
+    return o;
+}
+
+int fail(std::ostream& err, const Error& e) {
+    err << "dpviz: " << one_line(e.message) << "\n";
+    return exit_code(e.kind);
+}
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (const char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            o += buf;
+        } else {
+            o += c;
+        }
+    }
+    return o;
+}
+
+// TSV fields: names keep their bytes except tabs and line breaks.
+std::string tsv_field(const std::string& s) {
+    std::string o = s;
+    for (char& c : o)
+        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+    return o;
+}
+
+struct Args {
+    std::map<std::string, std::string> values;
+    std::map<std::string, bool> flags;
+    std::vector<std::string> positional;
+    bool has(const std::string& k) const { return values.count(k) > 0; }
+    std::string get(const std::string& k, const std::string& d = "") const {
+        const auto it = values.find(k);
+        return it == values.end() ? d : it->second;
+    }
+};
+
+Expected<Args> parse_args(const std::vector<std::string>& args) {
+    static const std::vector<std::string> kValues = {"--algo",    "--matrix",   "--match",     "--mismatch",
+                                                     "--gap-open", "--gap-extend", "--dtw-cost", "--band",
+                                                     "--dtw-scale", "--backend", "--threads"};
+    static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--help"};
+    auto is = [](const std::vector<std::string>& v, const std::string& s) {
+        return std::find(v.begin(), v.end(), s) != v.end();
+    };
+    Args a;
+    for (size_t k = 0; k < args.size(); ++k) {
+        std::string s = args[k];
+        if (s == "--") {
+            for (++k; k < args.size(); ++k) a.positional.push_back(args[k]);
+            break;
+        }
+        if (s.size() > 2 && s.rfind("--", 0) == 0) {
+            std::string value;
+            bool inline_value = false;
+            if (const auto eq = s.find('='); eq != std::string::npos) {
+                value = s.substr(eq + 1);
+                s = s.substr(0, eq);
+                inline_value = true;
+            }
+            if (is(kFlags, s)) {
+                if (inline_value) return usage_error("option " + s + " takes no value");
+                a.flags[s] = true;
+            } else if (is(kValues, s)) {
+                if (!inline_value) {
+                    if (k + 1 >= args.size()) return usage_error("option " + s + " needs a value");
+                    value = args[++k];
+                }
+                a.values[s] = value;
+            } else {
+                return usage_error("unknown option " + s + " (see dpviz batch --help)");
+            }
+        } else if (s.size() > 1 && s[0] == '-' && !std::isdigit(static_cast<unsigned char>(s[1]))) {
+            return usage_error("unknown option " + s + " (see dpviz batch --help)");
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fallback) {
+    if (!a.has(name)) return fallback;
+    const std::string s = a.get(name);
+    int32_t v = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
+        return usage_error(name + " expects an integer, got '" + s + "'");
+    return v;
+}
+
+// Every record of one side: a file, or comma-separated literals with --seq.
+Expected<std::vector<SequenceInput>> load_side(const std::string& arg, bool literal, const std::string& role) {
+    std::vector<SequenceInput> out;
+    if (literal) {
+        std::stringstream in(arg);
+        int k = 0;
+        for (std::string part; std::getline(in, part, ',');) {
+            ++k;
+            if (part.empty()) return usage_error(role + " " + std::to_string(k) + " of --seq is empty");
+            auto recs = parse_sequences(part, role + std::to_string(k));
+            if (!recs) return recs.error();
+            auto rec = pick_record(*recs, "", role + std::to_string(k));
+            if (!rec) return rec.error();
+            out.push_back({role + std::to_string(k), rec->residues});
+        }
+        if (out.empty()) return usage_error("no " + role + " sequences given");
+        return out;
+    }
+    auto recs = read_sequences(arg);
+    if (!recs) return recs.error();
+    for (size_t k = 0; k < recs->size(); ++k) {
+        const SequenceRecord& r = (*recs)[k];
+        if (r.residues.empty())
+            return input_error(arg + ": record " + std::to_string(k + 1) + " ('" + r.name + "') has no residues");
+        out.push_back({r.name.empty() ? role + std::to_string(k + 1) : r.name, r.residues});
+    }
+    return out;
+}
+
+// Every column of a numeric file, one signal each (the file is read once per column, so the
+// columns are capped).
+constexpr int kMaxSignalColumns = 1024;
+
+Expected<std::vector<SignalInput>> load_signals(const std::string& path) {
+    std::vector<SignalInput> out;
+    for (int col = 1;; ++col) {
+        if (col > kMaxSignalColumns)
+            return resource_error(path + ": more than " + std::to_string(kMaxSignalColumns) +
+                                  " signal columns; split the file");
+        auto s = read_signal(path, std::to_string(col));
+        if (!s) {
+            if (col > 1 && s.error().kind == ErrorKind::usage && s.error().message.find("requested") != std::string::npos)
+                break;  // past the last column
+            return s.error();
+        }
+        s->name = (s->name.empty() ? path : s->name) + ":" + std::to_string(col);
+        out.push_back(std::move(*s));
+    }
+    return out;
+}
+
+// Which (query, target) index pairs the two sides make. Each pair becomes a Problem holding its
+// own copy of both inputs (`bytes_per_residue` each) and ~2 KiB besides: checked against the
+// memory there is before anything is built.
+Expected<std::vector<std::pair<size_t, size_t>>> pairing(const std::vector<size_t>& qlen, const std::vector<size_t>& tlen,
+                                                         bool all, uint64_t bytes_per_residue) {
+    const size_t nq = qlen.size(), nt = tlen.size();
+    const bool cross = all || nq == 1 || nt == 1;
+    if (!cross && nq != nt)
+        return usage_error(std::to_string(nq) + " queries and " + std::to_string(nt) +
+                           " targets do not pair up: give one query, one target, equal counts, or --all-vs-all");
+    uint64_t qsum = 0, tsum = 0;
+    for (const size_t n : qlen) qsum += n;
+    for (const size_t n : tlen) tsum += n;
+    const uint64_t npairs = cross ? uint64_t(nq) * nt : nq;
+    const uint64_t residues = cross ? qsum * nt + tsum * nq : qsum + tsum;
+    const uint64_t need = residues * bytes_per_residue + npairs * 2048, have = available_host_bytes();
+    if (need > have)
+        return resource_error(std::to_string(npairs) + " pairs need " + std::to_string(need) + " bytes of memory, " +
+                              std::to_string(have) + " available: split the batch");
+    std::vector<std::pair<size_t, size_t>> out;
+    if (cross) {
+        for (size_t q = 0; q < nq; ++q)
+            for (size_t t = 0; t < nt; ++t) out.emplace_back(q, t);
+    } else {
+        for (size_t k = 0; k < nq; ++k) out.emplace_back(k, k);
+    }
+    return out;
+}
+
+}  // namespace
+
+int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    auto parsed = parse_args(args);
+    if (!parsed) return fail(err, parsed.error());
+    const Args& a = *parsed;
+    if (a.flags.count("--help")) {
+        out << kBatchHelp;
+        return kExitOk;
+    }
+    if (a.positional.size() != 2)
+        return fail(err, usage_error("batch needs QUERIES and TARGETS (got " + std::to_string(a.positional.size()) +
+                                     " arguments); see dpviz batch --help"));
+    const auto algo = parse_algorithm(a.get("--algo", "local"));
+    if (!algo) return fail(err, usage_error("unknown --algo '" + a.get("--algo") + "' (local, global, semiglobal, edit, lcs, dtw)"));
+    const auto backend = parse_backend(a.get("--backend", "auto"));
+    if (!backend)
+        return fail(err, usage_error("unknown --backend '" + a.get("--backend") +
+                                     "' (auto, cpu, cpu-reference, cuda, cuda-portable)"));
+    const bool literal = a.flags.count("--seq") > 0;
+    auto threads = int_option(a, "--threads", 0);
+    if (!threads) return fail(err, threads.error());
+    if (*threads < 0 || *threads > 1024) return fail(err, usage_error("--threads must be between 0 and 1024"));
+
+    ScoringOptions s;
+    auto gap_open = int_option(a, "--gap-open", 10);
+    if (!gap_open) return fail(err, gap_open.error());
+    auto gap_extend = int_option(a, "--gap-extend", 1);
+    if (!gap_extend) return fail(err, gap_extend.error());
+    s.gaps = {*gap_open, *gap_extend};
+    auto band = int_option(a, "--band", -1);
+    if (!band) return fail(err, band.error());
+    if (a.has("--band") && *band < 0) return fail(err, usage_error("--band must be 0 or more"));
+    s.band = *band;
+    const std::string cost = a.get("--dtw-cost", "abs");
+    if (cost != "abs" && cost != "squared") return fail(err, usage_error("--dtw-cost is abs or squared, got '" + cost + "'"));
+    s.dtw_cost = cost == "abs" ? DtwCost::abs : DtwCost::squared;
+    if (a.has("--dtw-scale")) {
+        const std::string v = a.get("--dtw-scale");
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0') return fail(err, usage_error("--dtw-scale expects a number, got '" + v + "'"));
+        s.dtw_scale = d;
+    }
+    if (*algo != Algorithm::dtw)
+        for (const char* o : {"--dtw-cost", "--dtw-scale"})
+            if (a.has(o)) return fail(err, usage_error(std::string(o) + " applies to --algo dtw only"));
+    if (!uses_gap_penalties(*algo))
+        for (const char* o : {"--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend"})
+            if (a.has(o))
+                return fail(err, usage_error(std::string(o) + " does not apply to --algo " + std::string(algorithm_name(*algo))));
+
+    // The pairs, each one Problem of the same setup.
+    std::vector<Problem> problems;
+    if (*algo == Algorithm::dtw) {
+        if (literal) return fail(err, usage_error("--seq does not apply to --algo dtw (signals come from files)"));
+        auto qs = load_signals(a.positional[0]);
+        if (!qs) return fail(err, qs.error());
+        auto ts = load_signals(a.positional[1]);
+        if (!ts) return fail(err, ts.error());
+        std::vector<size_t> ql, tl;
+        for (const auto& x : *qs) ql.push_back(x.values.size());
+        for (const auto& x : *ts) tl.push_back(x.values.size());
+        auto pairs = pairing(ql, tl, a.flags.count("--all-vs-all") > 0, 12);  // raw double + fixed int32
+        if (!pairs) return fail(err, pairs.error());
+        for (const auto& [q, t] : *pairs) {
+            auto p = make_dtw_problem((*qs)[q], (*ts)[t], s);
+            if (!p) return fail(err, p.error());
+            problems.push_back(std::move(*p));
+        }
+    } else {
+        auto qs = load_side(a.positional[0], literal, "query");
+        if (!qs) return fail(err, qs.error());
+        auto ts = load_side(a.positional[1], literal, "target");
+        if (!ts) return fail(err, ts.error());
+        std::vector<size_t> ql, tl;
+        for (const auto& x : *qs) ql.push_back(x.residues.size());
+        for (const auto& x : *ts) tl.push_back(x.residues.size());
+        auto pairs = pairing(ql, tl, a.flags.count("--all-vs-all") > 0, 2);  // letter + code
+        if (!pairs) return fail(err, pairs.error());
+        if (uses_substitution_matrix(*algo)) {
+            const bool mm = a.has("--match") || a.has("--mismatch");
+            if (mm && a.has("--matrix")) return fail(err, usage_error("give --matrix or --match/--mismatch, not both"));
+            if (mm) {
+                auto match = int_option(a, "--match", 1);
+                if (!match) return fail(err, match.error());
+                auto mismatch = int_option(a, "--mismatch", -1);
+                if (!mismatch) return fail(err, mismatch.error());
+                if (*mismatch > 0)
+                    return fail(err, usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " +
+                                                 std::to_string(*mismatch)));
+                if (*match <= 0) return fail(err, usage_error("--match must be > 0; got " + std::to_string(*match)));
+                s.match = *match;
+                s.mismatch = *mismatch;
+            } else {
+                std::string name = a.get("--matrix");
+                if (name.empty()) {
+                    std::string all;
+                    for (const auto* side : {&*qs, &*ts})
+                        for (const SequenceInput& x : *side) all += x.residues;
+                    name = detect_alphabet(all) == SeqAlphabet::protein ? "BLOSUM62" : "NUC.4.4";
+                }
+                auto m = load_matrix(name);
+                if (!m) return fail(err, m.error());
+                s.matrix = *m;
+            }
+        }
+        for (const auto& [q, t] : *pairs) {
+            auto p = make_problem(*algo, (*qs)[q], (*ts)[t], s);
+            if (!p) {
+                if (p.error().kind != ErrorKind::input) return fail(err, p.error());
+                // "FILE: record 'NAME': position K: residue 'J' is not in matrix ...".
+                const std::string& msg = p.error().message;
+                const bool is_query = msg.rfind("query:", 0) == 0;
+                const std::string origin = literal ? (is_query ? "query" : "target") : a.positional[is_query ? 0 : 1];
+                const std::string rec = is_query ? (*qs)[q].name : (*ts)[t].name;
+                return fail(err, input_error(origin + ": record '" + rec + "': " + msg.substr(msg.find(':') + 2)));
+            }
+            problems.push_back(std::move(*p));
+        }
+    }
+
+    BatchOptions opt;
+    opt.backend = *backend;
+    opt.threads = static_cast<unsigned>(*threads);
+    auto r = align_batch(problems, opt);
+    if (!r) return fail(err, r.error());
+    if (!r->fallback.empty()) err << "dpviz: note: " << one_line(r->fallback) << "\n";
+
+    const bool json = a.flags.count("--json") > 0;
+    const bool dtw = *algo == Algorithm::dtw;
+    if (!json)
+        out << "#pair\tquery\ttarget\tquery_length\ttarget_length\tscore\tend_i\tend_j\tbackend" << (dtw ? "\tdtw_distance" : "")
+            << "\n";
+    for (size_t k = 0; k < problems.size(); ++k) {
+        const Problem& p = problems[k];
+        const PairScore& ps = r->pairs[k];
+        char dist[64];
+        std::snprintf(dist, sizeof dist, "%.6g", ps.dtw_distance);
+        if (json) {
+            out << "{\"pair\":" << k + 1 << ",\"algo\":\"" << algorithm_name(p.algo) << "\",\"query\":\""
+                << json_escape(p.query_name) << "\",\"target\":\"" << json_escape(p.target_name)
+                << "\",\"query_length\":" << p.rows() << ",\"target_length\":" << p.cols() << ",\"score\":" << ps.score
+                << ",\"end_cell\":[" << ps.end.i << "," << ps.end.j << "]";
+            if (dtw) out << ",\"dtw_distance\":" << dist;
+            out << ",\"backend\":\"" << r->backend << "\"";
+            if (!r->fallback.empty()) out << ",\"fallback\":\"" << json_escape(r->fallback) << "\"";
+            out << "}\n";
+        } else {
+            out << k + 1 << "\t" << tsv_field(p.query_name) << "\t" << tsv_field(p.target_name) << "\t" << p.rows() << "\t"
+                << p.cols() << "\t" << ps.score << "\t" << ps.end.i << "\t" << ps.end.j << "\t" << r->backend;
+            if (dtw) out << "\t" << dist;
+            out << "\n";
+        }
+    }
+    return kExitOk;
+}
+
+}  // namespace dpviz::app

@@ -1,0 +1,204 @@
+// In-app measurements and the seeded random pair (see measure.hpp).
+#include "gui/measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <random>
+
+#include "gui/compute.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (const char c : s) {
+        if (c == '"' || c == '\\') o += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) continue;
+        o += c;
+    }
+    return o;
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> random_dna_pair(int length, uint64_t seed) {
+    static constexpr char kBases[] = "ACGT";
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> base(0, 3);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::string q(size_t(std::max(length, 0)), 'A');
+    for (char& c : q) c = kBases[base(rng)];
+    std::string t;
+    t.reserve(q.size() + q.size() / 8);
+    for (const char c : q) {
+        const double x = u(rng);
+        if (x < 0.05) continue;                 // deletion
+        if (x < 0.10) t += kBases[base(rng)];   // insertion before this residue
+        if (x >= 0.10 && x < 0.20) {            // substitution (a different base)
+            char d;
+            do d = kBases[base(rng)];
+            while (d == c);
+            t += d;
+        } else {
+            t += c;
+        }
+    }
+    return {q, t};
+}
+
+Summary summarize(std::vector<double> v) {
+    Summary s;
+    s.n = int(v.size());
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    s.min = v.front();
+    s.max = v.back();
+    s.median = v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+    s.p90 = v[std::min(v.size() - 1, size_t(std::ceil(0.9 * double(v.size()))) - 1)];
+    return s;
+}
+
+void InteractiveMeasure::before_frame(AppState& s) {
+    if (pending_ || started_ >= opt_.interactive + kWarmup || !error_.empty()) return;
+    if (!s.result || s.job.busy || s.requests.compute) return;  // the first result (or the last trial's) first
+    if (s.view.texture.result_id != s.result->id) return;       // ... on screen
+    if (started_ == 0) base_open_ = s.params.gap_open;
+    // Alternate between two gap-open values: every change is a real recompute of the same shape.
+    s.params.gap_open = (started_ % 2 == 0) ? base_open_ + 1 : base_open_;
+    if (s.params.gap_extend > s.params.gap_open) s.params.gap_extend = s.params.gap_open;
+    before_id_ = s.result->id;
+    s.requests.compute = true;
+    pending_ = true;
+    t0_ = now_ms();
+    t_submit_ = t_collect_ = -1;
+    ++started_;
+}
+
+void InteractiveMeasure::after_submit(const AppState& s) {
+    if (pending_ && t_submit_ < 0 && !s.requests.compute) t_submit_ = now_ms();
+}
+
+void InteractiveMeasure::after_collect(const AppState& s) {
+    if (pending_ && t_collect_ < 0 && s.result && s.result->id != before_id_) t_collect_ = now_ms();
+}
+
+bool InteractiveMeasure::after_frame(const AppState& s, uint64_t drawn_result, double upload_ms) {
+    if (!error_.empty()) return true;
+    if (!s.result && !s.job.busy && !s.requests.compute && !s.error.empty()) {
+        error_ = "no result to measure: " + s.error;
+        return true;
+    }
+    if (opt_.interactive <= 0) return s.result && !s.job.busy && drawn_result == s.result->id;
+    if (pending_) {
+        if (!s.job.busy && !s.requests.compute && !s.error.empty() && (!s.result || s.result->id == before_id_)) {
+            error_ = "the recompute failed: " + s.error;
+            return true;
+        }
+        if (s.result && s.result->id != before_id_ && drawn_result == s.result->id) {
+            // This frame drew the new texture and path, and glFinish returned.
+            const double latency = now_ms() - t0_;
+            pending_ = false;
+            if (started_ > kWarmup) {
+                const StageTimes& st = s.result->stages;
+                const double now = t0_ + latency;
+                const double sub = t_submit_ < 0 ? t0_ : t_submit_, col = t_collect_ < 0 ? now : t_collect_;
+                trials_.push_back({latency, st.total, st.fill, s.result->result.fill_ms, st.traceback, st.pyramid,
+                                   st.prepare, upload_ms, sub - t0_, col - sub, now - col});
+            }
+        }
+    }
+    return !pending_ && started_ >= opt_.interactive + kWarmup;
+}
+
+void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostream& err) const {
+    if (!error_.empty()) {
+        err << "dpviz: --measure-interactive: " << error_ << "\n";
+        return;
+    }
+    const Computed* c = s.result.get();
+    const bool resident = c && c->resident();
+    char line[256];
+    out << "dpviz: measurement\n";
+    if (c) {
+        std::snprintf(line, sizeof line, "  problem: %s %d x %d (%s), backend %s, score %d\n",
+                      std::string(algorithm_name(c->problem.algo)).c_str(), c->problem.rows(), c->problem.cols(),
+                      c->problem.matrix.name.c_str(), c->result.backend.c_str(), c->result.score);
+        out << line;
+    }
+    out << "  GL_RENDERER: " << s.system.gl_renderer << "\n";
+    out << "  texture path: " << s.system.upload_path << " (" << s.system.upload_note << ")\n";
+    out << "  view path: " << (resident ? "GPU-resident (fill, pyramid, path on the GPU; texture written from device memory)"
+                                        : "host (matrices copied to the host, pooled and uploaded there)")
+        << "\n";
+    out << "  GPU: " << s.system.gpu << "\n";
+    struct Column {
+        const char* name;
+        double Trial::*field;
+    };
+    static constexpr Column kColumns[] = {
+        {"request -> frame on screen", &Trial::latency}, {"  job on the worker", &Trial::job},
+        {"    fill (allocations, uploads, kernel)", &Trial::fill},
+        {"      fill kernel alone", &Trial::fill_kernel}, {"    end cell + traceback", &Trial::traceback},
+        {"    pyramid + ranges", &Trial::pyramid},      {"    view prep (text, mask)", &Trial::prepare},
+        {"  texture update", &Trial::upload},
+        {"  request -> job submitted", &Trial::to_submit},
+        {"  job submitted -> result taken by the UI", &Trial::to_collect},
+        {"  result taken -> frame on screen", &Trial::to_screen},
+    };
+    std::vector<std::pair<std::string, Summary>> rows;
+    if (!trials_.empty()) {
+        std::snprintf(line, sizeof line, "  %d gap-open changes (%d <-> %d), %d warm-up first\n", int(trials_.size()),
+                      base_open_, base_open_ + 1, kWarmup);
+        out << line;
+        for (const Column& col : kColumns) {
+            std::vector<double> v;
+            for (const Trial& t : trials_) v.push_back(t.*(col.field));
+            rows.emplace_back(col.name, summarize(v));
+        }
+    }
+    if (!upload_ms_.empty()) {
+        std::snprintf(line, sizeof line, "texture update %dx%d view", upload_w_, upload_h_);
+        rows.emplace_back(line, summarize(upload_ms_));
+    }
+    std::snprintf(line, sizeof line, "  %-40s %9s %9s %9s %9s %5s\n", "ms", "median", "p90", "min", "max", "n");
+    out << line;
+    for (const auto& [name, m] : rows) {
+        std::snprintf(line, sizeof line, "  %-40s %9.3f %9.3f %9.3f %9.3f %5d\n", name.c_str(), m.median, m.p90, m.min, m.max,
+                      m.n);
+        out << line;
+    }
+    if (!opt_.json) return;
+    auto obj = [](const Summary& m) {
+        char b[160];
+        std::snprintf(b, sizeof b, "{\"median\":%.4f,\"p90\":%.4f,\"min\":%.4f,\"max\":%.4f,\"n\":%d}", m.median, m.p90,
+                      m.min, m.max, m.n);
+        return std::string(b);
+    };
+    static constexpr const char* kKeys[] = {"latency_ms",  "job_ms",     "fill_ms",    "fill_kernel_ms",
+                                            "traceback_ms", "pyramid_ms", "prepare_ms", "texture_update_ms",
+                                            "to_submit_ms", "to_collect_ms", "to_screen_ms"};
+    out << "{\"gl_renderer\":\"" << json_escape(s.system.gl_renderer) << "\",\"texture_path\":\""
+        << json_escape(s.system.upload_path) << "\",\"gpu_resident\":" << (resident ? "true" : "false") << ",\"gpu\":\""
+        << json_escape(s.system.gpu) << "\"";
+    if (c)
+        out << ",\"algo\":\"" << algorithm_name(c->problem.algo) << "\",\"rows\":" << c->problem.rows()
+            << ",\"cols\":" << c->problem.cols() << ",\"backend\":\"" << json_escape(c->result.backend) << "\"";
+    static_assert(std::size(kKeys) == std::size(kColumns), "one JSON key per column");
+    size_t k = 0;
+    if (!trials_.empty())
+        for (; k < std::size(kKeys); ++k) out << ",\"" << kKeys[k] << "\":" << obj(rows[k].second);
+    if (!upload_ms_.empty())
+        out << ",\"upload\":{\"width\":" << upload_w_ << ",\"height\":" << upload_h_ << ",\"ms\":" << obj(rows.back().second)
+            << "}";
+    out << "}\n";
+}
+
+}  // namespace dpviz::gui

@@ -1,0 +1,388 @@
+// The recurrence inspector (see teach_inspector.hpp). The kernel lines mirror the recurrences of
+// kernels/common/cell_ops.hpp term by term (DpxOps for the DPX column, PortableOps for the
+// DPX-free one); the tests check their values against the engine's matrices and cell_ops itself.
+//
+// Index of this file
+// [SECTION] Text and arithmetic helpers
+// [SECTION] Inspection
+// [SECTION] Panel
+#include "gui/teach_inspector.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "gui/compute.hpp"
+
+namespace dpviz::gui {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Text and arithmetic helpers
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+using T = std::string;
+
+T num(int32_t v) { return term_text(v); }
+// An operand that is added: negative numbers in parentheses.
+T addend(int32_t v) {
+    if (v >= 0 || v <= kNegInf) return num(v);
+    T s = "(";  // built in steps: GCC 12 warns (-Wrestrict, a false positive) on "(" + str + ")"
+    s += num(v);
+    s += ')';
+    return s;
+}
+T call(const T& f, std::initializer_list<T> args) {
+    T s = f + "(";
+    bool first = true;
+    for (const T& a : args) {
+        s += (first ? "" : ", ") + a;
+        first = false;
+    }
+    return s + ")";
+}
+T join(const std::vector<T>& v, const char* sep) {
+    T s;
+    for (size_t k = 0; k < v.size(); ++k) s += (k ? sep : "") + v[k];
+    return s;
+}
+
+// The policy primitives of cell_ops.hpp, evaluated on the host (HostOps semantics).
+int32_t max2(int32_t a, int32_t b) { return std::max(a, b); }
+int32_t min2(int32_t a, int32_t b) { return std::min(a, b); }
+int32_t max3(int32_t a, int32_t b, int32_t c) { return max2(max2(a, b), c); }
+int32_t min3(int32_t a, int32_t b, int32_t c) { return min2(min2(a, b), c); }
+int32_t addmax(int32_t a, int32_t b, int32_t c) { return max2(a + b, c); }
+int32_t addmin(int32_t a, int32_t b, int32_t c) { return min2(a + b, c); }
+
+int32_t at(const Grid<int32_t>* g, int i, int j) { return g && !g->empty() ? g->at(i, j) : kNegInf; }
+
+// The winners of a candidate list: the names whose bit is set ("diag", "up = left (tie)").
+T winners(const std::vector<Candidate>& cs) {
+    std::vector<T> w;
+    for (const Candidate& c : cs)
+        if (c.won) w.push_back(c.name);
+    if (w.size() > 1) return join(w, " = ") + " (tie: each bit is set)";
+    return w.empty() ? T() : w.front();
+}
+
+RecurrenceLine reduce(T lhs, T symbolic, const char* op, const std::vector<Candidate>& cs, int32_t value) {
+    RecurrenceLine r;
+    r.lhs = std::move(lhs);
+    r.symbolic = std::move(symbolic);
+    std::vector<T> live, vals;
+    for (const Candidate& c : cs) {
+        live.push_back(c.expr);
+        vals.push_back(num(c.value));
+    }
+    r.live = std::string(op) + "(" + join(live, ", ") + ")";
+    r.reduced = std::string(op) + "(" + join(vals, ", ") + ")";
+    r.value = value;
+    r.winner = winners(cs);
+    return r;
+}
+
+const char* border_rule(const Problem& p, Cell c) {
+    switch (p.algo) {
+        case Algorithm::local: return "local: row 0 and column 0 are 0 (an alignment may start anywhere)";
+        case Algorithm::semiglobal: return "semi-global: row 0 and column 0 are 0 (end gaps are free)";
+        case Algorithm::global:
+            return c.i == 0 && c.j == 0 ? "global: H[0][0] = 0"
+                                        : "global: a leading gap of k residues, H = -(open + (k-1) * extend)";
+        case Algorithm::edit: return "edit: D[i][0] = i, D[0][j] = j (delete or insert everything so far)";
+        case Algorithm::lcs: return "LCS: row 0 and column 0 are 0 (nothing in common with an empty prefix)";
+        case Algorithm::dtw: return "DTW: D[0][0] = 0; the rest of row 0 and column 0 are unreachable (+inf)";
+    }
+    return "";
+}
+
+std::vector<BitFlag> decode_bits(const Problem& p, uint8_t b) {
+    const bool affine = p.affine();
+    std::vector<BitFlag> v;
+    auto add = [&](const char* name, uint8_t mask, const char* meaning) { v.push_back({name, mask, (b & mask) != 0, meaning}); };
+    const bool dtw = p.algo == Algorithm::dtw;
+    add("diag", dir::kDiag, dtw ? "D[i-1][j-1] is the minimum" : "from the diagonal: (i-1, j-1)");
+    add("up", dir::kUp, affine ? "H from F[i][j] (a gap in the target)" : dtw ? "D[i-1][j] is the minimum" : "from above: (i-1, j)");
+    add("left", dir::kLeft, affine ? "H from E[i][j] (a gap in the query)" : dtw ? "D[i][j-1] is the minimum" : "from the left: (i, j-1)");
+    if (p.algo == Algorithm::local) add("zero", dir::kZero, "H = 0: an alignment may start here");
+    if (affine) {
+        add("E open", dir::kEOpen, "E from H[i][j-1] - open");
+        add("E extend", dir::kEExtend, "E from E[i][j-1] - extend");
+        add("F open", dir::kFOpen, "F from H[i-1][j] - open");
+        add("F extend", dir::kFExtend, "F from F[i-1][j] - extend");
+    }
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Inspection
+// ---------------------------------------------------------------------------------------------
+
+// Alignment (local, global, semi-global), as cell::align_linear / align_affine.
+void alignment_kernel(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out) {
+    const int i = c.i, j = c.j;
+    const bool local = p.algo == Algorithm::local;
+    const int32_t diag = at(m.H, i - 1, j - 1), up = at(m.H, i - 1, j), left = at(m.H, i, j - 1);
+    const int32_t s = p.sub(i, j), open = p.gaps.open, ext = p.gaps.extend;
+    const int32_t d = diag + s;
+    const T relu = local ? "_relu" : "";
+    const T dterm = "d = diag + s = " + num(diag) + " + " + addend(s) + " = " + num(d);
+    auto hline = [&](int32_t a, int32_t b2, int32_t c2, const T& names) {
+        const int32_t h = local ? max2(max3(a, b2, c2), 0) : max3(a, b2, c2);
+        T free = call("max2", {call("max2", {num(a), num(b2)}), num(c2)});
+        if (local) free = call("max2", {free, "0"});
+        return KernelLine{"H", call("__vimax3_s32" + relu, {num(a), num(b2), num(c2)}) + "   [" + names + "]", free,
+                          local ? "VIMNMX3.RELU" : "VIMNMX3", local ? "3 x FMNMX" : "2 x FMNMX", h};
+    };
+    if (!p.affine()) {
+        const int32_t u = up - open, l = left - open;
+        const T terms = dterm + ";  u = up - g = " + num(up) + " - " + num(open) + " = " + num(u) + ";  l = left - g = " +
+                        num(left) + " - " + num(open) + " = " + num(l);
+        out.with_dirs.push_back({"d, u, l", terms, terms, "IADD3", "IADD3", d});
+        out.with_dirs.push_back(hline(d, u, l, "d, u, l"));
+        // Score level: t = addmax(left, -g, diag + s); H = addmax(up, -g, t) (the floor fused with .RELU).
+        const int32_t t = addmax(left, -open, d);
+        const int32_t h = local ? max2(addmax(up, -open, t), 0) : addmax(up, -open, t);
+        out.score_only.push_back({"t", call("__viaddmax_s32", {num(left), num(-open), num(diag) + " + " + addend(s)}),
+                                  call("max2", {num(left) + " + " + addend(-open), num(d)}), "VIADDMNMX", "IADD3 + FMNMX", t});
+        T free = call("max2", {num(up) + " + " + addend(-open), num(t)});
+        if (local) free = call("max2", {free, "0"});
+        out.score_only.push_back({"H", call("__viaddmax_s32" + relu, {num(up), num(-open), num(t)}), free,
+                                  local ? "VIADDMNMX.RELU" : "VIADDMNMX", local ? "IADD3 + 2 x FMNMX" : "IADD3 + FMNMX", h});
+        return;
+    }
+    const int32_t eleft = at(m.E, i, j - 1), fup = at(m.F, i - 1, j);
+    const int32_t eo = left - open, ee = eleft - ext, fo = up - open, fe = fup - ext;
+    const int32_t e = max2(eo, ee), f = max2(fo, fe);
+    out.with_dirs.push_back({"d", dterm, dterm, "IADD3", "IADD3", d});
+    out.with_dirs.push_back({"E", call("max", {num(left) + " - " + num(open), num(eleft) + " - " + num(ext)}),
+                             call("max2", {num(eo), num(ee)}), "VIMNMX (two inputs: no DPX form)", "FMNMX", e});
+    out.with_dirs.push_back({"F", call("max", {num(up) + " - " + num(open), num(fup) + " - " + num(ext)}),
+                             call("max2", {num(fo), num(fe)}), "VIMNMX (two inputs: no DPX form)", "FMNMX", f});
+    out.with_dirs.push_back(hline(d, e, f, "d, E, F"));
+    // Score level: E and F each one fused add-max.
+    const int32_t e2 = addmax(eleft, -ext, eo), f2 = addmax(fup, -ext, fo);
+    out.score_only.push_back({"E", call("__viaddmax_s32", {num(eleft), num(-ext), num(left) + " - " + num(open)}),
+                              call("max2", {num(eleft) + " + " + addend(-ext), num(eo)}), "VIADDMNMX", "IADD3 + FMNMX", e2});
+    out.score_only.push_back({"F", call("__viaddmax_s32", {num(fup), num(-ext), num(up) + " - " + num(open)}),
+                              call("max2", {num(fup) + " + " + addend(-ext), num(fo)}), "VIADDMNMX", "IADD3 + FMNMX", f2});
+    KernelLine h = hline(d, e2, f2, "d, E, F");
+    out.score_only.push_back(h);
+}
+
+void kernel_lines(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out) {
+    const int i = c.i, j = c.j;
+    const int32_t diag = at(m.H, i - 1, j - 1), up = at(m.H, i - 1, j), left = at(m.H, i, j - 1);
+    switch (p.algo) {
+        case Algorithm::local:
+        case Algorithm::global:
+        case Algorithm::semiglobal: alignment_kernel(p, m, c, out); return;
+        case Algorithm::edit: {
+            const int32_t mm = *out.x.substitution;
+            const int32_t d = diag + mm, u = up + 1, l = left + 1;
+            out.with_dirs.push_back({"D", call("__vimin3_s32", {num(diag) + " + " + num(mm), num(up) + " + 1", num(left) + " + 1"}),
+                                     call("min2", {call("min2", {num(d), num(u)}), num(l)}), "VIMNMX3", "2 x FMNMX",
+                                     min3(d, u, l)});
+            const int32_t t = addmin(up, 1, l);
+            out.score_only.push_back({"t", call("__viaddmin_s32", {num(up), "1", num(left) + " + 1"}),
+                                      call("min2", {num(up) + " + 1", num(l)}), "VIADDMNMX", "IADD3 + FMNMX", t});
+            out.score_only.push_back({"D", call("__viaddmin_s32", {num(diag), num(mm), num(t)}),
+                                      call("min2", {num(diag) + " + " + num(mm), num(t)}), "VIADDMNMX", "IADD3 + FMNMX",
+                                      addmin(diag, mm, t)});
+            return;
+        }
+        case Algorithm::lcs: {
+            // The kernels add a large negative "gain" on a mismatch: the diagonal always loses.
+            const bool match = p.query_codes[size_t(i - 1)] == p.target_codes[size_t(j - 1)];
+            const int32_t dval = match ? diag + 1 : kNegInf;
+            const T dtext = match ? num(diag) + " + 1" : num(diag) + " + -inf";
+            out.with_dirs.push_back({"L", call("__vimax3_s32", {dtext, num(up), num(left)}),
+                                     call("max2", {call("max2", {num(dval), num(up)}), num(left)}), "VIMNMX3", "2 x FMNMX",
+                                     max3(dval, up, left)});
+            const int32_t ul = max2(up, left);
+            out.score_only.push_back({"L", call("__viaddmax_s32", {num(diag), match ? "1" : "-inf", call("max", {num(up), num(left)})}),
+                                      call("max2", {dtext, call("max2", {num(up), num(left)})}), "VIADDMNMX + VIMNMX",
+                                      "IADD3 + 2 x FMNMX", max2(dval, ul)});
+            return;
+        }
+        case Algorithm::dtw: {
+            const bool in_band = p.in_band(i, j);
+            const int32_t cost = in_band ? *out.x.substitution : 0;
+            const int32_t mn = min3(diag, up, left);
+            const int32_t h = in_band ? addmin(mn, cost, kPosInf) : kPosInf;
+            for (auto* v : {&out.with_dirs, &out.score_only}) {
+                v->push_back({"m", call("__vimin3_s32", {num(diag), num(up), num(left)}),
+                              call("min2", {call("min2", {num(diag), num(up)}), num(left)}), "VIMNMX3", "2 x FMNMX", mn});
+                v->push_back({"D", in_band ? call("__viaddmin_s32", {num(mn), num(cost), "+inf"}) : "+inf (outside the band)",
+                              in_band ? call("min2", {num(mn) + " + " + num(cost), "+inf"}) : "+inf (outside the band)",
+                              "VIADDMNMX", "IADD3 + FMNMX", h});
+            }
+            return;
+        }
+    }
+}
+
+}  // namespace
+
+Inspection inspect_cell(const Problem& p, const MatrixRefs& m, Cell c) {
+    Inspection out;
+    out.x = explain_cell(p, m, c);
+    out.bits = decode_bits(p, out.x.bits);
+    if (c.i == 0 || c.j == 0) {
+        out.border = true;
+        out.border_rule = border_rule(p, c);
+        return out;
+    }
+    const CellExplain& x = out.x;
+    switch (p.algo) {
+        case Algorithm::local:
+        case Algorithm::global:
+        case Algorithm::semiglobal: {
+            const T zero = p.algo == Algorithm::local ? ", 0" : "";
+            if (p.affine()) {
+                out.recurrences.push_back(reduce("E", "max(H[i][j-1] - open, E[i][j-1] - extend)", "max", x.e_candidates, *x.e));
+                out.recurrences.push_back(reduce("F", "max(H[i-1][j] - open, F[i-1][j] - extend)", "max", x.f_candidates, *x.f));
+                out.recurrences.push_back(reduce("H", "max(H[i-1][j-1] + s, F[i][j], E[i][j]" + zero + ")", "max", x.h_candidates, x.h));
+            } else {
+                out.recurrences.push_back(
+                    reduce("H", "max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g" + zero + ")", "max", x.h_candidates, x.h));
+            }
+            break;
+        }
+        case Algorithm::edit:
+            out.recurrences.push_back(reduce("D", "min(D[i-1][j-1] + (q != t), D[i-1][j] + 1, D[i][j-1] + 1)", "min", x.h_candidates, x.h));
+            break;
+        case Algorithm::lcs:
+            out.recurrences.push_back(reduce("L", "max(L[i-1][j-1] + 1 if q == t, L[i-1][j], L[i][j-1])", "max", x.h_candidates, x.h));
+            break;
+        case Algorithm::dtw: {
+            RecurrenceLine r = reduce("D", "c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1])", "min", x.h_candidates, x.h);
+            const T cost = num(x.substitution.value_or(kPosInf));
+            r.live = cost + " + " + r.live;
+            r.reduced = cost + " + " + r.reduced;
+            if (!p.in_band(c.i, c.j)) r.winner = "none: outside the band";
+            out.recurrences.push_back(std::move(r));
+            break;
+        }
+    }
+    kernel_lines(p, m, c, out);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Panel
+// ---------------------------------------------------------------------------------------------
+namespace {
+
+const ImVec4 kWon(0.45f, 0.95f, 0.45f, 1.0f);
+const ImVec4 kLost(0.70f, 0.70f, 0.70f, 1.0f);
+const ImVec4 kDpx(1.0f, 0.72f, 0.25f, 1.0f);
+const ImVec4 kFree(0.55f, 0.75f, 1.0f, 1.0f);
+
+void candidates(const char* title, const std::vector<Candidate>& cs) {
+    if (cs.empty()) return;
+    ImGui::TextDisabled("%s", title);
+    for (const Candidate& k : cs)
+        ImGui::TextColored(k.won ? kWon : kLost, "%s %-30s %s = %s", k.won ? "*" : " ", k.label.c_str(), k.expr.c_str(),
+                           term_text(k.value).c_str());
+}
+
+void kernel_table(const char* id, const std::vector<KernelLine>& lines) {
+    if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+        return;
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 50.0f);
+    ImGui::TableSetupColumn("DPX (sm_90)");
+    ImGui::TableSetupColumn("DPX-free");
+    ImGui::TableHeadersRow();
+    for (const KernelLine& k : lines) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%s = %s", k.lhs.size() > 3 ? "" : k.lhs.c_str(), term_text(k.value).c_str());
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kDpx, "%s", k.dpx.c_str());
+        ImGui::TextDisabled("SASS %s", k.dpx_sass.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kFree, "%s", k.dpx_free.c_str());
+        ImGui::TextDisabled("SASS %s", k.free_sass.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_teach_inspector(AppState& s) {
+    if (!s.result) {
+        ImGui::TextWrapped("No matrix yet.");
+        return;
+    }
+    const Computed& c = *s.result;
+    std::optional<Cell> cell = s.view.hover ? s.view.hover : s.view.inspected;
+    if (cell && (cell->i < 0 || cell->j < 0 || cell->i >= c.rows() || cell->j >= c.cols())) cell.reset();
+    if (!cell) {
+        ImGui::TextWrapped("Click a cell of the matrix (or hover one) to see its recurrence, the term that won, "
+                           "its direction bits and the instruction the GPU kernel runs for it.");
+        return;
+    }
+    const Problem& p = c.problem;
+    const Inspection in = inspect_cell(p, c.refs(), *cell);
+    const CellExplain& x = in.x;
+    ImGui::Text("cell (i, j) = (%d, %d)%s", cell->i, cell->j, s.view.hover ? "  (hovered)" : "  (clicked)");
+    if (p.algo == Algorithm::dtw) {
+        if (!in.border)
+            ImGui::Text("query %.5g   target %.5g   c(i, j) = %s (fixed point, scale %g)", x.query_value, x.target_value,
+                        term_text(x.substitution.value_or(kPosInf)).c_str(), p.dtw_scale);
+    } else if (!in.border) {
+        ImGui::Text("query %c   target %c", x.query_residue, x.target_residue);
+        if (x.substitution) {
+            ImGui::SameLine();
+            ImGui::Text(p.algo == Algorithm::edit ? "   q != t: %d" : "   s(q, t) = %d", *x.substitution);
+        }
+        if (uses_gap_penalties(p.algo))
+            ImGui::Text("gaps: %s", p.affine() ? ("open " + std::to_string(p.gaps.open) + ", extend " + std::to_string(p.gaps.extend) + " (affine: H, E, F)").c_str()
+                                               : ("g = " + std::to_string(p.gaps.open) + " (linear)").c_str());
+    }
+    ImGui::Separator();
+    if (in.border) {
+        ImGui::TextWrapped("Border cell: %s.", in.border_rule.c_str());
+        ImGui::Text("value %s", term_text(x.h).c_str());
+        return;
+    }
+    ImGui::TextDisabled("recurrence");
+    for (const RecurrenceLine& r : in.recurrences) {
+        ImGui::Text("%s = %s", r.lhs.c_str(), r.symbolic.c_str());
+        ImGui::Text("  = %s", r.live.c_str());
+        ImGui::Text("  = %s = %s", r.reduced.c_str(), term_text(r.value).c_str());
+        if (!r.winner.empty()) ImGui::TextColored(kWon, "  won: %s", r.winner.c_str());
+    }
+    candidates("H candidates (* = its direction bit is set)", x.h_candidates);
+    candidates("E (gap in the query, from the left)", x.e_candidates);
+    candidates("F (gap in the target, from above)", x.f_candidates);
+    ImGui::Separator();
+    char bits[16];
+    for (int k = 0; k < 8; ++k) bits[k] = (x.bits >> (7 - k)) & 1 ? '1' : '0';
+    bits[8] = 0;
+    ImGui::TextDisabled("direction bits stored: 0x%02x = %s", x.bits, bits);
+    for (const BitFlag& b : in.bits)
+        ImGui::TextColored(b.set ? kWon : kLost, "  [%c] %-9s %s", b.set ? 'x' : ' ', b.name, b.meaning);
+    ImGui::Separator();
+    ImGui::TextDisabled("what the GPU kernel executes for this cell (levels path and matrix: bits kept)");
+    kernel_table("with_dirs", in.with_dirs);
+    if (ImGui::TreeNode("score only (no direction bits: the fused add-max form)")) {
+        kernel_table("score_only", in.score_only);
+        ImGui::TreePop();
+    }
+    if (uses_gap_penalties(p.algo))
+        ImGui::TextWrapped("The DPX-free kernel carries alignment scores + 2^30 and takes each max2 as one FMNMX on "
+                           "the bit patterns (ptxas would fuse integer add+max into VIADDMNMX by itself); the numbers "
+                           "shown are unbiased.");
+    else
+        ImGui::TextWrapped("The DPX-free kernel takes each max2/min2 as one FMNMX on the bit patterns (every value "
+                           "here is >= 0, where float order is integer order).");
+    ImGui::TextDisabled("ran on: %s", c.result.backend.c_str());
+}
+
+}  // namespace dpviz::gui

@@ -1,0 +1,375 @@
+// The three lessons (see teach_lessons.hpp): their text, presets and views, the menu and the panel.
+//
+// Index of this file
+// [SECTION] Presets
+// [SECTION] Lesson (a): global, local, semi-global
+// [SECTION] Lesson (b): affine gaps, H, E, F
+// [SECTION] Lesson (c): the wavefront and DPX
+// [SECTION] Navigation
+// [SECTION] Menu and panel
+#include "gui/teach_lessons.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+#include "gui/compute.hpp"
+#include "gui/teach_playback.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Presets
+// ---------------------------------------------------------------------------------------------
+void pasted(AppState& s, const char* query, const char* target) {
+    s.query = {};
+    s.target = {};
+    s.query.source = s.target.source = InputSource::paste;
+    s.query.pasted = query;
+    s.target.pasted = target;
+}
+
+void globins(AppState& s) {
+    const std::string f = (std::filesystem::path(s.assets_dir) / "examples" / "globins.fa").string();
+    s.query = {};
+    s.target = {};
+    s.query.path = s.target.path = f;
+    s.query.record = "HBA_HUMAN";
+    s.target.record = "HBB_HUMAN";
+}
+
+void blosum(AppState& s, int open, int extend) {
+    s.params.scoring = ScoringMode::matrix;
+    s.params.matrix = "BLOSUM62";
+    s.params.gap_open = open;
+    s.params.gap_extend = extend;
+}
+
+void match_mismatch(AppState& s, int match, int mismatch, int open, int extend) {
+    s.params.scoring = ScoringMode::match_mismatch;
+    s.params.match = match;
+    s.params.mismatch = mismatch;
+    s.params.gap_open = open;
+    s.params.gap_extend = extend;
+}
+
+// Every step starts from the same view: matrix with path, no mask, layer H, fitted.
+void common(AppState& s, Algorithm a) {
+    s.params.algo = a;
+    s.params.band_on = false;
+    s.params.backend = BackendChoice::automatic;
+    s.view.layer = Layer::H;
+    s.view.show_mask = false;
+    s.view.show_path = true;
+    s.view.show_details = true;
+    s.view.fit_pending = true;
+    s.panels.matrix = s.panels.inspector = s.panels.lesson = true;
+    s.panels.inputs = false;  // the lesson sets the inputs; its text takes their place
+    s.panels.machine_code = false;
+    s.panels.wavefront = false;
+    s.wavefront.view = TeachView::none;
+}
+
+void inspect_end(AppState& s) {
+    if (s.result) s.view.inspected = s.result->result.end;
+}
+
+// A table-scale close-up centered on the matrix (numbers and arrows in the cells).
+void close_up(AppState& s, Cell c) {
+    s.view.inspected = c;
+    if (s.result) s.view.center_pending = MatrixView::CenterOn{s.result->rows() / 2.0, s.result->cols() / 2.0, 34.0};
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Lesson (a): global, local, semi-global
+// ---------------------------------------------------------------------------------------------
+// Short pair: GATTACA inside CCGATTACATT (match 2, mismatch -1, gap 2): semi-global and local
+// score 14 (seven matches), global 6 (it pays for the four overhanging residues).
+constexpr const char* kReadQ = "GATTACA";
+constexpr const char* kReadT = "CCGATTACATT";
+
+constexpr std::array<LessonStep, 5> kModes{{
+    {"Global: end to end",
+     "Needleman-Wunsch aligns both sequences from the first residue to the last. Row 0 and column 0 hold "
+     "the cost of a leading gap (-8 per residue here), and the path runs from the bottom-right cell (M, N) "
+     "back to (0, 0).\n\nThe Inspector shows the clicked cell (here the end cell): H = max(diag + s, up - g, "
+     "left - g) with its numbers, the term that won and the direction bits the engine stored. Click other cells.",
+     [](AppState& s) {
+         common(s, Algorithm::global);
+         globins(s);
+         blosum(s, 8, 8);
+     },
+     inspect_end},
+    {"Local: the best-scoring piece",
+     "Smith-Waterman adds a fourth candidate, 0: a score never drops below zero, so an alignment may start "
+     "anywhere (the zero bit). The path starts at the best cell of the whole matrix and stops where H is 0.\n\n"
+     "Most of the matrix is now near 0; the similar region stands out as a bright ridge.",
+     [](AppState& s) {
+         common(s, Algorithm::local);
+         globins(s);
+         blosum(s, 8, 8);
+     },
+     inspect_end},
+    {"Semi-global: free end gaps",
+     "Row 0 and column 0 are 0, and the path may end anywhere on the last row or column: gaps before the "
+     "start and after the end of either sequence cost nothing. Use it when one sequence should fit inside "
+     "the other, or when two reads overlap.",
+     [](AppState& s) {
+         common(s, Algorithm::semiglobal);
+         globins(s);
+         blosum(s, 8, 8);
+     },
+     inspect_end},
+    {"Close-up: a short read in a longer sequence",
+     "GATTACA against CCGATTACATT (match 2, mismatch -1, gap 2), semi-global. The read fits inside the "
+     "target: seven matches, score 14; the overhanging CC and TT cost nothing.\n\nThe cells show their "
+     "values and arrows (one per direction bit). Hover any cell to inspect it.",
+     [](AppState& s) {
+         common(s, Algorithm::semiglobal);
+         pasted(s, kReadQ, kReadT);
+         match_mismatch(s, 2, -1, 2, 2);
+     },
+     [](AppState& s) { close_up(s, {7, 9}); }},
+    {"Same pair, global",
+     "Global must also align CC and TT, against gaps: 14 - 4 x 2 = 6. Row 0 now counts down 0, -2, -4, ...: "
+     "click a cell of row 0 and the Inspector gives the border rule. Local would give 14 again, and its path "
+     "would cover GATTACA only.",
+     [](AppState& s) {
+         common(s, Algorithm::global);
+         pasted(s, kReadQ, kReadT);
+         match_mismatch(s, 2, -1, 2, 2);
+     },
+     [](AppState& s) { close_up(s, {7, 11}); }},
+}};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Lesson (b): affine gaps, H, E, F
+// ---------------------------------------------------------------------------------------------
+// The target has 4 extra bases after CATGC: linear gaps (3) split them into two gaps of 2
+// (4=2D1=2D11=, score 20); affine 5/1 makes one gap of 4 (5=4D11=, score 24).
+constexpr const char* kGapQ = "CATGCATTGCAGCTAG";
+constexpr const char* kGapT = "CATGCACGTATTGCAGCTAG";
+
+constexpr std::array<LessonStep, 5> kAffine{{
+    {"Linear gaps: every gap column costs the same",
+     "Global, match 2, mismatch -3, gap 3 per column. The target has four extra bases after CATGC. With a "
+     "linear gap every gap column costs 3 wherever it stands, so the best alignment may split the insertion: "
+     "here two gaps of two (score 20). Follow the path in the table.",
+     [](AppState& s) {
+         common(s, Algorithm::global);
+         pasted(s, kGapQ, kGapT);
+         match_mismatch(s, 2, -3, 3, 3);
+     },
+     [](AppState& s) { close_up(s, {5, 8}); }},
+    {"Affine gaps: open once, extend cheaply",
+     "Now a gap of length k costs open + (k-1) x extend = 5 + (k-1). One gap of four (8) is cheaper than "
+     "two gaps of two (12): the path takes one long gap, score 24.\n\nThis needs two more matrices. "
+     "E[i][j]: best score ending in a gap in the query (a move to the left), "
+     "E = max(H[i][j-1] - open, E[i][j-1] - extend). F: the same from above. Then H = max(diag + s, E, F). "
+     "The Inspector shows all three, and the E/F open and extend bits.",
+     [](AppState& s) {
+         common(s, Algorithm::global);
+         pasted(s, kGapQ, kGapT);
+         match_mismatch(s, 2, -3, 5, 1);
+     },
+     [](AppState& s) { close_up(s, {5, 9}); }},
+    {"Layer E: gaps in the query",
+     "The heatmap now shows E. Along row 5 the gap is opened once (E open bit: from H) and then extended "
+     "(E extend bit: from E). Each cell's arrow points to where its E came from.",
+     [](AppState& s) {
+         common(s, Algorithm::global);
+         pasted(s, kGapQ, kGapT);
+         match_mismatch(s, 2, -3, 5, 1);
+     },
+     [](AppState& s) {
+         close_up(s, {5, 9});
+         s.view.layer = Layer::E;
+     }},
+    {"Layer F: gaps in the target",
+     "F is the same recurrence for vertical moves (a query residue against a gap). This pair needs none on "
+     "its best path, but F is computed for every cell: the kernels pay for three matrices either way.",
+     [](AppState& s) {
+         common(s, Algorithm::global);
+         pasted(s, kGapQ, kGapT);
+         match_mismatch(s, 2, -3, 5, 1);
+     },
+     [](AppState& s) {
+         close_up(s, {9, 9});
+         s.view.layer = Layer::F;
+     }},
+    {"Real proteins: globins, gaps 10/1",
+     "HBA_HUMAN against HBB_HUMAN, global, BLOSUM62, open 10, extend 1. The tint marks every cell on some "
+     "optimal path (following the H, E and F states through the bits): where it widens, several alignments "
+     "score the same.",
+     [](AppState& s) {
+         common(s, Algorithm::global);
+         globins(s);
+         blosum(s, 10, 1);
+     },
+     [](AppState& s) {
+         s.view.show_mask = true;
+         inspect_end(s);
+     }},
+}};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Lesson (c): the wavefront and DPX
+// ---------------------------------------------------------------------------------------------
+constexpr std::array<LessonStep, 4> kWavefront{{
+    {"Each cell waits for three others",
+     "H[i][j] needs H[i-1][j-1], H[i-1][j] and H[i][j-1]. So a cell of anti-diagonal i + j = k depends only "
+     "on diagonals k-1 and k-2: all cells of one anti-diagonal are independent and can be computed at the "
+     "same time. That front, sweeping from the top-left corner to the bottom-right, is the wavefront.",
+     [](AppState& s) {
+         common(s, Algorithm::local);
+         pasted(s, kReadQ, kReadT);
+         match_mismatch(s, 2, -1, 2, 2);
+     },
+     [](AppState& s) { close_up(s, {4, 6}); }},
+    {"Watch the wavefront",
+     "The Playback view replays the fill as the GPU schedules it: a warp owns a band of 128 rows (4 per "
+     "lane), its 32 lanes work one step apart along an anti-diagonal, and a band starts once the band above "
+     "has handed over its bottom row. Play, pause and scrub in the Wavefront panel. A job that ran "
+     "on the CPU replays the CPU's schedule instead (bands of rows, one SIMD lane per row): the same "
+     "wavefront idea at a smaller scale.",
+     [](AppState& s) {
+         common(s, Algorithm::local);
+         globins(s);
+         blosum(s, 10, 1);
+         // The Wavefront panel (teach_playback.hpp) takes the Inspector's place, playing from step 0.
+         s.panels.inspector = false;
+         s.panels.wavefront = true;
+         s.wavefront.view = TeachView::playback;
+         s.wavefront.playback = {};
+         s.wavefront.playback.playing = true;
+     },
+     nullptr},
+    {"One cell in machine code",
+     "The Inspector's last table is what the kernel executes for the clicked cell. With DPX (sm_90) the "
+     "three-way max with the floor 0 is one instruction, __vimax3_s32_relu (VIMNMX3.RELU); the DPX-free "
+     "kernel computes the same expression tree with two-input maxima (FMNMX). Under 'score only' the "
+     "fused add-max __viaddmax_s32 does max(a + b, c) in one instruction.",
+     [](AppState& s) {
+         common(s, Algorithm::local);
+         globins(s);
+         blosum(s, 10, 10);
+     },
+     inspect_end},
+    {"The instruction mix per cell",
+     "The Machine code panel counts the instructions of each fill kernel's steady-state loop, per cell, DPX "
+     "opcodes highlighted, beside the DPX-free kernel. Fewer instructions on each cell's dependency chain "
+     "mean fewer cycles per wavefront step: with one warp per band there are few other warps to hide the "
+     "latency, so the chain is what the time is made of. Registers per thread set how many warps fit on an "
+     "SM.",
+     [](AppState& s) {
+         common(s, Algorithm::local);
+         globins(s);
+         blosum(s, 10, 10);
+         s.panels.machine_code = true;
+     },
+     inspect_end},
+}};
+
+constexpr std::array<Lesson, 3> kLessons{{
+    {"(a) Global, local and semi-global", kModes},
+    {"(b) Affine gaps: H, E and F", kAffine},
+    {"(c) The wavefront, and what DPX changes", kWavefront},
+}};
+
+void apply_step(AppState& s) {
+    const LessonStep& st = kLessons[size_t(s.teach.lesson)].steps[size_t(s.teach.step)];
+    st.apply(s);
+    s.requests.compute = true;
+    s.teach.view_pending = st.view != nullptr;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Navigation
+// ---------------------------------------------------------------------------------------------
+std::span<const Lesson> lessons() { return kLessons; }
+
+void open_lesson(AppState& s, int lesson, int step) {
+    if (lesson < 0 || lesson >= int(kLessons.size())) return;
+    s.teach.lesson = lesson;
+    s.teach.step = std::clamp(step, 0, int(kLessons[size_t(lesson)].steps.size()) - 1);
+    s.teach.layout_pending = true;
+    apply_step(s);
+}
+
+void lesson_next(AppState& s) {
+    if (s.teach.lesson < 0 || s.teach.step + 1 >= int(kLessons[size_t(s.teach.lesson)].steps.size())) return;
+    ++s.teach.step;
+    apply_step(s);
+}
+
+void lesson_back(AppState& s) {
+    if (s.teach.lesson < 0 || s.teach.step == 0) return;
+    --s.teach.step;
+    apply_step(s);
+}
+
+void close_lesson(AppState& s) {
+    s.teach.lesson = -1;
+    s.teach.step = 0;
+    s.teach.view_pending = false;
+    s.panels.lesson = false;
+}
+
+bool lesson_view_applied(const AppState& s) { return !s.teach.view_pending; }
+
+void update_lesson(AppState& s) {
+    if (!s.teach.view_pending || s.teach.lesson < 0) return;
+    // This step's result is shown: no request or job in flight, and the newest job is on screen.
+    if (s.requests.compute || s.job.busy || !s.result || s.job.shown != s.job.submitted) return;
+    const LessonStep& st = kLessons[size_t(s.teach.lesson)].steps[size_t(s.teach.step)];
+    if (st.view) st.view(s);
+    s.teach.view_pending = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Menu and panel
+// ---------------------------------------------------------------------------------------------
+void draw_lessons_menu(AppState& s) {
+    update_lesson(s);
+    if (!ImGui::BeginMenu("Lessons")) return;
+    for (size_t k = 0; k < kLessons.size(); ++k)
+        if (ImGui::MenuItem(kLessons[k].title, nullptr, s.teach.lesson == int(k), !s.assets_dir.empty()))
+            open_lesson(s, int(k));
+    ImGui::Separator();
+    if (ImGui::MenuItem("Close lesson", nullptr, false, s.teach.lesson >= 0)) close_lesson(s);
+    ImGui::EndMenu();
+}
+
+void draw_teach_lesson(AppState& s) {
+    update_lesson(s);
+    if (s.teach.lesson < 0) {
+        ImGui::TextWrapped("Pick a lesson from the Lessons menu:");
+        for (size_t k = 0; k < kLessons.size(); ++k)
+            if (ImGui::Selectable(kLessons[k].title)) open_lesson(s, int(k));
+        return;
+    }
+    const Lesson& l = kLessons[size_t(s.teach.lesson)];
+    const LessonStep& st = l.steps[size_t(s.teach.step)];
+    ImGui::TextDisabled("%s", l.title);
+    ImGui::Text("Step %d of %d: %s", s.teach.step + 1, int(l.steps.size()), st.title);
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", st.text);
+    ImGui::Separator();
+    const bool first = s.teach.step == 0, last = s.teach.step + 1 == int(l.steps.size());
+    ImGui::BeginDisabled(first);
+    if (ImGui::Button("Back")) lesson_back(s);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(last);
+    if (ImGui::Button("Next")) lesson_next(s);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button(last ? "Finish" : "Close")) close_lesson(s);
+}
+
+}  // namespace dpviz::gui

@@ -1,0 +1,15 @@
+// The simulated device behind DPVIZ_GPU_FAULT=simulate: plain C++, in every build, so the fault
+// paths of align_gpu run (and are checked under ASan) on machines without a GPU.
+#pragma once
+
+#include "dpviz/engine.hpp"
+#include "dpviz/fault_injection.hpp"
+
+namespace dpviz::gpu_fault {
+
+// Makes the allocations (on the host) and launches the real device makes for this problem and
+// level, in the same order and through the same injection points. With no fault firing it
+// still fails, as "no kernels": the stand-in never pretends to compute, the CPU does.
+Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec);
+
+}  // namespace dpviz::gpu_fault

@@ -1,0 +1,12 @@
+// Builds without CUDA: matrices never stay on a device; the GUI takes the host path.
+#include "dpviz/device_view.hpp"
+
+namespace dpviz {
+
+bool device_view_available() { return false; }
+
+Expected<DeviceAlignment> align_on_device(const Problem&, bool, int, const RunControl&) {
+    return device_error("this dpviz was built without CUDA");
+}
+
+}  // namespace dpviz

@@ -1,0 +1,125 @@
+// The simulated device of DPVIZ_GPU_FAULT=simulate: the real device's allocation and launch
+// sequence (cuda/dispatch.cu, run_gpu) in plain C++, with host buffers in place of device ones.
+#include "simulated_gpu.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "dpviz/band_shape.hpp"
+
+namespace dpviz::gpu_fault {
+namespace {
+
+using gpu_band::kBandRows;
+using gpu_band::kCols;
+using gpu_band::kRows;
+using gpu_band::kSteps;
+// As cuda/fill_params.hpp. Sizes only: the count of allocations depends on the band count alone,
+// and the gpu test GpuFaultReal.SimulatedDeviceMakesTheDevicesSequence checks it on the device.
+constexpr int kSnapEvery = 16, kColPad = 128;
+// Host stand-ins are capped: what is simulated is the sequence and the ownership, not the size.
+constexpr uint64_t kMaxHostBytes = uint64_t(1) << 20;
+
+// DeviceBuffer (cuda/cuda_check.hpp) with a host block: same injection point, same release.
+class SimBuffer {
+public:
+    Status allocate(uint64_t count, size_t elem, const char* what) {
+        data_.reset();
+        if (count == 0) return Ok{};  // no cudaMalloc for nothing, as DeviceBuffer::allocate
+        if (const auto item = allocation_fault())
+            return device_error(std::string("simulated device: CUDA error cudaErrorMemoryAllocation (out of memory) in "
+                                            "cudaMalloc of ") +
+                                what + injected_note(*item));
+        data_ = std::make_unique<std::byte[]>(std::min(count * elem, kMaxHostBytes));
+        return Ok{};
+    }
+
+private:
+    std::unique_ptr<std::byte[]> data_;
+};
+
+Status launch(const char* kernel) {
+    if (const auto item = launch_fault())
+        return device_error(std::string("simulated device: CUDA error cudaErrorLaunchFailure (unspecified launch "
+                                        "failure) in ") +
+                            kernel + " launch" + injected_note(*item));
+    return Ok{};
+}
+
+#define DPVIZ_SIM_TRY(expr)                                \
+    do {                                                   \
+        if (auto st_ = (expr); !st_) return st_.error();   \
+    } while (0)
+
+}  // namespace
+
+Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec) {
+    // DPX or not makes no difference to the sequence.
+    std::string no_kernels = "simulated device (";
+    no_kernels.append(kEnvVar).append("=").append(spec.text).append("): no kernels to compute with");
+    const int64_t M = p.rows(), N = p.cols();
+    if (M == 0 || N == 0) return device_error(no_kernels);  // align_gpu: no interior cell, no kernel
+
+    const bool local = p.algo == Algorithm::local, semiglobal = p.algo == Algorithm::semiglobal;
+    const bool affine = p.affine();
+    const int64_t nbands = gpu_band::band_count(int(M));
+    const int64_t nchunks = gpu_band::band_chunks(int(N));
+    const int64_t nsnap = (nchunks + kSnapEvery - 1) / kSnapEvery;
+    const int64_t words = kRows * kCols * (affine ? 8 : 4) / 32;
+    const int64_t snap_fields = kRows + (affine ? kRows : 0) + 1 + kCols + (affine ? kCols : 0);
+    const int64_t pitch = (N + 2 * kColPad + 3) / 4 * 4;
+    const int64_t A = std::max(1, p.matrix.size());
+    const uint64_t cells1 = uint64_t(M + 1) * uint64_t(N + 1);
+
+    // The order of run_gpu's allocations.
+    SimBuffer rows, cols, table, bot_h, bot_f, lastcol, loc, rowbest, rowchunk, snap, rowM, dirs, D, H, E, F, Hb, Eb, Fb;
+    DPVIZ_SIM_TRY(rows.allocate(M + kBandRows + 1, 4, "the query rows"));
+    DPVIZ_SIM_TRY(cols.allocate(N + 2 * kColPad, 4, "the target columns"));
+    DPVIZ_SIM_TRY(table.allocate(A * A, 4, "the score table"));
+    const uint64_t bot = uint64_t(nbands - 1) * pitch;
+    DPVIZ_SIM_TRY(bot_h.allocate(bot, 8, "the band hand-over row"));
+    if (affine) DPVIZ_SIM_TRY(bot_f.allocate(bot, 8, "the band hand-over row (F)"));
+    DPVIZ_SIM_TRY(lastcol.allocate(M + 1, 4, "the last column"));
+    DPVIZ_SIM_TRY(loc.allocate(1, 4, "the end-cell slot"));
+    if (local) {
+        DPVIZ_SIM_TRY(rowbest.allocate(M + 1, 4, "the row maxima"));
+        DPVIZ_SIM_TRY(rowchunk.allocate(M + 1, 4, "the row-maximum chunks"));
+        if (level != OutputLevel::matrix)
+            DPVIZ_SIM_TRY(snap.allocate(nbands * nsnap * snap_fields * 32, 4, "the warp snapshots"));
+    }
+    if (semiglobal) DPVIZ_SIM_TRY(rowM.allocate(N + 1, 4, "the last row"));
+    if (level == OutputLevel::path) {
+        DPVIZ_SIM_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));
+        DPVIZ_SIM_TRY(D.allocate(cells1, 1, "the direction bits"));
+    }
+    if (level == OutputLevel::matrix) {
+        DPVIZ_SIM_TRY(H.allocate(cells1, 4, "H"));
+        DPVIZ_SIM_TRY(D.allocate(cells1, 1, "the direction bits"));
+        if (affine) {
+            DPVIZ_SIM_TRY(E.allocate(cells1, 4, "E"));
+            DPVIZ_SIM_TRY(F.allocate(cells1, 4, "F"));
+        }
+        // What the kernel writes first, in its own order: packed bits, H (E, F) per band and step.
+        const int64_t band_cells = nbands * nchunks * kSteps * 32 * kRows * kCols;
+        DPVIZ_SIM_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));
+        DPVIZ_SIM_TRY(Hb.allocate(band_cells, 4, "H in band order"));
+        if (affine) {
+            DPVIZ_SIM_TRY(Eb.allocate(band_cells, 4, "E in band order"));
+            DPVIZ_SIM_TRY(Fb.allocate(band_cells, 4, "F in band order"));
+        }
+    }
+
+    // The order of run_gpu's launches: the fill; the local end-cell search when some cell
+    // scores above 0 (the device learns that from the fill; here the CPU's score says it);
+    // unpacking the matrices and bits at level matrix, the bits at level path.
+    DPVIZ_SIM_TRY(launch("band_fill"));
+    if (level == OutputLevel::matrix) DPVIZ_SIM_TRY(launch("unpack_matrix"));
+    if (local && level != OutputLevel::matrix && align_cpu(p, OutputLevel::score, 1).score > 0)
+        DPVIZ_SIM_TRY(launch("band_locate"));
+    if (level == OutputLevel::path) DPVIZ_SIM_TRY(launch("unpack_dirs"));
+    return device_error(no_kernels);
+}
+
+}  // namespace dpviz::gpu_fault

@@ -1,0 +1,483 @@
+// The batch fill: one block per pair (blocks loop over pairs), its warps each take a band of
+// 32 * kRows rows and hand the band's bottom row to the warp of the band below. Score level:
+// the score and the end cell with the reference's tie-breaks, nothing per cell.
+//
+// Index of this file
+//   [SECTION] Shape and parameters   band geometry, what the host hands the kernel
+//   [SECTION] Algorithm traits       borders, which end cell
+//   [SECTION] Pair sweep             one warp's state over a band and one wavefront step
+//   [SECTION] Kernel                 the superstep schedule of a block and the end-cell reduction
+//   [SECTION] Kernel selection       one instantiation per algorithm variant and operation policy
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+
+#include "cell_ops.hpp"
+#include "dpviz/types.hpp"
+
+namespace dpviz::cuda::batch {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Shape and parameters
+// ---------------------------------------------------------------------------------------------
+// A lane holds kRows rows and does kCols columns per step; lane l runs one step behind lane l-1.
+// A chunk is kSteps steps (kChunkCols columns of lane 0). The block's warps advance in
+// supersteps of one chunk separated by __syncthreads(): band b runs chunk c in superstep
+// b * D + c, D >= kLag, so when band b reads the bottom row of band b-1 for chunk c + 1 (one
+// chunk ahead), band b-1 finished chunk c + 2 a superstep earlier (lane 31 trails lane 0 by 31
+// steps: chunk c of the band below needs chunk c + 1 of the band above).
+inline constexpr int kRows = 4;
+inline constexpr int kCols = 2;
+inline constexpr int kBandRows = 32 * kRows;
+inline constexpr int kSteps = 32;
+inline constexpr int kChunkCols = kSteps * kCols;
+inline constexpr int kLag = 3;
+inline constexpr int kMaxWarps = 16;
+inline constexpr int kColLead = kChunkCols;                    // zero columns before column 1
+inline constexpr int kColBufTail = 8;                          // read ahead past a chunk, zero
+inline constexpr int kColBufInts = 2 * kChunkCols + kColBufTail;
+static_assert(kCols == 2 && kRows == 4, "the profile (int4) and hand-over (int4) layouts assume 4 x 2 cells");
+
+__host__ __device__ constexpr int bands_of(int M) { return (M + kBandRows - 1) / kBandRows; }
+__host__ __device__ constexpr int chunks_of(int N) { return ((N + kCols - 1) / kCols + 31 + kSteps - 1) / kSteps; }
+__host__ __device__ constexpr int superstep_gap(int chunks, int warps) {
+    const int d = (chunks + warps - 1) / warps;  // a warp's next band starts after its last one ended
+    return d > kLag ? d : kLag;
+}
+// Shared memory of one warp: the band's query profile (int4 per letter and lane), the 32 staged
+// entries of the row above, the chunk's column inputs.
+__host__ __device__ constexpr size_t smem_per_warp(int letters, bool profile) {
+    return (profile ? size_t(letters) * 32 * sizeof(int4) : 0) + kSteps * sizeof(int4) + kColBufInts * sizeof(int);
+}
+// A block's dynamic shared memory: its warps' parts, then one end-cell candidate per warp.
+__host__ __device__ constexpr size_t smem_per_block(int letters, bool profile, int warps) {
+    return smem_per_warp(letters, profile) * warps + size_t(kMaxWarps) * sizeof(int4);
+}
+
+struct PairDesc {
+    int M = 0, N = 0;
+    int index = 0;        // the pair's position in the caller's batch (output slot)
+    int pad = 0;
+    long long rows = 0;   // offset of row 1's input in BatchParams::rows (bands_of(M) * kBandRows entries)
+    long long cols = 0;   // offset of column 1 - kColLead in BatchParams::cols (kChunkCols * (chunks + 1) entries)
+};
+
+struct BatchParams {
+    int npairs = 0;
+    const PairDesc* pairs = nullptr;  // largest first
+    const int32_t* rows = nullptr;    // query codes or DTW values
+    const int32_t* cols = nullptr;    // profile byte offsets (code * 512) or DTW values
+    const int32_t* table = nullptr;   // letters x letters
+    int letters = 0;
+    int open = 0, ext = 0;            // alignment gaps (linear: open == ext)
+    int global_borders = 0;           // alignment: global first row / column
+    int band = -1;                    // DTW Sakoe-Chiba half-width, -1 = none
+    int4* hand = nullptr;             // per block: (warps + 1) slots x hand_pitch, {H, H, F, F} of two columns
+    long long hand_pitch = 0;         // int4 per slot: kSteps * largest chunk count
+    int4* out = nullptr;              // per pair: {score, end i, end j, 0}
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Algorithm traits
+// ---------------------------------------------------------------------------------------------
+enum class Kind { align, edit, lcs, dtw };
+// Where the score is: H(M, N); the best cell anywhere (local); the best of the last row and
+// column (semi-global). The last two take ties to the first cell in row-major order.
+enum class EndCell { corner, best_cell, last_row_col };
+
+template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false>
+struct Alg {
+    static constexpr Kind kKind = K;
+    static constexpr bool kLocal = kLocal_;
+    static constexpr bool kAffine = kAffine_;
+    static constexpr bool kSquared = kSquared_;
+    static constexpr bool kProfile = K != Kind::dtw;
+
+    // H(0, k) and H(k, 0), unbiased.
+    static __device__ __forceinline__ int32_t border(const BatchParams& p, int k) {
+        if constexpr (K == Kind::align) {
+            return (p.global_borders && k > 0) ? -(p.open + (k - 1) * p.ext) : 0;
+        } else if constexpr (K == Kind::edit) {
+            return k;
+        } else if constexpr (K == Kind::lcs) {
+            return 0;
+        } else {
+            return k == 0 ? 0 : kPosInf;
+        }
+    }
+};
+
+__device__ __forceinline__ long long floor_div(long long a, long long b) {  // b > 0
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// An end-cell candidate: higher score wins, ties go to the smaller (i, j). i == kNone: none.
+struct Candidate {
+    int v, i, j;
+};
+static_assert(sizeof(Candidate) <= sizeof(int4), "a candidate fits its shared-memory slot");
+inline constexpr int kNone = INT_MAX;
+__device__ __forceinline__ bool better(const Candidate& a, const Candidate& b) {
+    if (a.i == kNone) return false;
+    if (b.i == kNone) return true;
+    if (a.v != b.v) return a.v > b.v;
+    return a.i < b.i || (a.i == b.i && a.j < b.j);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Pair sweep
+// ---------------------------------------------------------------------------------------------
+template <class A, class Ops, EndCell kEnd>
+struct PairSweep {
+    static constexpr bool kAffine = A::kAffine;
+    static constexpr bool kLocal = A::kLocal;
+    static constexpr bool kTrackRows = kEnd != EndCell::corner;  // best H per row and its first column
+    static constexpr int32_t kBias = A::kKind == Kind::align ? Ops::kAlignBias : 0;
+
+    const BatchParams& p;
+    const PairDesc d;
+    const int lane, nbands, nchunks, nslots;
+    int4* const prof;      // this warp's profile
+    const char* const prof_lane;
+    int4* const stage;     // the row above, one entry per step of the chunk (lane 31 reads)
+    int* const colbuf;     // the chunk's column inputs: columns 64c - 63 .. 64c + 64, then the tail
+    int4* const hand;      // this block's hand-over slots
+
+    int b = 0, i_lane = 0;
+    int q[kRows];                    // query code (or DTW value) of the lane's rows
+    int jlo[kRows];                  // DTW band: first column of the row, and span
+    unsigned jspan[kRows];
+    int h[kRows], e[kRows];          // H, E of the last column done (biased)
+    int diag;                        // H of the row above, column before the next step
+    int bh[kCols], bf[kCols];        // H, F of the lane's bottom row, last step
+    int best[kRows], bestj[kRows];   // kTrackRows: best H of each row and its first column
+    int lc[kRows];                   // H(row, N)
+    int4 topv, colv;                 // the next chunk's row above (this lane's share) and column inputs
+
+    __device__ PairSweep(const BatchParams& p_, const PairDesc& d_, int lane_, int warps, int4* prof_, int4* hand_)
+        : p(p_), d(d_), lane(lane_), nbands(bands_of(d_.M)), nchunks(chunks_of(d_.N)), nslots(warps + 1),
+          prof(prof_), prof_lane(reinterpret_cast<const char*>(prof_) + lane_ * 16),
+          stage(prof_ + (A::kProfile ? size_t(p_.letters) * 32 : 0)),
+          colbuf(reinterpret_cast<int*>(stage + kSteps)), hand(hand_) {}
+
+    __device__ __forceinline__ int4* slot(int band) const { return hand + (size_t)(band % nslots) * p.hand_pitch; }
+
+    __device__ void begin_band(int band) {
+        b = band;
+        i_lane = 1 + b * kBandRows + lane * kRows;
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            const int i = i_lane + r;
+            q[r] = i <= d.M ? p.rows[d.rows + i - 1] : 0;
+        }
+        if constexpr (A::kProfile) {
+            __syncwarp();  // the previous band's last steps are done reading the profile
+            for (int c = 0; c < p.letters; ++c) {
+                int4 v;
+                v.x = p.table[q[0] * p.letters + c];
+                v.y = p.table[q[1] * p.letters + c];
+                v.z = p.table[q[2] * p.letters + c];
+                v.w = p.table[q[3] * p.letters + c];
+                prof[c * 32 + lane] = v;
+            }
+        }
+        if constexpr (A::kKind == Kind::dtw) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                const long long i = i_lane + r, M = d.M, N = d.N;
+                long long lo = 1, hi = N;
+                if (p.band >= 0) {
+                    const long long bm = (long long)p.band * M;
+                    lo = -floor_div(-(i * N - bm), M);  // ceil
+                    hi = floor_div(i * N + bm, M);
+                    lo = lo < 1 ? 1 : lo;
+                    hi = hi > N ? N : hi;
+                }
+                if (hi < lo) { lo = N + 1000; hi = lo; }
+                jlo[r] = (int)lo;
+                jspan[r] = (unsigned)(hi - lo);
+            }
+        }
+        if (lane < kColBufTail) colbuf[2 * kChunkCols + lane] = 0;
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            h[r] = A::border(p, i_lane + r) + kBias;
+            e[r] = kNegInf + kBias;
+            best[r] = kBias;  // H(i, 0) = 0: local and semi-global
+            bestj[r] = 0;
+            lc[r] = kBias;
+        }
+        diag = A::border(p, i_lane - 1) + kBias;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) {
+            bh[c] = h[kRows - 1];
+            bf[c] = kNegInf + kBias;
+        }
+        topv = top_values(0);
+        colv = column_chunk(0);
+    }
+
+    // This lane's share of the row above for chunk c: the two columns lane 0 needs at step
+    // kSteps * c + lane. Band 0 computes the border; later bands read band b-1's slot.
+    __device__ __forceinline__ int4 top_values(int c) const {
+        if (b == 0) {
+            const int j = kChunkCols * c + kCols * lane + 1;
+            return make_int4(A::border(p, j) + kBias, A::border(p, j + 1) + kBias, kNegInf + kBias, kNegInf + kBias);
+        }
+        return slot(b - 1)[kSteps * c + lane];
+    }
+    __device__ __forceinline__ int4 column_chunk(int c) const {
+        return *reinterpret_cast<const int4*>(p.cols + d.cols + kChunkCols * c + 4 * lane);
+    }
+    __device__ __forceinline__ int2 column_inputs(int t) const {
+        return *reinterpret_cast<const int2*>(colbuf + kCols * (t - lane) + kChunkCols);
+    }
+    __device__ __forceinline__ void profile_scores(int2 cd, int4 (&scv)[kCols]) const {
+        if constexpr (A::kProfile) {
+            scv[0] = *reinterpret_cast<const int4*>(prof_lane + cd.x);
+            scv[1] = *reinterpret_cast<const int4*>(prof_lane + cd.y);
+        } else {
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) scv[k] = make_int4(0, 0, 0, 0);
+        }
+    }
+
+    // One chunk of the band: stage its inputs, ask for the next chunk's, run its steps.
+    __device__ void chunk(int c) {
+        __syncwarp();  // every lane is done with the previous chunk's stage and column inputs
+        stage[lane] = topv;
+        reinterpret_cast<int4*>(colbuf)[lane] = colv;
+        __syncwarp();
+        if (c + 1 < nchunks) {
+            topv = top_values(c + 1);
+            colv = column_chunk(c + 1);
+        }
+        // Guarded: lanes not yet at column 1 (chunk 0) or at column N and beyond.
+        if (c == 0 || kChunkCols * (c + 1) >= d.N) steps<true>(c);
+        else steps<false>(c);
+    }
+
+    template <bool kGuard>
+    __device__ void steps(int c) {
+        // Shared-memory reads of a step (column inputs, profile, row above) are issued one step
+        // ahead. The read-ahead past the chunk is never used (colbuf's tail is zero).
+        int2 cd = column_inputs(0);
+        int4 top = stage[0];
+        int4 scv[kCols];
+        profile_scores(cd, scv);
+        const bool publishes = b < nbands - 1;
+#pragma unroll 2
+        for (int t = 0; t < kSteps; ++t) {
+            const int2 next_cd = column_inputs(t + 1);
+            const int4 next_top = stage[(t + 1) & (kSteps - 1)];
+            int4 next_scv[kCols];
+            profile_scores(next_cd, next_scv);
+            step<kGuard>(kSteps * c + t, top, cd, scv, publishes);
+            cd = next_cd;
+            top = next_top;
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) scv[k] = next_scv[k];
+        }
+    }
+
+    template <bool kGuard>
+    __device__ __forceinline__ void step(int s, int4 top, int2 cd, const int4 (&scv)[kCols], bool publishes) {
+        // Lane 31 hands lane 0 the row above through the rotation that moves every other lane's
+        // bottom row one lane down.
+        int sh[kCols] = {bh[0], bh[1]}, sf[kCols] = {bf[0], bf[1]};
+        if (lane == 31) {
+            sh[0] = top.x; sh[1] = top.y; sf[0] = top.z; sf[1] = top.w;
+        }
+        const int src = (lane + 31) & 31;
+        int uh[kCols], uf[kCols];
+#pragma unroll
+        for (int k = 0; k < kCols; ++k) {
+            uh[k] = __shfl_sync(0xffffffffu, sh[k], src);
+            if constexpr (kAffine) uf[k] = __shfl_sync(0xffffffffu, sf[k], src);
+            else uf[k] = 0;
+        }
+        const int j0 = kCols * (s - lane) + 1;
+        const bool started = !kGuard || s >= lane;
+        const int cdv[kCols] = {cd.x, cd.y};
+
+        int nh[kRows][kCols], ne[kRows][kCols], nf[kRows][kCols];
+#pragma unroll
+        for (int k = 0; k < kCols; ++k) {
+            int sc[kRows] = {0, 0, 0, 0};
+            if constexpr (A::kProfile) {
+                sc[0] = scv[k].x; sc[1] = scv[k].y; sc[2] = scv[k].z; sc[3] = scv[k].w;
+            }
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                const int up = r == 0 ? uh[k] : nh[r - 1][k];
+                const int left = k == 0 ? h[r] : nh[r][k - 1];
+                const int dg = r == 0 ? (k == 0 ? diag : uh[k - 1]) : (k == 0 ? h[r - 1] : nh[r - 1][k - 1]);
+                uint32_t bits = 0;
+                if constexpr (A::kKind == Kind::align) {
+                    if constexpr (kAffine) {
+                        const int fup = r == 0 ? uf[k] : nf[r - 1][k];
+                        const int eleft = k == 0 ? e[r] : ne[r][k - 1];
+                        nh[r][k] = cell::align_affine<Ops, kLocal, false>(dg, up, fup, left, eleft, sc[r], p.open, p.ext,
+                                                                          kBias, ne[r][k], nf[r][k], bits);
+                    } else {
+                        nh[r][k] = cell::align_linear<Ops, kLocal, false>(dg, up, left, sc[r], p.open, kBias, bits);
+                        ne[r][k] = nf[r][k] = 0;
+                    }
+                } else if constexpr (A::kKind == Kind::edit) {
+                    nh[r][k] = cell::edit<Ops, false>(dg, up, left, sc[r], bits);
+                } else if constexpr (A::kKind == Kind::lcs) {
+                    nh[r][k] = cell::lcs<Ops, false>(dg, up, left, sc[r], bits);
+                } else {
+                    const int dv = q[r] - cdv[k];
+                    int cost;
+                    if constexpr (A::kSquared) cost = dv * dv;
+                    else cost = dv < 0 ? -dv : dv;
+                    const bool inb = (unsigned)(j0 + k - jlo[r]) <= jspan[r];
+                    nh[r][k] = cell::dtw<Ops, false>(dg, up, left, cost, inb, kPosInf, bits);
+                }
+            }
+        }
+
+        // End-cell bookkeeping. Columns past N and lanes not yet started never count.
+        if constexpr (kTrackRows) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                int v0 = nh[r][0], v1 = nh[r][1];
+                if constexpr (kGuard) {
+                    v0 = (started && j0 <= d.N) ? v0 : kBias;
+                    v1 = (started && j0 + 1 <= d.N) ? v1 : kBias;
+                }
+                // The maxima go through Ops too: a plain integer max here would let ptxas fuse
+                // the two steps of an unrolled pair into VIMNMX3 in the DPX-free kernel.
+                const int m = Ops::max2(v0, v1);
+                const bool gain = m > best[r];
+                best[r] = Ops::max2(best[r], m);
+                bestj[r] = gain ? (v0 == m ? j0 : j0 + 1) : bestj[r];
+            }
+        }
+        if constexpr (kGuard) {
+            // Column N passes through every lane inside a guarded chunk.
+            if (started) {
+#pragma unroll
+                for (int k = 0; k < kCols; ++k)
+                    if (j0 + k == d.N) {
+#pragma unroll
+                        for (int r = 0; r < kRows; ++r) lc[r] = nh[r][k];
+                    }
+            }
+        }
+
+        // Move on (lanes not yet at column 1 keep the column-0 state).
+        if (started) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                h[r] = nh[r][kCols - 1];
+                if constexpr (kAffine) e[r] = ne[r][kCols - 1];
+            }
+            diag = uh[kCols - 1];
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) {
+                bh[k] = nh[kRows - 1][k];
+                if constexpr (kAffine) bf[k] = nf[kRows - 1][k];
+            }
+        }
+
+        // Lane 31 hands the band's bottom row to the band below (two columns per step).
+        if (publishes && lane == 31 && (!kGuard || s >= 31)) slot(b)[s - 31] = make_int4(bh[0], bh[1], bf[0], bf[1]);
+    }
+
+    // The band's end-cell candidates, reduced over the warp into `acc` (the same in every lane).
+    __device__ void end_band(Candidate& acc) const {
+        Candidate mine{0, kNone, 0};
+        auto offer = [&](int v, int i, int j) {
+            const Candidate c{v, i, j};
+            if (better(c, mine)) mine = c;
+        };
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            const int i = i_lane + r;
+            if (i > d.M) continue;
+            if constexpr (kEnd == EndCell::best_cell) {
+                offer(best[r], i, bestj[r]);
+            } else if constexpr (kEnd == EndCell::last_row_col) {
+                offer(lc[r], i, d.N);
+                if (i == d.M) offer(best[r], i, bestj[r]);
+            } else {
+                if (i == d.M) offer(lc[r], i, d.N);
+            }
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {
+            const Candidate o{__shfl_xor_sync(0xffffffffu, mine.v, off), __shfl_xor_sync(0xffffffffu, mine.i, off),
+                              __shfl_xor_sync(0xffffffffu, mine.j, off)};
+            if (better(o, mine)) mine = o;
+        }
+        if (better(mine, acc)) acc = mine;
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Kernel
+// ---------------------------------------------------------------------------------------------
+template <class A, class Ops, EndCell kEnd>
+__global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p) {
+    extern __shared__ int4 smem[];
+    constexpr int32_t kBias = PairSweep<A, Ops, kEnd>::kBias;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const int warps = blockDim.x >> 5;
+    const size_t per_warp = smem_per_warp(p.letters, A::kProfile) / sizeof(int4);
+    int4* prof = smem + w * per_warp;
+    Candidate* cand = reinterpret_cast<Candidate*>(smem + warps * per_warp);  // one per warp
+    int4* hand = p.hand + (size_t)blockIdx.x * (warps + 1) * p.hand_pitch;
+
+    for (int k = blockIdx.x; k < p.npairs; k += gridDim.x) {
+        const PairDesc d = p.pairs[k];
+        PairSweep<A, Ops, kEnd> sw(p, d, lane, warps, prof, hand);
+        Candidate acc{kBias, kNone, 0};
+        if constexpr (kEnd == EndCell::best_cell) acc = {kBias, 0, 0};           // H(0, 0) = 0
+        if constexpr (kEnd == EndCell::last_row_col) acc = {kBias, 0, d.N};      // H(0, N) = 0
+        const int B = sw.nbands, C = sw.nchunks, D = superstep_gap(C, warps);
+        const int T = (B - 1) * D + C;
+        // Band b runs chunk c in superstep b * D + c; warp w takes bands w, w + warps, ... (a
+        // warp's bands never overlap: warps * D >= C).
+        for (int t = 0; t < T; ++t) {
+            const int rel = t - w * D;
+            if (rel >= 0) {
+                const int round = rel / (warps * D);
+                const int b = w + round * warps;
+                const int c = rel - round * warps * D;
+                if (b < B && c < C) {
+                    if (c == 0) sw.begin_band(b);
+                    sw.chunk(c);
+                    if (c == C - 1) sw.end_band(acc);
+                }
+            }
+            __syncthreads();  // publishes this superstep's bottom rows to the bands below
+        }
+        if (lane == 0) cand[w] = acc;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            Candidate r = cand[0];
+            for (int x = 1; x < warps; ++x)
+                if (better(cand[x], r)) r = cand[x];
+            p.out[d.index] = make_int4(r.v - kBias, r.i, r.j, 0);
+        }
+        __syncthreads();  // cand and the hand-over slots are free for the next pair
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Kernel selection
+// ---------------------------------------------------------------------------------------------
+// The batch_fill instantiation of an algorithm variant (batch_align.cu, batch_other.cu):
+// DpxOps when `dpx`, PortableOps otherwise.
+const void* align_kernel(bool local, bool semiglobal, bool affine, bool dpx);
+const void* edit_kernel(bool dpx);
+const void* lcs_kernel(bool dpx);
+const void* dtw_kernel(bool squared, bool dpx);
+
+}  // namespace dpviz::cuda::batch

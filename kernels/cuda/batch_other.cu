@@ -1,0 +1,21 @@
+// Batch kernels of edit distance, LCS and DTW (abs and squared cost), DPX and DPX-free.
+#include "batch_kernel.cuh"
+
+namespace dpviz::cuda::batch {
+namespace {
+
+template <class A>
+const void* pick(bool dpx) {
+    return dpx ? reinterpret_cast<const void*>(&batch_fill<A, cell::DpxOps, EndCell::corner>)
+               : reinterpret_cast<const void*>(&batch_fill<A, cell::PortableOps, EndCell::corner>);
+}
+
+}  // namespace
+
+const void* edit_kernel(bool dpx) { return pick<Alg<Kind::edit>>(dpx); }
+const void* lcs_kernel(bool dpx) { return pick<Alg<Kind::lcs>>(dpx); }
+const void* dtw_kernel(bool squared, bool dpx) {
+    return squared ? pick<Alg<Kind::dtw, false, false, true>>(dpx) : pick<Alg<Kind::dtw>>(dpx);
+}
+
+}  // namespace dpviz::cuda::batch

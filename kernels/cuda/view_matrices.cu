@@ -1,0 +1,503 @@
+// The GPU-resident view path (dpviz/device_view.hpp): a level-matrix fill kept in device memory,
+// its borders, value ranges, end cell, max-pooled levels and path computed there, and windows
+// copied back on demand. Also gpu_description() for the timing panel.
+//
+// Index of this file
+//   [SECTION] Kernels            borders, ranges, row maxima, pooling, the tiled traceback
+//   [SECTION] Resident matrices  DeviceMatrices over the kept buffers
+//   [SECTION] align_on_device    the stages, timed
+//   [SECTION] Description        gpu_description()
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "dpviz/device_view.hpp"
+#include "gpu_engine.hpp"
+#include "view_matrices.hpp"
+
+namespace dpviz {
+namespace cuda {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Kernels
+// ---------------------------------------------------------------------------------------------
+
+// render's texel::reachable / pool_key (render/gl/texel_math.hpp), the same rule.
+__device__ __forceinline__ bool reachable(int32_t v) { return v > kNegInf && v < kPosInf; }
+__device__ __forceinline__ int32_t pool_key(int32_t v) { return reachable(v) ? v : kNegInf; }
+
+struct BorderArgs {
+    int M, N;
+    int algo;  // 0 local/semiglobal/lcs (0 borders), 1 global, 2 edit, 3 dtw
+    bool affine, lcs_like;  // lcs_like: edit and lcs have up/left bits on the borders
+    int32_t open, ext;
+};
+
+__device__ int32_t border_value(const BorderArgs& a, int k) {
+    switch (a.algo) {
+        case 1: return k == 0 ? 0 : -(a.open + (k - 1) * a.ext);
+        case 2: return k;
+        case 3: return k == 0 ? 0 : kPosInf;
+        default: return 0;
+    }
+}
+
+// Row 0 and column 0 as the reference sets them (dispatch.cu's fill_matrix_borders, on the device).
+__global__ void set_borders(BorderArgs a, int32_t* H, int32_t* E, int32_t* F, uint8_t* D) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t pitch = size_t(a.N) + 1;
+    const bool global = a.algo == 1;
+    if (k <= a.M) {  // column 0, row k
+        const size_t at = size_t(k) * pitch;
+        const int32_t h = border_value(a, k);
+        H[at] = h;
+        uint8_t d = 0;
+        if (k >= 1 && global) d = dir::kUp | (a.affine ? (k == 1 ? dir::kFOpen : dir::kFExtend) : 0);
+        if (k >= 1 && a.lcs_like) d = dir::kUp;
+        D[at] = d;
+        if (a.affine) {
+            E[at] = kNegInf;
+            F[at] = global && k >= 1 ? h : kNegInf;
+        }
+    }
+    if (k <= a.N) {  // row 0, column k
+        const int32_t h = border_value(a, k);
+        H[k] = h;
+        uint8_t d = 0;
+        if (k >= 1 && global) d = dir::kLeft | (a.affine ? (k == 1 ? dir::kEOpen : dir::kEExtend) : 0);
+        if (k >= 1 && a.lcs_like) d = dir::kLeft;
+        D[k] = d;
+        if (a.affine) {
+            F[k] = kNegInf;
+            E[k] = global && k >= 1 ? h : kNegInf;
+        }
+    }
+}
+
+struct RangeOut {
+    int32_t min, max;
+    int finite, unreachable;
+};
+
+__device__ __forceinline__ int32_t warp_min(int32_t v) {
+    for (int o = 16; o; o >>= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+__device__ __forceinline__ int32_t warp_max(int32_t v) {
+    for (int o = 16; o; o >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
+// render::value_range on the device: finite min/max, whether any cell is unreachable.
+__global__ void value_range(const int32_t* v, size_t n, RangeOut* out) {
+    int32_t lo = INT_MAX, hi = INT_MIN;
+    int unreach = 0;
+    for (size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x; x < n; x += size_t(gridDim.x) * blockDim.x) {
+        const int32_t a = v[x];
+        if (reachable(a)) {
+            lo = min(lo, a);
+            hi = max(hi, a);
+        } else {
+            unreach = 1;
+        }
+    }
+    lo = warp_min(lo);
+    hi = warp_max(hi);
+    unreach = __any_sync(0xffffffffu, unreach);
+    if ((threadIdx.x & 31) == 0) {
+        if (lo <= hi) {
+            atomicMin(&out->min, lo);
+            atomicMax(&out->max, hi);
+            atomicOr(&out->finite, 1);
+        }
+        if (unreach) atomicOr(&out->unreachable, 1);
+    }
+}
+
+// Per row: the largest H and its first column (select_end's row-major tie-break within a row).
+__global__ void row_maxima(const int32_t* H, int rows, int cols, int32_t* best, int32_t* col) {
+    __shared__ int32_t sv[32], sj[32];
+    for (int i = blockIdx.x; i < rows; i += gridDim.x) {
+        const int32_t* row = H + size_t(i) * cols;
+        int32_t bv = INT_MIN, bj = INT_MAX;
+        for (int j = threadIdx.x; j < cols; j += blockDim.x)
+            if (row[j] > bv) { bv = row[j]; bj = j; }  // j grows: the first of equal values stays
+        for (int o = 16; o; o >>= 1) {
+            const int32_t ov = __shfl_xor_sync(0xffffffffu, bv, o), oj = __shfl_xor_sync(0xffffffffu, bj, o);
+            if (ov > bv || (ov == bv && oj < bj)) { bv = ov; bj = oj; }
+        }
+        const int w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+        if ((threadIdx.x & 31) == 0) { sv[w] = bv; sj[w] = bj; }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            for (int k = 1; k < nw; ++k)
+                if (sv[k] > bv || (sv[k] == bv && sj[k] < bj)) { bv = sv[k]; bj = sj[k]; }
+            best[i] = bv;
+            col[i] = bj;
+        }
+        __syncthreads();
+    }
+}
+
+// One pyramid level: each cell the largest pool_key of the 2x2 block under it.
+__global__ void pool_level(const int32_t* src, int sr, int sc, int32_t* dst, int dr, int dc) {
+    const size_t n = size_t(dr) * dc;
+    for (size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x; x < n; x += size_t(gridDim.x) * blockDim.x) {
+        const int i = int(x / dc), j = int(x % dc);
+        int32_t b = kNegInf;
+        for (int di = 0; di < 2; ++di)
+            for (int dj = 0; dj < 2; ++dj) {
+                const int si = 2 * i + di, sj = 2 * j + dj;
+                if (si < sr && sj < sc) b = max(b, pool_key(src[size_t(si) * sc + sj]));
+            }
+        dst[x] = b;
+    }
+}
+
+// The traceback of cpu/traceback.cpp (same states, priorities and stop rules) over the device's
+// direction bytes. The block loads the kTile x kTile bytes above-left of the current cell into
+// shared memory; one thread walks them until the path leaves the tile. The path comes out end
+// first. `stop`: 0 local, 1 semiglobal, 2 at (0, 0).
+constexpr int kTile = 128;
+constexpr int kTraceThreads = 512;
+
+__global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, int cols, int stop, int affine, int ei,
+                                                            int ej, int2* path, int* count, int max_len) {
+    __shared__ uint8_t tile[kTile][kTile];
+    __shared__ int ci, cj, state, n, finished;
+    if (threadIdx.x == 0) {
+        ci = ei;
+        cj = ej;
+        state = 0;
+        path[0] = make_int2(ei, ej);
+        n = 1;
+        finished = 0;
+    }
+    __syncthreads();
+    for (;;) {
+        const int i1 = ci, j1 = cj;
+        const int ti0 = max(0, i1 - kTile + 1), tj0 = max(0, j1 - kTile + 1);
+        const int th = i1 - ti0 + 1, tw = j1 - tj0 + 1;
+        for (int k = threadIdx.x; k < th * kTile; k += blockDim.x) {
+            const int r = k / kTile, c = k % kTile;
+            if (c < tw) tile[r][c] = D[size_t(ti0 + r) * cols + tj0 + c];
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            int i = i1, j = j1, st = state, len = n;
+            bool done = false;
+            while (i >= ti0 && j >= tj0) {
+                const uint8_t b = tile[i - ti0][j - tj0];
+                if (st == 0) {
+                    const bool end = stop == 0   ? ((b & dir::kZero) != 0 || i == 0 || j == 0)
+                                     : stop == 1 ? (i == 0 || j == 0)
+                                                 : (i == 0 && j == 0);
+                    if (end) { done = true; break; }
+                    if (b & dir::kDiag) { --i; --j; }
+                    else if (b & dir::kUp) {
+                        if (affine) { st = 2; continue; }
+                        --i;
+                    } else if (b & dir::kLeft) {
+                        if (affine) { st = 1; continue; }
+                        --j;
+                    } else { done = true; break; }  // no predecessor: a border or unreachable cell
+                } else if (st == 2) {
+                    st = (b & dir::kFOpen) ? 0 : 2;
+                    --i;
+                } else {
+                    st = (b & dir::kEOpen) ? 0 : 1;
+                    --j;
+                }
+                if (len >= max_len || i < 0 || j < 0) { done = true; break; }  // corrupt bits: never loop
+                path[len++] = make_int2(i, j);
+            }
+            ci = i;
+            cj = j;
+            state = st;
+            n = len;
+            finished = done;
+        }
+        __syncthreads();
+        if (finished) break;
+    }
+    if (threadIdx.x == 0) *count = n;
+}
+
+int blocks_for(size_t n, int threads = 256) {
+    return int(std::min<size_t>((n + threads - 1) / threads, 132 * 16));
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Resident matrices
+// ---------------------------------------------------------------------------------------------
+
+class Resident final : public DeviceMatrices {
+public:
+    KeptMatrices kept;
+    int32_t M1 = 0, N1 = 0;
+    bool affine = false;
+    std::vector<DeviceBuffer<int32_t>> pooled[3];  // levels 1.. of each layer
+    std::vector<DeviceLevel> lv[3];
+    DeviceRange ranges[3];
+    Stream stream;
+    mutable std::mutex mutex;  // fetches share the stream
+
+    int32_t rows() const override { return M1; }
+    int32_t cols() const override { return N1; }
+    bool has_layer(int layer) const override { return layer == 0 || (affine && (layer == 1 || layer == 2)); }
+    const std::vector<DeviceLevel>& levels(int layer) const override {
+        static const std::vector<DeviceLevel> none;
+        return has_layer(layer) ? lv[layer] : none;
+    }
+    DeviceRange range(int layer) const override { return has_layer(layer) ? ranges[layer] : DeviceRange{}; }
+
+    const int32_t* layer_ptr(int layer) const {
+        return layer == 0 ? kept.H.get() : layer == 1 ? kept.E.get() : kept.F.get();
+    }
+
+    template <class T>
+    Status copy_window(const T* base, int32_t i0, int32_t j0, int32_t r, int32_t c, T* out) const {
+        if (i0 < 0 || j0 < 0 || r < 0 || c < 0 || i0 + r > M1 || j0 + c > N1)
+            return usage_error("window outside the matrix");
+        if (r == 0 || c == 0) return Ok{};
+        std::lock_guard lock(mutex);
+        DPVIZ_CUDA_CHECK(cudaMemcpy2DAsync(out, size_t(c) * sizeof(T), base + size_t(i0) * N1 + j0, size_t(N1) * sizeof(T),
+                                           size_t(c) * sizeof(T), size_t(r), cudaMemcpyDeviceToHost, stream.get()));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        return Ok{};
+    }
+
+    Status fetch(int layer, int32_t i0, int32_t j0, int32_t r, int32_t c, int32_t* out) const override {
+        if (!has_layer(layer)) return usage_error("no such layer");
+        return copy_window(layer_ptr(layer), i0, j0, r, c, out);
+    }
+    Status fetch_bits(int32_t i0, int32_t j0, int32_t r, int32_t c, uint8_t* out) const override {
+        return copy_window(kept.D.get(), i0, j0, r, c, out);
+    }
+    Status fetch_level(int layer, int level, int32_t* out) const override {
+        if (!has_layer(layer) || level < 0 || size_t(level) >= lv[layer].size()) return usage_error("no such level");
+        const DeviceLevel& l = lv[layer][size_t(level)];
+        std::lock_guard lock(mutex);
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(out, l.values, size_t(l.rows) * l.cols * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                         stream.get()));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        return Ok{};
+    }
+};
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+#define DPVIZ_VIEW_TRY(expr)                                \
+    do {                                                    \
+        if (auto st_ = (expr); !st_) return st_.error();    \
+    } while (0)
+
+}  // namespace
+}  // namespace cuda
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] align_on_device
+// ---------------------------------------------------------------------------------------------
+
+bool device_view_available() {
+    static const bool ok = bool(cuda::device_ready());
+    return ok;
+}
+
+Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_side, const RunControl& control) {
+    using namespace cuda;
+    using clock = std::chrono::steady_clock;
+    const auto t_all = clock::now();
+    if (auto st = device_ready(); !st) return st.error();
+    const int M = p.rows(), N = p.cols();
+    if (M == 0 || N == 0) return device_error("no interior cell: nothing to keep on the GPU");
+    if (control.cancelled()) return cancelled_error();
+
+    DeviceAlignment out;
+    DeviceStageTimes& t = out.stages;
+    auto res = std::make_shared<Resident>();
+    res->M1 = M + 1;
+    res->N1 = N + 1;
+    res->affine = p.affine();
+    GpuRunOptions opt;
+    opt.keep = &res->kept;
+    opt.control = &control;
+    auto t0 = clock::now();
+    auto filled = run_gpu(p, OutputLevel::matrix, dpx, opt);
+    if (!filled) return filled.error();
+    if (!res->kept.H.get() || !res->kept.D.get()) return device_error("internal: the fill kept no matrices");
+    t.fill = ms_since(t0);
+    if (control.cancelled()) return cancelled_error();
+
+    DPVIZ_VIEW_TRY(res->stream.create());
+    const cudaStream_t s = res->stream.get();
+    const size_t cells = size_t(M + 1) * size_t(N + 1);
+    int32_t* H = res->kept.H.get();
+
+    // Borders.
+    t0 = clock::now();
+    BorderArgs ba{M, N, 0, res->affine, p.algo == Algorithm::edit || p.algo == Algorithm::lcs, p.gaps.open, p.gaps.extend};
+    ba.algo = p.algo == Algorithm::global ? 1 : p.algo == Algorithm::edit ? 2 : p.algo == Algorithm::dtw ? 3 : 0;
+    set_borders<<<(std::max(M, N) + 1 + 255) / 256, 256, 0, s>>>(ba, H, res->kept.E.get(), res->kept.F.get(),
+                                                                   res->kept.D.get());
+    DPVIZ_CUDA_CHECK(cudaGetLastError());
+    DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+    t.borders = ms_since(t0);
+
+    // The end cell, with select_end's tie-breaks (cpu/traceback.cpp).
+    t0 = clock::now();
+    DpResult& r = out.result;
+    r.algo = p.algo;
+    r.level = OutputLevel::matrix;
+    r.backend = dpx ? "cuda" : "cuda-portable";
+    r.cells = int64_t(M) * N;
+    r.fill_ms = filled->fill_ms;
+    if (p.algo == Algorithm::local) {
+        DeviceBuffer<int32_t> best, col;
+        DPVIZ_VIEW_TRY(best.allocate(size_t(M) + 1));
+        DPVIZ_VIEW_TRY(col.allocate(size_t(M) + 1));
+        row_maxima<<<std::min(M + 1, 132 * 16), 256, 0, s>>>(H, M + 1, N + 1, best.get(), col.get());
+        DPVIZ_CUDA_CHECK(cudaGetLastError());
+        std::vector<int32_t> hb(size_t(M) + 1), hc(size_t(M) + 1);
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(hb.data(), best.get(), hb.size() * 4, cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(hc.data(), col.get(), hc.size() * 4, cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+        Cell e{0, 0};
+        int32_t bs = 0;  // H[0][0]
+        for (int i = 0; i <= M; ++i)
+            if (hb[size_t(i)] > bs) { bs = hb[size_t(i)]; e = {i, hc[size_t(i)]}; }
+        r.end = e;
+        r.score = bs;
+    } else if (p.algo == Algorithm::semiglobal) {
+        std::vector<int32_t> last_col(size_t(M) + 1), last_row(size_t(N) + 1);
+        DPVIZ_VIEW_TRY(res->fetch(0, 0, N, M + 1, 1, last_col.data()));
+        DPVIZ_VIEW_TRY(res->fetch(0, M, 0, 1, N + 1, last_row.data()));
+        Cell e{0, N};
+        int32_t bs = last_col[0];
+        for (int i = 0; i < M; ++i)
+            if (last_col[size_t(i)] > bs) { bs = last_col[size_t(i)]; e = {i, N}; }
+        for (int j = 0; j <= N; ++j)
+            if (last_row[size_t(j)] > bs) { bs = last_row[size_t(j)]; e = {M, j}; }
+        r.end = e;
+        r.score = bs;
+    } else {
+        r.end = {M, N};
+        DPVIZ_VIEW_TRY(res->fetch(0, M, N, 1, 1, &r.score));
+    }
+    t.end_cell = ms_since(t0);
+    if (control.cancelled()) return cancelled_error();
+    control.report(0.6);
+
+    // The path, traced on the device; only the cells come back.
+    t0 = clock::now();
+    {
+        const int max_len = M + N + 2;
+        DeviceBuffer<int2> d_path;
+        DeviceBuffer<int> d_count;
+        DPVIZ_VIEW_TRY(d_path.allocate(size_t(max_len)));
+        DPVIZ_VIEW_TRY(d_count.allocate(1));
+        const int stop = p.algo == Algorithm::local ? 0 : p.algo == Algorithm::semiglobal ? 1 : 2;
+        trace_path<<<1, kTraceThreads, 0, s>>>(res->kept.D.get(), N + 1, stop, res->affine ? 1 : 0, r.end.i, r.end.j,
+                                               d_path.get(), d_count.get(), max_len);
+        DPVIZ_CUDA_CHECK(cudaGetLastError());
+        int count = 0;
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(&count, d_count.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+        std::vector<int2> cells_back(size_t(std::clamp(count, 0, max_len)));
+        if (!cells_back.empty())
+            DPVIZ_CUDA_CHECK(cudaMemcpyAsync(cells_back.data(), d_path.get(), cells_back.size() * sizeof(int2),
+                                             cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+        r.path.resize(cells_back.size());
+        for (size_t k = 0; k < cells_back.size(); ++k) r.path[cells_back.size() - 1 - k] = {cells_back[k].x, cells_back[k].y};
+    }
+    t.traceback = ms_since(t0);
+    r.traceback_ms = t.traceback;
+    if (control.cancelled()) return cancelled_error();
+    control.report(0.7);
+
+    // Value ranges and max-pooled levels of every layer.
+    t0 = clock::now();
+    {
+        DeviceBuffer<RangeOut> d_range;
+        DPVIZ_VIEW_TRY(d_range.allocate(3));
+        RangeOut init[3];
+        for (auto& x : init) x = {INT_MAX, INT_MIN, 0, 0};
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d_range.get(), init, sizeof init, cudaMemcpyHostToDevice, s));
+        for (int layer = 0; layer < 3; ++layer) {
+            if (!res->has_layer(layer)) continue;
+            const int32_t* base = res->layer_ptr(layer);
+            value_range<<<blocks_for(cells), 256, 0, s>>>(base, cells, d_range.get() + layer);
+            DPVIZ_CUDA_CHECK(cudaGetLastError());
+            res->lv[layer].push_back({base, M + 1, N + 1});
+            while (std::max(res->lv[layer].back().rows, res->lv[layer].back().cols) > min_side) {
+                const DeviceLevel src = res->lv[layer].back();
+                const int dr = (src.rows + 1) / 2, dc = (src.cols + 1) / 2;
+                DeviceBuffer<int32_t> dst;
+                DPVIZ_VIEW_TRY(dst.allocate(size_t(dr) * dc));
+                pool_level<<<blocks_for(size_t(dr) * dc), 256, 0, s>>>(src.values, src.rows, src.cols, dst.get(), dr, dc);
+                DPVIZ_CUDA_CHECK(cudaGetLastError());
+                res->lv[layer].push_back({dst.get(), dr, dc});
+                res->pooled[layer].push_back(std::move(dst));
+            }
+        }
+        RangeOut got[3];
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(got, d_range.get(), sizeof got, cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+        for (int layer = 0; layer < 3; ++layer) {
+            DeviceRange& dr = res->ranges[layer];
+            dr.any_finite = got[layer].finite != 0;
+            dr.any_unreachable = got[layer].unreachable != 0;
+            if (dr.any_finite) {
+                dr.min = got[layer].min;
+                dr.max = got[layer].max;
+            }
+        }
+    }
+    t.pyramid = ms_since(t0);
+    if (control.cancelled()) return cancelled_error();
+    control.report(0.9);
+
+    // The alignment off the path, and DTW's distances (finish_result's tail).
+    t0 = clock::now();
+    r.alignment = make_alignment(p, r.path);
+    if (p.algo == Algorithm::dtw) {
+        r.dtw_distance = dtw_distance_from_score(p, r.score);
+        r.dtw_reference = dtw_reference_distance(p);
+    }
+    t.alignment = ms_since(t0);
+    out.matrices = std::move(res);
+    t.total = ms_since(t_all);
+    control.report(1.0);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Description
+// ---------------------------------------------------------------------------------------------
+
+std::string gpu_description() {
+    if (auto st = cuda::device_ready(); !st) return "not available: " + st.error().message;
+    int dev = 0, driver = 0, runtime = 0;
+    cudaDeviceProp prop{};
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return "not available: the CUDA device does not answer";
+    }
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    char buf[320];
+    std::snprintf(buf, sizeof buf, "%s (%d SMs, %.1f GiB, compute capability %d.%d, driver CUDA %d.%d, runtime %d.%d)",
+                  prop.name, prop.multiProcessorCount, double(prop.totalGlobalMem) / double(1ull << 30), prop.major,
+                  prop.minor, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+    return buf;
+}
+
+}  // namespace dpviz

@@ -1,0 +1,75 @@
+// The shape of the band decompositions, shared by the kernels that run them and by the schedule
+// that describes them (schedule.hpp): one definition, so the drawing cannot drift from the code.
+// Plain C++ (no CUDA types); the functions are __host__ __device__ when nvcc compiles them.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define DPVIZ_BAND_FN __host__ __device__ __forceinline__ constexpr
+#else
+#define DPVIZ_BAND_FN constexpr
+#endif
+
+namespace dpviz {
+
+// The CUDA fill (kernels/cuda/band_kernel.cuh): one warp sweeps a band of kLanes * kRows rows
+// across all columns, kCols columns per step, lane l one step behind lane l-1. Chunks of kSteps
+// steps are the unit of input staging; the row above travels between bands in parts of
+// kHandSteps steps.
+namespace gpu_band {
+
+inline constexpr int kLanes = 32;
+inline constexpr int kRows = 4;
+inline constexpr int kCols = 2;
+inline constexpr int kBandRows = kLanes * kRows;
+inline constexpr int kSteps = 32;
+inline constexpr int kChunkCols = kSteps * kCols;
+inline constexpr int kHandSteps = 8;  // steps per hand-over of the row above between bands
+inline constexpr int kHandParts = kSteps / kHandSteps;
+static_assert(kHandSteps * kHandParts == kSteps && (kHandSteps & (kHandSteps - 1)) == 0, "hand-over parts");
+inline constexpr int kMaxWarpsPerBlock = 4;
+
+// Rows i >= 1 and columns j >= 1 are matrix indices (row 0 and column 0 are the borders).
+DPVIZ_BAND_FN int band_of_row(int i) { return (i - 1) / kBandRows; }
+DPVIZ_BAND_FN int lane_of_row(int i) { return ((i - 1) % kBandRows) / kRows; }
+DPVIZ_BAND_FN int row_in_lane(int i) { return (i - 1) % kRows; }
+DPVIZ_BAND_FN int first_row(int band, int lane) { return 1 + band * kBandRows + lane * kRows; }
+// At step s of its band, lane l computes columns first_col(s, l) .. + kCols - 1 of its rows.
+DPVIZ_BAND_FN int first_col(int step, int lane) { return kCols * (step - lane) + 1; }
+DPVIZ_BAND_FN int step_of(int j, int lane) { return (j - 1) / kCols + lane; }
+DPVIZ_BAND_FN int col_in_step(int j) { return (j - 1) % kCols; }
+// Bands of an M-row matrix; steps of a band that hold cells of an N-column matrix (the last
+// lane finishes column N at step steps - 1); chunks the kernel sweeps (a multiple of kSteps).
+DPVIZ_BAND_FN int band_count(int M) { return (M + kBandRows - 1) / kBandRows; }
+DPVIZ_BAND_FN int band_steps(int N) { return (N + kCols - 1) / kCols + kLanes - 1; }
+DPVIZ_BAND_FN int band_chunks(int N) { return (band_steps(N) + kSteps - 1) / kSteps; }
+
+// Bands go to the persistent grid's warps round-robin: warp w of block k (wpb warps per block)
+// runs bands first_band(k, w, wpb), + band_stride(blocks, wpb), ...
+DPVIZ_BAND_FN int first_band(int block, int warp, int wpb) { return block * wpb + warp; }
+DPVIZ_BAND_FN int band_stride(int blocks, int wpb) { return blocks * wpb; }
+DPVIZ_BAND_FN int block_of_band(int band, int blocks, int wpb) { return band % band_stride(blocks, wpb) / wpb; }
+DPVIZ_BAND_FN int warp_of_band(int band, int blocks, int wpb) { return band % band_stride(blocks, wpb) % wpb; }
+
+// The owner word of the fill's optional per-cell output (FillParams::owner).
+static_assert(kMaxWarpsPerBlock <= 4 && kLanes == 32, "owner word: 5 bits of lane, 2 of warp");
+DPVIZ_BAND_FN uint32_t pack_owner(unsigned block, unsigned warp, unsigned lane) {
+    return (block << 7) | (warp << 5) | lane;
+}
+DPVIZ_BAND_FN int owner_block(uint32_t w) { return int(w >> 7); }
+DPVIZ_BAND_FN int owner_warp(uint32_t w) { return int((w >> 5) & 3u); }
+DPVIZ_BAND_FN int owner_lane(uint32_t w) { return int(w & 31u); }
+
+}  // namespace gpu_band
+
+// The fast CPU backend (kernels/cpu/parallel.cpp): a band is `lanes` rows (one SIMD lane per
+// row: 16 with AVX-512, 8 with AVX2, 4 with SSE2); lane k does column t - k at step t
+// (t = 1 .. N + lanes - 1); bands hand their bottom row on after every chunk of kChunkSteps steps.
+namespace cpu_band {
+
+inline constexpr int32_t kChunkSteps = 256;
+
+}  // namespace cpu_band
+
+}  // namespace dpviz

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The GUI on the GPU machine (H200): a real GLFW window under Xvfb with the NVIDIA GLX library,
+# so the texture takes the CUDA-GL interop path and results stay in GPU memory. Runs the GL
+# interop / GPU-resident view tests and the in-app measurements; logs go to $OUT.
+#   on the development machine:  bash scripts/device_gui.sh prepare BUILD_DIR
+#       (BUILD_DIR configured with -DDPVIZ_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 and built with
+#        the targets dpviz and dpviz_gui_tests; fills .xvfb/ and .gl/, both git-ignored)
+#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure]
+# The GUI stack (ImGui, GLFW, glad) is not installed on the device: the binaries are built here
+# (Debian 12, static cudart) and carried with the X server, GLFW and X client debs.
+set -u
+cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = prepare ]; then
+    BUILD=${2:?usage: device_gui.sh prepare BUILD_DIR}
+    [ -f .xvfb/run_on_device.sh ] || bash ../shared/device/glx/fetch_debs.sh || exit 1
+    mkdir -p .gl .xvfb/bin
+    cp ../shared/device/gl-debs/*.deb .gl/
+    ls .xvfb/libparasail8_*.deb >/dev/null 2>&1 || (cd .xvfb && apt-get download libparasail8) || exit 1
+    strip -o .xvfb/bin/dpviz "$BUILD/app/dpviz" || exit 1
+    strip -o .xvfb/bin/dpviz_gui_tests "$BUILD/tests/gui/dpviz_gui_tests" || exit 1
+    du -cb .gl .xvfb | tail -1 | awk '{printf "carried: %.1f MiB (limit 64)\n", $1 / 1048576}'
+    exit 0
+fi
+
+OUT=${OUT:-$PWD/device-out}
+mkdir -p "$OUT"
+STEPS=" ${*:-test measure} "
+want() { [[ "$STEPS" == *" $1 "* ]]; }
+. .xvfb/run_on_device.sh || exit 1
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
+rc=0
+
+if want test; then
+    # Interop is promised here: its absence fails instead of skipping (DPVIZ_REQUIRE_INTEROP).
+    DPVIZ_REQUIRE_GL=1 DPVIZ_REQUIRE_INTEROP=1 .xvfb/bin/dpviz_gui_tests --gtest_filter='GlTexture*' \
+        > "$OUT/gui_gpu_tests.log" 2>&1 || rc=1
+    grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) ' "$OUT/gui_gpu_tests.log" | tail -20
+fi
+
+if want measure; then
+    # 10k x 10k local, NUC.4.4, gap open 10 <-> 11: parameter change -> frame, and the 2048^2
+    # interop update. The screenshot shows the state after the last change.
+    .xvfb/bin/dpviz gui --random-pair 10000 --measure-interactive 30 --measure-upload 100 --json \
+        --size 1280x800 --screenshot "$OUT/measure_10k.png" > "$OUT/measure_10k.txt" 2>&1 || rc=1
+    cat "$OUT/measure_10k.txt"
+    # The same pair on the CPU backend's host path, for comparison (fewer changes: it is slow).
+    .xvfb/bin/dpviz gui --random-pair 10000 --backend cpu --measure-interactive 3 --json \
+        > "$OUT/measure_10k_host.txt" 2>&1 || rc=1
+    tail -12 "$OUT/measure_10k_host.txt"
+fi
+exit $rc
