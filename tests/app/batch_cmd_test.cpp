@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "app/cli_run.hpp"
 #include "cli.hpp"
 #include "gpu_dispatch.hpp"
 
@@ -15,33 +16,9 @@ namespace fs = std::filesystem;
 namespace dpviz::app {
 namespace {
 
-struct CliResult {
-    int code;
-    std::string out, err;
-};
-
-CliResult run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-}
-
-class TempDir {
-public:
-    TempDir() {
-        char tmpl[] = "/tmp/dpviz-batch-XXXXXX";
-        path_ = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    std::string file(const std::string& name, const std::string& content) const {
-        const std::string p = path_ + "/" + name;
-        std::ofstream(p, std::ios::binary) << content;
-        return p;
-    }
-
-private:
-    std::string path_;
-};
+using test::CliResult;
+using test::run;
+using test::TempDir;
 
 std::vector<std::string> lines_of(const std::string& s) {
     std::vector<std::string> out;

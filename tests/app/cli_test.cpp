@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include "app/cli_run.hpp"
 #include "cli.hpp"
 #include "dpviz/engine.hpp"
 
@@ -16,34 +17,9 @@ namespace fs = std::filesystem;
 namespace dpviz::app {
 namespace {
 
-struct CliResult {
-    int code;
-    std::string out, err;
-};
-
-CliResult run(std::vector<std::string> args) {
-    std::ostringstream out, err;
-    const int code = run_cli(args, out, err);
-    return {code, out.str(), err.str()};
-}
-
-class TempDir {
-public:
-    TempDir() {
-        char tmpl[] = "/tmp/dpviz-cli-XXXXXX";
-        path_ = mkdtemp(tmpl);
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    std::string file(const std::string& name, const std::string& content) const {
-        const std::string p = path_ + "/" + name;
-        std::ofstream(p, std::ios::binary) << content;
-        return p;
-    }
-    std::string path(const std::string& name) const { return path_ + "/" + name; }
-
-private:
-    std::string path_;
-};
+using test::CliResult;
+using test::run;
+using test::TempDir;
 
 std::string slurp(const std::string& p) {
     std::ifstream f(p, std::ios::binary);

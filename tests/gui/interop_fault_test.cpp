@@ -25,23 +25,7 @@ bool gpu_usable();  // kernels/common/gpu_dispatch.hpp (not on this target's inc
 namespace dpviz::render {
 namespace {
 
-class ScopedFault {
-public:
-    explicit ScopedFault(const std::string& value) {
-        if (const char* old = std::getenv(gpu_fault::kEnvVar)) old_ = old;
-        if (value.empty()) unsetenv(gpu_fault::kEnvVar);
-        else setenv(gpu_fault::kEnvVar, value.c_str(), 1);
-    }
-    ~ScopedFault() {
-        if (old_) setenv(gpu_fault::kEnvVar, old_->c_str(), 1);
-        else unsetenv(gpu_fault::kEnvVar);
-    }
-    ScopedFault(const ScopedFault&) = delete;
-    ScopedFault& operator=(const ScopedFault&) = delete;
-
-private:
-    std::optional<std::string> old_;
-};
+using gpu_fault::ScopedFault;
 
 class GlTextureFault : public ::testing::Test {
 protected:

@@ -16,24 +16,7 @@
 
 namespace dpviz::fault_test {
 
-// Sets DPVIZ_GPU_FAULT for a scope and puts back what was there.
-class ScopedFault {
-public:
-    explicit ScopedFault(const std::string& value) {
-        if (const char* old = std::getenv(gpu_fault::kEnvVar)) old_ = old;
-        if (value.empty()) unsetenv(gpu_fault::kEnvVar);
-        else setenv(gpu_fault::kEnvVar, value.c_str(), 1);
-    }
-    ~ScopedFault() {
-        if (old_) setenv(gpu_fault::kEnvVar, old_->c_str(), 1);
-        else unsetenv(gpu_fault::kEnvVar);
-    }
-    ScopedFault(const ScopedFault&) = delete;
-    ScopedFault& operator=(const ScopedFault&) = delete;
-
-private:
-    std::optional<std::string> old_;
-};
+using gpu_fault::ScopedFault;
 
 // Which device the faults hit: the simulated one (prefix "simulate,") or the real one.
 enum class Device { simulated, real };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,25 @@ struct Spec {
     int64_t alloc_at = 0;   // 1-based; 0: no allocation fails
     int64_t launch_at = 0;  // 1-based; 0: no launch fails
     std::string text;       // as given (trimmed), for messages
+};
+
+// Sets the switch for a scope and puts back what was there ("" unsets it): how tests turn it on.
+class ScopedFault {
+public:
+    explicit ScopedFault(const std::string& value) {
+        if (const char* old = std::getenv(kEnvVar)) old_ = old;
+        if (value.empty()) unsetenv(kEnvVar);
+        else setenv(kEnvVar, value.c_str(), 1);
+    }
+    ~ScopedFault() {
+        if (old_) setenv(kEnvVar, old_->c_str(), 1);
+        else unsetenv(kEnvVar);
+    }
+    ScopedFault(const ScopedFault&) = delete;
+    ScopedFault& operator=(const ScopedFault&) = delete;
+
+private:
+    std::optional<std::string> old_;
 };
 
 // A usage error (one line naming the item and the accepted syntax) for anything else.
