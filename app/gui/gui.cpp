@@ -458,9 +458,11 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         } else if (screenshot || measuring) {
             io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // Xvfb's pointer rests mid-screen: no stray tooltip
         }
+        const auto t_ui = std::chrono::steady_clock::now();
         ImGui::NewFrame();
         draw_ui(s);
         ImGui::Render();
+        const auto t_gl = std::chrono::steady_clock::now();
         process_requests(s, worker);
         if (measuring && !measured) {
             measure.after_submit(s);
@@ -483,6 +485,9 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         }
         if (measuring && !measured) {
             glFinish();  // this frame's GL work (the texture and the path) is done
+            const auto t_end = std::chrono::steady_clock::now();
+            measure.frame_parts(std::chrono::duration<double, std::milli>(t_gl - t_ui).count(),
+                                std::chrono::duration<double, std::milli>(t_end - t_gl).count());
             const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             if (measure.after_frame(s, view.last_drawn_result(), view.last_upload_ms()) || waited > kMeasureTimeoutS) {
                 measured = true;

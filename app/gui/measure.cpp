@@ -111,7 +111,7 @@ bool InteractiveMeasure::after_frame(const AppState& s, uint64_t drawn_result, d
                 const double now = t0_ + latency;
                 const double sub = t_submit_ < 0 ? t0_ : t_submit_, col = t_collect_ < 0 ? now : t_collect_;
                 trials_.push_back({latency, st.total, st.fill, s.result->result.fill_ms, st.traceback, st.pyramid,
-                                   st.prepare, upload_ms, sub - t0_, col - sub, now - col});
+                                   st.prepare, upload_ms, sub - t0_, col - sub, now - col, ui_ms_, gl_ms_});
             }
         }
     }
@@ -152,6 +152,8 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
         {"  request -> job submitted", &Trial::to_submit},
         {"  job submitted -> result taken by the UI", &Trial::to_collect},
         {"  result taken -> frame on screen", &Trial::to_screen},
+        {"    that frame: panels + ImGui::Render", &Trial::frame_ui},
+        {"    that frame: GL draw + glFinish", &Trial::frame_gl},
     };
     std::vector<std::pair<std::string, Summary>> rows;
     if (!trials_.empty()) {
@@ -184,7 +186,8 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
     };
     static constexpr const char* kKeys[] = {"latency_ms",  "job_ms",     "fill_ms",    "fill_kernel_ms",
                                             "traceback_ms", "pyramid_ms", "prepare_ms", "texture_update_ms",
-                                            "to_submit_ms", "to_collect_ms", "to_screen_ms"};
+                                            "to_submit_ms", "to_collect_ms", "to_screen_ms", "frame_ui_ms",
+                                            "frame_gl_ms"};
     out << "{\"gl_renderer\":\"" << json_escape(s.system.gl_renderer) << "\",\"texture_path\":\""
         << json_escape(s.system.upload_path) << "\",\"gpu_resident\":" << (resident ? "true" : "false") << ",\"gpu\":\""
         << json_escape(s.system.gpu) << "\"";

@@ -48,6 +48,11 @@ public:
     // and after it took a finished outcome (collect_outcome, top of a frame).
     void after_submit(const AppState& s);
     void after_collect(const AppState& s);
+    // This frame's UI pass (panels, ImGui::Render) and GL pass (draw + glFinish), in ms.
+    void frame_parts(double ui_ms, double gl_ms) {
+        ui_ms_ = ui_ms;
+        gl_ms_ = gl_ms;
+    }
     bool wants_upload() const { return opt_.upload > 0; }
     int upload_repeats() const { return opt_.upload; }
     void set_upload_times(std::vector<double> ms, int w, int h) {
@@ -63,6 +68,7 @@ private:
     struct Trial {
         double latency = 0, job = 0, fill = 0, fill_kernel = 0, traceback = 0, pyramid = 0, prepare = 0, upload = 0;
         double to_submit = 0, to_collect = 0, to_screen = 0;  // request -> submitted -> taken -> on screen
+        double frame_ui = 0, frame_gl = 0;                     // the frame that showed the result
     };
     static constexpr int kWarmup = 2;  // trials before the timed ones (allocator, caches, JIT-free warm GPU)
 
@@ -73,6 +79,7 @@ private:
     int base_open_ = 0;
     double t0_ = 0;
     double t_submit_ = -1, t_collect_ = -1;
+    double ui_ms_ = 0, gl_ms_ = 0;
     std::vector<Trial> trials_;
     std::vector<double> upload_ms_;
     int upload_w_ = 0, upload_h_ = 0;

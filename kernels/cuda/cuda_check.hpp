@@ -49,6 +49,15 @@ inline Error injected_error(cudaError_t e, const char* call, const char* file, i
 
 namespace dpviz::cuda {
 
+// Block recycling (block_pool.cu): once enabled (the GUI's GPU-resident view does), freed
+// blocks of 16 MB or more are kept and handed out again for the same size; recycled_block waits
+// for the device first, so no earlier kernel still uses the block. flush_recycled_blocks frees
+// them all (a request that does not fit in the free memory flushes before it gives up).
+void enable_block_recycling();
+void* recycled_block(size_t bytes);            // nullptr: none kept of that size
+bool recycle_block(void* ptr, size_t bytes);   // false: not kept, the caller frees it
+size_t flush_recycled_blocks();                // bytes given back
+
 // A device allocation owned by value. Moves, never copies; frees on destruction.
 template <class T>
 class DeviceBuffer {
@@ -70,7 +79,8 @@ public:
         if (const auto item = gpu_fault::allocation_fault())  // DPVIZ_GPU_FAULT=alloc:N, this is the N-th
             return injected_error(cudaErrorMemoryAllocation, "cudaMalloc(&p, count * sizeof(T))", __FILE__, __LINE__,
                                   *item);
-        DPVIZ_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
+        p = recycled_block(count * sizeof(T));
+        if (!p) DPVIZ_CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
         p_ = static_cast<T*>(p);
         n_ = count;
         return Ok{};
@@ -81,7 +91,7 @@ public:
 
 private:
     void release() {
-        if (p_) cudaFree(p_);  // errors here are sticky and reported by the next checked call
+        if (p_ && !recycle_block(p_, bytes())) cudaFree(p_);  // errors are sticky: the next checked call reports them
         p_ = nullptr;
         n_ = 0;
     }

@@ -314,6 +314,8 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     size_t free_b = 0, total_b = 0;
     DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const uint64_t reserve = 256ull << 20;
+    if (pl.total() + reserve > free_b && flush_recycled_blocks() > 0)  // kept blocks count as used
+        DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (pl.total() + reserve > free_b)
         return device_error(std::to_string(M) + " x " + std::to_string(N) + " " + std::string(algorithm_name(p.algo)) +
                             " at this output level needs " + gib(pl.total()) + " of GPU memory, " + gib(free_b) +

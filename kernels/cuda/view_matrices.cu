@@ -319,6 +319,8 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     const int M = p.rows(), N = p.cols();
     if (M == 0 || N == 0) return device_error("no interior cell: nothing to keep on the GPU");
     if (control.cancelled()) return cancelled_error();
+    // The next job asks for the same buffers: keep them instead of cudaFree + cudaMalloc.
+    enable_block_recycling();
 
     DeviceAlignment out;
     DeviceStageTimes& t = out.stages;
