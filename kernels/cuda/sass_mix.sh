@@ -39,4 +39,4 @@ END {
     for (i = 1; i <= n; i++) printf " %d", cnt[fn SUBSEP cols[i]]
     printf "\n"
   }
-}' "$dump" | sort
+}' "$dump" | { IFS= read -r header; printf '%s\n' "$header"; sort; }  # the header row stays first
