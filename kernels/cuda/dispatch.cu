@@ -493,6 +493,8 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         opt.keep->D = std::move(d_D);
         DpResult kept;
         kept.fill_ms = fill_ms;
+        kept.shape.blocks = launched.blocks;  // the teaching views' ownership and playback need it
+        kept.shape.warps_per_block = launched.warps_per_block;
         return kept;
     }
 

@@ -361,6 +361,7 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     r.backend = dpx ? "cuda" : "cuda-portable";
     r.cells = int64_t(M) * N;
     r.fill_ms = filled->fill_ms;
+    r.shape = filled->shape;
     if (p.algo == Algorithm::local) {
         DeviceBuffer<int32_t> best, col;
         DPVIZ_VIEW_TRY(best.allocate(size_t(M) + 1));

@@ -12,6 +12,7 @@
 
 #include "dpviz/device_view.hpp"
 #include "dpviz/engine.hpp"
+#include "gpu_dispatch.hpp"
 #include "kernels/result_compare.hpp"
 
 using namespace dpviz;
@@ -88,6 +89,12 @@ void check(const Case& c, int m, int n, uint32_t seed, bool dpx, int min_side) {
     EXPECT_EQ(r.alignment.cigar, ref.alignment.cigar);
     EXPECT_EQ(r.alignment.query_row, ref.alignment.query_row);
     EXPECT_TRUE(r.H.empty() && r.dirs.empty());  // nothing of the matrices on the host
+    // The launch shape the teaching views map cells with: the one a copy-back run reports.
+    auto copied = align_gpu(p, OutputLevel::matrix, dpx);
+    ASSERT_TRUE(copied) << copied.error().message;
+    EXPECT_GT(r.shape.blocks, 0);
+    EXPECT_EQ(r.shape.blocks, copied->shape.blocks);
+    EXPECT_EQ(r.shape.warps_per_block, copied->shape.warps_per_block);
 
     const DeviceMatrices& dm = *d->matrices;
     ASSERT_EQ(dm.rows(), m + 1);
