@@ -5,7 +5,7 @@
 #   on the development machine:  bash scripts/device_gui.sh prepare BUILD_DIR
 #       (BUILD_DIR configured with -DDPVIZ_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 and built with
 #        the targets dpviz and dpviz_gui_tests; fills .xvfb/ and .gl/, both git-ignored)
-#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure]
+#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure] [profile]
 # The GUI stack (ImGui, GLFW, glad) is not installed on the device: the binaries are built here
 # (Debian 12, static cudart) and carried with the X server, GLFW and X client debs.
 set -u
@@ -48,5 +48,17 @@ if want measure; then
     .xvfb/bin/dpviz gui --random-pair 10000 --backend cpu --measure-interactive 3 --json \
         > "$OUT/measure_10k_host.txt" 2>&1 || rc=1
     tail -12 "$OUT/measure_10k_host.txt"
+fi
+if want profile; then
+    # Kernel durations of one 10k x 10k parameter change and of the 2048^2 view (the times of the
+    # run itself mean nothing under the profiler: every kernel is replayed).
+    NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    "$NCU" --metrics gpu__time_duration.sum --csv --print-units base --print-kernel-base function --launch-count 400 \
+        .xvfb/bin/dpviz gui --random-pair 10000 --measure-interactive 1 --measure-upload 3 --json --size 1280x800 \
+        > "$OUT/ncu_10k.csv" 2> "$OUT/ncu_10k.err" || rc=1
+    # name, count, total and last duration (ns) per kernel
+    awk -F'","' '/gpu__time_duration.sum/ { n = $5; sub(/\(.*/, "", n); v = $NF; gsub(/[",]/, "", v);
+        c[n]++; t[n] += v; last[n] = v } END { for (n in c) printf "%-60s %5d %12.0f %10.0f\n", substr(n, 1, 60), c[n], t[n], last[n] }' \
+        "$OUT/ncu_10k.csv" | sort -k3 -n -r | head -30 | tee "$OUT/ncu_10k_summary.txt"
 fi
 exit $rc

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <future>
 #include <sstream>
 
 #include "input.hpp"
@@ -75,6 +76,12 @@ bool Computed::has_layer(Layer l) const {
     if (device) return device->has_layer(int(l));
     const auto& p = pyramid(l);
     return !p.levels.empty() && !p.levels.front().empty();
+}
+
+render::ValueRange Computed::layer_range(Layer l) const {
+    if (!device) return range[int(l)];
+    const DeviceRange r = device->range(int(l));
+    return {r.min, r.max, r.any_finite, r.any_unreachable};
 }
 
 const render::ValuePyramid& Computed::pyramid(Layer l) const {
@@ -256,7 +263,15 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
 
     std::string device_note;
     if (req.device_view && req.params.backend != BackendChoice::cpu && device_view_available()) {
-        auto d = align_on_device(*problem, req.params.backend != BackendChoice::dpx_free, kPyramidMinSide, opt.control);
+        // H's colour table is built on another thread while the GPU traces the path.
+        std::future<render::ColorLut> lut;
+        render::ColorScale lut_scale;
+        const auto on_range = [&](const DeviceRange& r) {
+            lut_scale = render::make_color_scale({r.min, r.max, r.any_finite, r.any_unreachable}, req.colors);
+            lut = std::async(std::launch::async, [scale = lut_scale] { return render::ColorLut::build(scale); });
+        };
+        auto d = align_on_device(*problem, req.params.backend != BackendChoice::dpx_free, kPyramidMinSide, opt.control,
+                                 on_range);
         if (d && !(problem->algo == Algorithm::dtw && d->result.score >= kPosInf)) {
             ctx.set_stage("preparing the view");
             const auto tp = std::chrono::steady_clock::now();
@@ -265,14 +280,15 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
             c->problem = std::move(*problem);
             c->result = std::move(d->result);
             c->device = std::move(d->matrices);
-            for (int k = 0; k < 3; ++k) {
-                const DeviceRange dr = c->device->range(k);
-                c->range[k] = {dr.min, dr.max, dr.any_finite, dr.any_unreachable};
-            }
             c->pair_text = format_pair_text(c->problem, c->result);
             c->caption = format_caption(c->problem, c->result);
+            if (lut.valid()) {
+                c->lut = std::make_shared<const render::ColorLut>(lut.get());
+                c->lut_scale = lut_scale;
+            }
             const DeviceStageTimes& t = d->stages;
-            c->stages = {true, t.fill, t.borders + t.end_cell + t.traceback + t.alignment, t.pyramid, ms_since(tp), 0.0};
+            c->stages = {true, t.fill, t.borders + t.end_cell + t.traceback + t.alignment, t.pyramid, ms_since(tp), 0.0,
+                         t.borders + t.end_cell, t.traceback, t.alignment};
             c->wall_ms = c->stages.total = ms_since(t0);
             out.wall_ms = c->wall_ms;
             out.computed = std::move(c);
@@ -316,6 +332,8 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
         dst = render::build_value_pyramid(std::move(*grids[k]), kPyramidMinSide);
         if (ctx.cancelled()) return out;
     }
+    c->lut_scale = render::make_color_scale(c->range[0], req.colors);
+    c->lut = std::make_shared<const render::ColorLut>(render::ColorLut::build(c->lut_scale));
     c->stages = {false, c->result.fill_ms, c->result.traceback_ms, ms_since(tp), prepare_ms, 0.0};
     c->wall_ms = c->stages.total = ms_since(t0);
     out.wall_ms = c->wall_ms;

@@ -32,6 +32,8 @@ struct StageTimes {
     double pyramid = 0.0;    // max-pooled levels and value ranges (GPU-resident: on the device)
     double prepare = 0.0;    // the rest on the host: optimal mask, pair text, caption
     double total = 0.0;      // the whole job, inputs included
+    // GPU-resident only, parts of `traceback`: borders + end cell, the path, the alignment text.
+    double end_cell = 0.0, path = 0.0, alignment = 0.0;
 };
 
 struct Computed {
@@ -40,7 +42,12 @@ struct Computed {
     DpResult result;  // host path: its H, E, F live in the pyramids below (levels[0]); GPU-resident: in `device`
     render::ValuePyramid h, e, f;  // host path only
     render::MaskPyramid mask;      // host path; GPU-resident: mask_pyramid() builds it on first use
-    render::ValueRange range[3];  // per layer (H, E, F): finite min/max, for the color scale
+    render::ValueRange range[3];  // host path, per layer (H, E, F): finite min/max; see layer_range()
+    // H's colour table for the colormap the request asked for, built on the worker (on the
+    // GPU-resident path while the GPU traces the path): the view uses it when its scale is
+    // `lut_scale`, and builds its own otherwise (another layer or colormap).
+    std::shared_ptr<const render::ColorLut> lut;
+    render::ColorScale lut_scale;
     std::shared_ptr<const DeviceMatrices> device;  // GPU-resident path: H, E, F, bits and levels there
     StageTimes stages;
     std::string pair_text;  // EMBOSS-style text (format_pair_text)
@@ -51,6 +58,9 @@ struct Computed {
     int rows() const { return problem.rows() + 1; }
     int cols() const { return problem.cols() + 1; }
     bool has_layer(Layer l) const;
+    // A layer's finite min/max (the color scale). GPU-resident: from the device, where E's and
+    // F's are computed on first use.
+    render::ValueRange layer_range(Layer l) const;
     const render::ValuePyramid& pyramid(Layer l) const;  // host path (empty when resident)
     // The whole matrix on the host. A GPU-resident result copies H, E, F and the bits back on
     // first use (once; for exports, the optimal mask and views that need every cell).
@@ -83,6 +93,7 @@ struct JobRequest {
     InputSide query, target;
     Parameters params;
     bool device_view = false;  // the texture takes the interop path: keep the matrices on the GPU
+    render::HeatmapOptions colors;  // the view's colormap choice: the job builds H's colour table
 };
 
 struct JobOutcome {

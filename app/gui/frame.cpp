@@ -104,6 +104,8 @@ JobRequest make_job_request(const AppState& s, JobRequest::Kind kind) {
     r.target.record_names.clear();
     r.params = s.params;
     r.device_view = s.system.device_view;
+    r.colors.auto_colormap = s.view.auto_colormap;
+    r.colors.colormap = s.view.colormap;
     return r;
 }
 

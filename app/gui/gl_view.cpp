@@ -36,9 +36,14 @@ render::ViewSource GlView::source(const AppState& s, uint64_t& values_version) {
     const Computed& c = *s.result;
     const Layer layer = c.has_layer(s.view.layer) ? s.view.layer : Layer::H;
     const render::ColorScale scale = view_color_scale(s);
-    if (c.id != lut_key_result_ || int(layer) != lut_key_layer_ || scale.map != lut_key_scale_.map ||
-        scale.min != lut_key_scale_.min || scale.max != lut_key_scale_.max) {
-        lut_ = render::ColorLut::build(scale);
+    const auto same = [](const render::ColorScale& a, const render::ColorScale& b) {
+        return a.map == b.map && a.min == b.min && a.max == b.max;
+    };
+    if (c.id != lut_key_result_ || int(layer) != lut_key_layer_ || !same(scale, lut_key_scale_)) {
+        // The job built H's table for the colormap it was asked for; another layer or colormap
+        // is built here.
+        if (c.lut && layer == Layer::H && same(scale, c.lut_scale)) lut_ = c.lut;
+        else lut_ = std::make_shared<const render::ColorLut>(render::ColorLut::build(scale));
         lut_key_result_ = c.id;
         lut_key_layer_ = int(layer);
         lut_key_scale_ = scale;
@@ -48,7 +53,7 @@ render::ViewSource GlView::source(const AppState& s, uint64_t& values_version) {
     const bool want_mask = s.view.wanted.mask;
     const render::MaskPyramid* mask = want_mask || c.mask_ready() ? &c.mask_pyramid() : nullptr;
     values_version = c.id * 8 + uint64_t(layer) * 2 + (mask ? 1 : 0);
-    render::ViewSource src{nullptr, mask, &lut_, values_version, lut_version_};
+    render::ViewSource src{nullptr, mask, lut_.get(), values_version, lut_version_};
     if (c.resident()) src.device_values = &c.device->levels(int(layer));
     else src.values = &c.pyramid(layer);
     return src;
@@ -58,12 +63,12 @@ void GlView::update(AppState& s) {
     TextureContent& out = s.view.texture;
     if (!s.result || s.view.wanted.rows <= 0 || s.view.wanted.out_w <= 0) return;
     const Computed& c = *s.result;
+    const auto t0 = std::chrono::steady_clock::now();  // the colour table (when new) and the texture
     uint64_t values_version = 0;
     const render::ViewSource src = source(s, values_version);
     const render::TexelRequest& want = s.view.wanted;
     if (want == drawn_ && values_version == drawn_values_ && lut_version_ == drawn_lut_) return;
 
-    const auto t0 = std::chrono::steady_clock::now();
     if (Status st = texture_.draw(src, want); !st) {
         s.error = "matrix view: " + st.error().message;
         // The texture left the interop path: a GPU-resident result cannot be drawn any more, so
@@ -104,6 +109,22 @@ Expected<std::vector<double>> GlView::time_uploads(AppState& s, const render::Te
         if (k > 0) ms.push_back(ms_since(t0));
     }
     drawn_ = {};  // the view is redrawn on the next update (and is not "on screen" until then)
+    s.view.texture.result_id = 0;
+    return ms;
+}
+
+Expected<double> GlView::time_uploads_back_to_back(AppState& s, const render::TexelRequest& req, int repeats) {
+    if (!s.result) return usage_error("no result to draw");
+    uint64_t values_version = 0;
+    const render::ViewSource src = source(s, values_version);
+    if (Status st = texture_.draw(src, req); !st) return st.error();  // device copies: not timed
+    glFinish();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < repeats; ++k)
+        if (Status st = texture_.draw(src, req); !st) return st.error();
+    glFinish();
+    const double ms = ms_since(t0) / std::max(repeats, 1);
+    drawn_ = {};
     s.view.texture.result_id = 0;
     return ms;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,19 +25,22 @@ public:
     void update(AppState& s);
     void release() { texture_ = {}; }
 
-    // Milliseconds of the last texture update (colorize + upload, or map + write + unmap), and
-    // the id of the result it drew.
+    // Milliseconds of the last view update (a new colour table when needed, then colorize +
+    // upload, or map + write + unmap), and the id of the result it drew.
     double last_upload_ms() const { return last_upload_ms_; }
     uint64_t last_drawn_result() const { return drawn_result_; }
     // Draws `req` of the shown result `repeats` times (nothing cached between them but the
     // device copies and the color table) and returns each time in ms, glFinish included; the
     // texture's next update redraws the view. For --measure-upload.
     Expected<std::vector<double>> time_uploads(AppState& s, const render::TexelRequest& req, int repeats);
+    // The same draws back to back, one glFinish after the last: milliseconds per draw when
+    // updates follow each other (the GPU overlaps one's unmap with the next one's map).
+    Expected<double> time_uploads_back_to_back(AppState& s, const render::TexelRequest& req, int repeats);
     render::UploadPath path() const { return texture_.path(); }
 
 private:
     render::MatrixTexture texture_;
-    render::ColorLut lut_;
+    std::shared_ptr<const render::ColorLut> lut_;
     uint64_t lut_key_result_ = 0;
     int lut_key_layer_ = -1;
     render::ColorScale lut_key_scale_;

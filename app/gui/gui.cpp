@@ -499,6 +499,8 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
                     const render::TexelRequest req{0, 0, s.result->rows(), s.result->cols(), w, h, false};
                     auto ms = view.time_uploads(s, req, measure.upload_repeats());
                     if (ms) measure.set_upload_times(std::move(*ms), w, h);
+                    if (auto b2b = view.time_uploads_back_to_back(s, req, measure.upload_repeats()); ms && b2b)
+                        measure.set_upload_back_to_back(*b2b);
                     else err << "dpviz: --measure-upload: " << ms.error().message << "\n";
                 }
                 measure.report(s, out, err);

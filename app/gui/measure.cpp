@@ -110,8 +110,9 @@ bool InteractiveMeasure::after_frame(const AppState& s, uint64_t drawn_result, d
                 const StageTimes& st = s.result->stages;
                 const double now = t0_ + latency;
                 const double sub = t_submit_ < 0 ? t0_ : t_submit_, col = t_collect_ < 0 ? now : t_collect_;
-                trials_.push_back({latency, st.total, st.fill, s.result->result.fill_ms, st.traceback, st.pyramid,
-                                   st.prepare, upload_ms, sub - t0_, col - sub, now - col, ui_ms_, gl_ms_});
+                trials_.push_back({latency, st.total, st.fill, s.result->result.fill_ms, st.traceback, st.end_cell,
+                                   st.path, st.alignment, st.pyramid, st.prepare, upload_ms, sub - t0_, col - sub,
+                                   now - col, ui_ms_, gl_ms_});
             }
         }
     }
@@ -147,8 +148,10 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
         {"request -> frame on screen", &Trial::latency}, {"  job on the worker", &Trial::job},
         {"    fill (allocations, uploads, kernel)", &Trial::fill},
         {"      fill kernel alone", &Trial::fill_kernel}, {"    end cell + traceback", &Trial::traceback},
+        {"      borders + end cell (GPU)", &Trial::end_cell}, {"      path (GPU)", &Trial::path},
+        {"      alignment text (GPU path)", &Trial::align_text},
         {"    pyramid + ranges", &Trial::pyramid},      {"    view prep (text, mask)", &Trial::prepare},
-        {"  texture update", &Trial::upload},
+        {"  view update (colour table + texture)", &Trial::upload},
         {"  request -> job submitted", &Trial::to_submit},
         {"  job submitted -> result taken by the UI", &Trial::to_collect},
         {"  result taken -> frame on screen", &Trial::to_screen},
@@ -177,6 +180,11 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
                       m.n);
         out << line;
     }
+    if (upload_b2b_ms_ >= 0) {
+        std::snprintf(line, sizeof line, "  texture update %dx%d, %d back to back: %.3f ms per draw\n", upload_w_, upload_h_,
+                      int(upload_ms_.size()), upload_b2b_ms_);
+        out << line;
+    }
     if (!opt_.json) return;
     auto obj = [](const Summary& m) {
         char b[160];
@@ -185,7 +193,8 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
         return std::string(b);
     };
     static constexpr const char* kKeys[] = {"latency_ms",  "job_ms",     "fill_ms",    "fill_kernel_ms",
-                                            "traceback_ms", "pyramid_ms", "prepare_ms", "texture_update_ms",
+                                            "traceback_ms", "end_cell_ms", "path_ms", "alignment_text_ms",
+                                            "pyramid_ms", "prepare_ms", "view_update_ms",
                                             "to_submit_ms", "to_collect_ms", "to_screen_ms", "frame_ui_ms",
                                             "frame_gl_ms"};
     out << "{\"gl_renderer\":\"" << json_escape(s.system.gl_renderer) << "\",\"texture_path\":\""
@@ -200,7 +209,7 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
         for (; k < std::size(kKeys); ++k) out << ",\"" << kKeys[k] << "\":" << obj(rows[k].second);
     if (!upload_ms_.empty())
         out << ",\"upload\":{\"width\":" << upload_w_ << ",\"height\":" << upload_h_ << ",\"ms\":" << obj(rows.back().second)
-            << "}";
+            << ",\"back_to_back_ms\":" << upload_b2b_ms_ << "}";
     out << "}\n";
 }
 

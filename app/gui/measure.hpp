@@ -55,6 +55,7 @@ public:
     }
     bool wants_upload() const { return opt_.upload > 0; }
     int upload_repeats() const { return opt_.upload; }
+    void set_upload_back_to_back(double ms) { upload_b2b_ms_ = ms; }
     void set_upload_times(std::vector<double> ms, int w, int h) {
         upload_ms_ = std::move(ms);
         upload_w_ = w;
@@ -66,7 +67,8 @@ public:
 
 private:
     struct Trial {
-        double latency = 0, job = 0, fill = 0, fill_kernel = 0, traceback = 0, pyramid = 0, prepare = 0, upload = 0;
+        double latency = 0, job = 0, fill = 0, fill_kernel = 0, traceback = 0, end_cell = 0, path = 0, align_text = 0;
+        double pyramid = 0, prepare = 0, upload = 0;
         double to_submit = 0, to_collect = 0, to_screen = 0;  // request -> submitted -> taken -> on screen
         double frame_ui = 0, frame_gl = 0;                     // the frame that showed the result
     };
@@ -83,6 +85,7 @@ private:
     std::vector<Trial> trials_;
     std::vector<double> upload_ms_;
     int upload_w_ = 0, upload_h_ = 0;
+    double upload_b2b_ms_ = -1;  // per draw, the same draws back to back (one glFinish at the end)
     std::string error_;
 };
 

@@ -388,7 +388,7 @@ void draw_matrix(AppState& s) {
     }
     dl->PopClipRect();
 
-    const render::ValueRange& range = c.range[int(v.layer)];
+    const render::ValueRange range = c.layer_range(v.layer);
     draw_colorbar(dl, scale, range, ImVec2(pos.x + size.x + 8, pos.y + 4), std::max(size.y - 40.0f, 20.0f));
 }
 

@@ -1,6 +1,8 @@
-// Large device blocks kept for reuse (cuda_check.hpp, "Block recycling"): the GUI's
-// GPU-resident view asks for the same ~1 GB of buffers job after job, and a cudaMalloc/cudaFree
-// pair of that size costs milliseconds. Off until enable_block_recycling(); exact sizes only.
+// Device blocks kept for reuse (cuda_check.hpp, "Block recycling"): the GUI's GPU-resident view
+// asks for the same ~1 GB of buffers, and the same few dozen small ones, job after job; a
+// cudaMalloc/cudaFree pair costs milliseconds for the large ones and tens of microseconds (with a
+// device-wide wait in cudaFree) for each small one. Off until enable_block_recycling(); exact
+// sizes only.
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -10,13 +12,15 @@
 namespace dpviz::cuda {
 namespace {
 
-constexpr size_t kMinBytes = size_t(16) << 20;  // smaller blocks are cheap to allocate
-constexpr size_t kMaxBlocks = 32;
+constexpr size_t kLargeBytes = size_t(16) << 20;
+constexpr size_t kMaxLarge = 32;   // blocks of >= kLargeBytes kept at most
+constexpr size_t kMaxSmall = 128;  // smaller blocks kept at most
 
 struct Pool {
     std::mutex mutex;
     bool enabled = false;
     std::vector<std::pair<void*, size_t>> blocks;
+    size_t large = 0;  // how many of them are >= kLargeBytes
 };
 
 Pool& pool() {
@@ -36,11 +40,12 @@ void* recycled_block(size_t bytes) {
     void* found = nullptr;
     {
         std::lock_guard lock(p.mutex);
-        if (!p.enabled || bytes < kMinBytes) return nullptr;
+        if (!p.enabled || bytes == 0) return nullptr;
         for (size_t k = 0; k < p.blocks.size(); ++k)
             if (p.blocks[k].second == bytes) {
                 found = p.blocks[k].first;
                 p.blocks.erase(p.blocks.begin() + long(k));
+                if (bytes >= kLargeBytes) --p.large;
                 break;
             }
     }
@@ -55,8 +60,11 @@ void* recycled_block(size_t bytes) {
 bool recycle_block(void* ptr, size_t bytes) {
     Pool& p = pool();
     std::lock_guard lock(p.mutex);
-    if (!p.enabled || bytes < kMinBytes || p.blocks.size() >= kMaxBlocks) return false;
+    if (!p.enabled || bytes == 0) return false;
+    const bool large = bytes >= kLargeBytes;
+    if (large ? p.large >= kMaxLarge : p.blocks.size() - p.large >= kMaxSmall) return false;
     p.blocks.emplace_back(ptr, bytes);
+    if (large) ++p.large;
     return true;
 }
 
@@ -65,6 +73,7 @@ size_t flush_recycled_blocks() {
     {
         std::lock_guard lock(pool().mutex);
         blocks.swap(pool().blocks);
+        pool().large = 0;
     }
     size_t freed = 0;
     for (const auto& [ptr, bytes] : blocks) {

@@ -50,7 +50,8 @@ inline Error injected_error(cudaError_t e, const char* call, const char* file, i
 namespace dpviz::cuda {
 
 // Block recycling (block_pool.cu): once enabled (the GUI's GPU-resident view does), freed
-// blocks of 16 MB or more are kept and handed out again for the same size; recycled_block waits
+// blocks (up to 32 of 16 MB or more and 128 smaller ones) are kept and handed out again for the
+// same size; recycled_block waits
 // for the device first, so no earlier kernel still uses the block. flush_recycled_blocks frees
 // them all (a request that does not fit in the free memory flushes before it gives up).
 void enable_block_recycling();

@@ -144,32 +144,82 @@ __global__ void row_maxima(const int32_t* H, int rows, int cols, int32_t* best, 
     }
 }
 
-// One pyramid level: each cell the largest pool_key of the 2x2 block under it.
-__global__ void pool_level(const int32_t* src, int sr, int sc, int32_t* dst, int dr, int dc) {
+// One pyramid level: each cell the largest pool_key of the 2x2 block under it. With `range`, also
+// value_range of the source (every source cell lies under exactly one destination cell): the first
+// level and the range share one read of the layer.
+__global__ void pool_level(const int32_t* src, int sr, int sc, int32_t* dst, int dr, int dc, RangeOut* range) {
     const size_t n = size_t(dr) * dc;
+    int32_t lo = INT_MAX, hi = INT_MIN;
+    int unreach = 0;
     for (size_t x = blockIdx.x * size_t(blockDim.x) + threadIdx.x; x < n; x += size_t(gridDim.x) * blockDim.x) {
         const int i = int(x / dc), j = int(x % dc);
         int32_t b = kNegInf;
         for (int di = 0; di < 2; ++di)
             for (int dj = 0; dj < 2; ++dj) {
                 const int si = 2 * i + di, sj = 2 * j + dj;
-                if (si < sr && sj < sc) b = max(b, pool_key(src[size_t(si) * sc + sj]));
+                if (si < sr && sj < sc) {
+                    const int32_t v = src[size_t(si) * sc + sj];
+                    b = max(b, pool_key(v));
+                    if (reachable(v)) {
+                        lo = min(lo, v);
+                        hi = max(hi, v);
+                    } else {
+                        unreach = 1;
+                    }
+                }
             }
         dst[x] = b;
+    }
+    if (!range) return;
+    lo = warp_min(lo);
+    hi = warp_max(hi);
+    unreach = __any_sync(0xffffffffu, unreach);
+    if ((threadIdx.x & 31) == 0) {
+        if (lo <= hi) {
+            atomicMin(&range->min, lo);
+            atomicMax(&range->max, hi);
+            atomicOr(&range->finite, 1);
+        }
+        if (unreach) atomicOr(&range->unreachable, 1);
     }
 }
 
 // The traceback of cpu/traceback.cpp (same states, priorities and stop rules) over the device's
 // direction bytes. The block loads the kTile x kTile bytes above-left of the current cell into
-// shared memory; one thread walks them until the path leaves the tile. The path comes out end
-// first. `stop`: 0 local, 1 semiglobal, 2 at (0, 0).
-constexpr int kTile = 128;
-constexpr int kTraceThreads = 512;
+// shared memory (16-byte loads: each row from the 16-byte boundary at or before its first byte,
+// so row r's bytes start at `lead(r)` in its shared row); one thread walks them until the path
+// leaves the tile. The walk is the latency chain: one shared read of the cell's bits, one of a
+// table that says what the reference does in this state with these bits, a few adds; no
+// branches but the loop's. The path comes out end first. `stop`: 0 local, 1 semiglobal, 2 at
+// (0, 0).
+constexpr int kTile = 256;
+constexpr int kTileStride = kTile + 16;  // bytes per shared row: the lead (0-15) + kTile
+constexpr int kTraceThreads = 1024;
+constexpr size_t kTraceShared = size_t(kTile) * kTileStride;
 
-__global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, int cols, int stop, int affine, int ei,
-                                                            int ej, int2* path, int* count, int max_len) {
-    __shared__ uint8_t tile[kTile][kTile];
+// A step's table entry, per state (0 H, 1 E, 2 F) and direction byte.
+constexpr uint8_t kStepUp = 1, kStepLeft = 2, kStepEnd = 16;  // bits 2-3: the next state
+
+__device__ uint8_t trace_step(int st, uint8_t b, int stop, int affine) {
+    if (st == 0) {
+        if (stop == 0 && (b & dir::kZero)) return kStepEnd;
+        if (b & dir::kDiag) return kStepUp | kStepLeft;
+        if (b & dir::kUp) return affine ? uint8_t(2 << 2) : kStepUp;
+        if (b & dir::kLeft) return affine ? uint8_t(1 << 2) : kStepLeft;
+        return kStepEnd;  // no predecessor: a border or unreachable cell
+    }
+    if (st == 2) return uint8_t(kStepUp | ((b & dir::kFOpen) ? 0 : 2 << 2));
+    return uint8_t(kStepLeft | ((b & dir::kEOpen) ? 0 : 1 << 2));
+}
+
+__global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, size_t bytes, int cols, int stop,
+                                                            int affine, int ei, int ej, int2* path, int* count,
+                                                            int max_len) {
+    extern __shared__ uint4 tile_words[];
+    const uint8_t* tile = reinterpret_cast<const uint8_t*>(tile_words);
+    __shared__ uint8_t table[3 * 256];
     __shared__ int ci, cj, state, n, finished;
+    for (int k = threadIdx.x; k < 3 * 256; k += blockDim.x) table[k] = trace_step(k >> 8, uint8_t(k & 255), stop, affine);
     if (threadIdx.x == 0) {
         ci = ei;
         cj = ej;
@@ -179,42 +229,57 @@ __global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, in
         finished = 0;
     }
     __syncthreads();
+    constexpr int kWords = kTileStride / 16;  // 16-byte words per shared row
+    const int cols15 = int(size_t(cols) & 15);
     for (;;) {
         const int i1 = ci, j1 = cj;
         const int ti0 = max(0, i1 - kTile + 1), tj0 = max(0, j1 - kTile + 1);
         const int th = i1 - ti0 + 1, tw = j1 - tj0 + 1;
-        for (int k = threadIdx.x; k < th * kTile; k += blockDim.x) {
-            const int r = k / kTile, c = k % kTile;
-            if (c < tw) tile[r][c] = D[size_t(ti0 + r) * cols + tj0 + c];
+        for (int k = threadIdx.x; k < th * kWords; k += blockDim.x) {
+            const int r = k / kWords, w = k % kWords;
+            const size_t first = size_t(ti0 + r) * cols + tj0;      // the row's first byte
+            const size_t word = (first & ~size_t(15)) + size_t(w) * 16;
+            if (word >= first + tw) continue;                     // past the row's last byte
+            uint4 v;
+            if (word + 16 <= bytes) {
+                v = *reinterpret_cast<const uint4*>(D + word);    // cudaMalloc: 256-byte aligned base
+            } else {                                              // the matrix's last bytes
+                uint8_t b[16];
+                for (int x = 0; x < 16; ++x) b[x] = word + x < bytes ? D[word + x] : 0;
+                memcpy(&v, b, 16);
+            }
+            tile_words[r * kWords + w] = v;
         }
         __syncthreads();
         if (threadIdx.x == 0) {
             int i = i1, j = j1, st = state, len = n;
             bool done = false;
-            while (i >= ti0 && j >= tj0) {
-                const uint8_t b = tile[i - ti0][j - tj0];
-                if (st == 0) {
-                    const bool end = stop == 0   ? ((b & dir::kZero) != 0 || i == 0 || j == 0)
-                                     : stop == 1 ? (i == 0 || j == 0)
-                                                 : (i == 0 && j == 0);
-                    if (end) { done = true; break; }
-                    if (b & dir::kDiag) { --i; --j; }
-                    else if (b & dir::kUp) {
-                        if (affine) { st = 2; continue; }
-                        --i;
-                    } else if (b & dir::kLeft) {
-                        if (affine) { st = 1; continue; }
-                        --j;
-                    } else { done = true; break; }  // no predecessor: a border or unreachable cell
-                } else if (st == 2) {
-                    st = (b & dir::kFOpen) ? 0 : 2;
-                    --i;
-                } else {
-                    st = (b & dir::kEOpen) ? 0 : 1;
-                    --j;
+            int lead = int((size_t(i) * cols + tj0) & 15);
+            int p = (i - ti0) * kTileStride + lead + (j - tj0);  // (i, j) in the tile
+            const bool both = stop == 2;
+            for (;;) {
+                const uint8_t e = table[(st << 8) | tile[p]];
+                // State H ends on the borders (local and semiglobal: either one; else (0, 0)).
+                const bool border = st == 0 && (both ? (i == 0 && j == 0) : (i == 0 || j == 0));
+                if (border || (e & kStepEnd)) {
+                    done = true;
+                    break;
                 }
-                if (len >= max_len || i < 0 || j < 0) { done = true; break; }  // corrupt bits: never loop
-                path[len++] = make_int2(i, j);
+                const int di = e & kStepUp, dj = (e & kStepLeft) >> 1;
+                st = (e >> 2) & 3;
+                i -= di;
+                j -= dj;
+                const int nl = (lead - di * cols15) & 15;  // row i - 1 starts cols bytes earlier
+                p += nl - lead - di * kTileStride - dj;
+                lead = nl;
+                if (di | dj) {
+                    if (len >= max_len || i < 0 || j < 0) {  // corrupt bits: never loop
+                        done = true;
+                        break;
+                    }
+                    path[len++] = make_int2(i, j);
+                }
+                if (i < ti0 || j < tj0) break;  // the path left the tile
             }
             ci = i;
             cj = j;
@@ -241,20 +306,76 @@ public:
     KeptMatrices kept;
     int32_t M1 = 0, N1 = 0;
     bool affine = false;
-    std::vector<DeviceBuffer<int32_t>> pooled[3];  // levels 1.. of each layer
-    std::vector<DeviceLevel> lv[3];
-    DeviceRange ranges[3];
+    int min_side = 128;
     Stream stream;
-    mutable std::mutex mutex;  // fetches share the stream
+    mutable std::mutex mutex;  // fetches and layer builds share the stream
 
     int32_t rows() const override { return M1; }
     int32_t cols() const override { return N1; }
     bool has_layer(int layer) const override { return layer == 0 || (affine && (layer == 1 || layer == 2)); }
+    // H's levels and range are built by align_on_device; E's and F's when first asked for (most
+    // views never show them, and building them costs the job ~1 ms at 10k x 10k).
     const std::vector<DeviceLevel>& levels(int layer) const override {
         static const std::vector<DeviceLevel> none;
-        return has_layer(layer) ? lv[layer] : none;
+        if (!has_layer(layer)) return none;
+        std::lock_guard lock(mutex);
+        if (!built[layer]) (void)build_layer(layer);
+        return lv[layer];
     }
-    DeviceRange range(int layer) const override { return has_layer(layer) ? ranges[layer] : DeviceRange{}; }
+    DeviceRange range(int layer) const override {
+        if (!has_layer(layer)) return {};
+        std::lock_guard lock(mutex);
+        if (!built[layer]) (void)build_layer(layer);
+        return ranges[layer];
+    }
+
+    // The value range and pooled levels of one layer; the caller holds `mutex`. A failure leaves
+    // the layer without levels (the view then cannot draw it and says so) and is not retried.
+    Status build_layer(int layer) const {
+        built[layer] = true;
+        const cudaStream_t s = stream.get();
+        const int32_t* base = layer_ptr(layer);
+        DeviceBuffer<RangeOut> d_range;
+        if (auto st = d_range.allocate(1); !st) return st;
+        const RangeOut init{INT_MAX, INT_MIN, 0, 0};
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d_range.get(), &init, sizeof init, cudaMemcpyHostToDevice, s));
+        std::vector<DeviceLevel> got{{base, M1, N1}};
+        std::vector<DeviceBuffer<int32_t>> bufs;
+        if (std::max(M1, N1) <= min_side) {
+            const size_t cells = size_t(M1) * size_t(N1);
+            value_range<<<blocks_for(cells), 256, 0, s>>>(base, cells, d_range.get());
+            DPVIZ_CUDA_CHECK(cudaGetLastError());
+        }
+        while (std::max(got.back().rows, got.back().cols) > min_side) {
+            const DeviceLevel src = got.back();
+            const int dr = (src.rows + 1) / 2, dc = (src.cols + 1) / 2;
+            DeviceBuffer<int32_t> dst;
+            if (auto st = dst.allocate(size_t(dr) * dc); !st) return st;
+            pool_level<<<blocks_for(size_t(dr) * dc), 256, 0, s>>>(src.values, src.rows, src.cols, dst.get(), dr, dc,
+                                                                   got.size() == 1 ? d_range.get() : nullptr);
+            DPVIZ_CUDA_CHECK(cudaGetLastError());
+            got.push_back({dst.get(), dr, dc});
+            bufs.push_back(std::move(dst));
+        }
+        RangeOut r;
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(&r, d_range.get(), sizeof r, cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+        DeviceRange& dr = ranges[layer];
+        dr.any_finite = r.finite != 0;
+        dr.any_unreachable = r.unreachable != 0;
+        if (dr.any_finite) {
+            dr.min = r.min;
+            dr.max = r.max;
+        }
+        lv[layer] = std::move(got);
+        pooled[layer] = std::move(bufs);
+        return Ok{};
+    }
+
+    mutable bool built[3] = {false, false, false};
+    mutable std::vector<DeviceBuffer<int32_t>> pooled[3];  // levels 1.. of each layer
+    mutable std::vector<DeviceLevel> lv[3];
+    mutable DeviceRange ranges[3];
 
     const int32_t* layer_ptr(int layer) const {
         return layer == 0 ? kept.H.get() : layer == 1 ? kept.E.get() : kept.F.get();
@@ -311,7 +432,8 @@ bool device_view_available() {
     return ok;
 }
 
-Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_side, const RunControl& control) {
+Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_side, const RunControl& control,
+                                          const std::function<void(const DeviceRange&)>& on_score_range) {
     using namespace cuda;
     using clock = std::chrono::steady_clock;
     const auto t_all = clock::now();
@@ -328,6 +450,7 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     res->M1 = M + 1;
     res->N1 = N + 1;
     res->affine = p.affine();
+    res->min_side = min_side;
     GpuRunOptions opt;
     opt.keep = &res->kept;
     opt.control = &control;
@@ -352,6 +475,18 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     DPVIZ_CUDA_CHECK(cudaGetLastError());
     DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
     t.borders = ms_since(t0);
+
+    // H's value range and max-pooled levels (E's and F's are built when first asked for). The
+    // range goes to the caller at once: it prepares the view's colour table while the path is
+    // traced.
+    t0 = clock::now();
+    {
+        std::lock_guard lock(res->mutex);
+        DPVIZ_VIEW_TRY(res->build_layer(0));
+    }
+    t.pyramid = ms_since(t0);
+    if (on_score_range) on_score_range(res->ranges[0]);
+    if (control.cancelled()) return cancelled_error();
 
     // The end cell, with select_end's tie-breaks (cpu/traceback.cpp).
     t0 = clock::now();
@@ -407,8 +542,11 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
         DPVIZ_VIEW_TRY(d_path.allocate(size_t(max_len)));
         DPVIZ_VIEW_TRY(d_count.allocate(1));
         const int stop = p.algo == Algorithm::local ? 0 : p.algo == Algorithm::semiglobal ? 1 : 2;
-        trace_path<<<1, kTraceThreads, 0, s>>>(res->kept.D.get(), N + 1, stop, res->affine ? 1 : 0, r.end.i, r.end.j,
-                                               d_path.get(), d_count.get(), max_len);
+        static const cudaError_t attr = cudaFuncSetAttribute(trace_path, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                             int(kTraceShared));
+        DPVIZ_CUDA_CHECK(attr);
+        trace_path<<<1, kTraceThreads, kTraceShared, s>>>(res->kept.D.get(), cells, N + 1, stop, res->affine ? 1 : 0,
+                                                          r.end.i, r.end.j, d_path.get(), d_count.get(), max_len);
         DPVIZ_CUDA_CHECK(cudaGetLastError());
         int count = 0;
         DPVIZ_CUDA_CHECK(cudaMemcpyAsync(&count, d_count.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
@@ -425,48 +563,6 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     r.traceback_ms = t.traceback;
     if (control.cancelled()) return cancelled_error();
     control.report(0.7);
-
-    // Value ranges and max-pooled levels of every layer.
-    t0 = clock::now();
-    {
-        DeviceBuffer<RangeOut> d_range;
-        DPVIZ_VIEW_TRY(d_range.allocate(3));
-        RangeOut init[3];
-        for (auto& x : init) x = {INT_MAX, INT_MIN, 0, 0};
-        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d_range.get(), init, sizeof init, cudaMemcpyHostToDevice, s));
-        for (int layer = 0; layer < 3; ++layer) {
-            if (!res->has_layer(layer)) continue;
-            const int32_t* base = res->layer_ptr(layer);
-            value_range<<<blocks_for(cells), 256, 0, s>>>(base, cells, d_range.get() + layer);
-            DPVIZ_CUDA_CHECK(cudaGetLastError());
-            res->lv[layer].push_back({base, M + 1, N + 1});
-            while (std::max(res->lv[layer].back().rows, res->lv[layer].back().cols) > min_side) {
-                const DeviceLevel src = res->lv[layer].back();
-                const int dr = (src.rows + 1) / 2, dc = (src.cols + 1) / 2;
-                DeviceBuffer<int32_t> dst;
-                DPVIZ_VIEW_TRY(dst.allocate(size_t(dr) * dc));
-                pool_level<<<blocks_for(size_t(dr) * dc), 256, 0, s>>>(src.values, src.rows, src.cols, dst.get(), dr, dc);
-                DPVIZ_CUDA_CHECK(cudaGetLastError());
-                res->lv[layer].push_back({dst.get(), dr, dc});
-                res->pooled[layer].push_back(std::move(dst));
-            }
-        }
-        RangeOut got[3];
-        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(got, d_range.get(), sizeof got, cudaMemcpyDeviceToHost, s));
-        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
-        for (int layer = 0; layer < 3; ++layer) {
-            DeviceRange& dr = res->ranges[layer];
-            dr.any_finite = got[layer].finite != 0;
-            dr.any_unreachable = got[layer].unreachable != 0;
-            if (dr.any_finite) {
-                dr.min = got[layer].min;
-                dr.max = got[layer].max;
-            }
-        }
-    }
-    t.pyramid = ms_since(t0);
-    if (control.cancelled()) return cancelled_error();
-    control.report(0.9);
 
     // The alignment off the path, and DTW's distances (finish_result's tail).
     t0 = clock::now();

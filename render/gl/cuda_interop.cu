@@ -7,6 +7,7 @@
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,20 +63,21 @@ private:
 // Unmaps on scope exit, so an error between map and unmap never leaves GL locked out.
 class MappedResource {
 public:
-    explicit MappedResource(cudaGraphicsResource_t r) : r_(r) {}
+    MappedResource(cudaGraphicsResource_t r, cudaStream_t s) : r_(r), s_(s) {}
     MappedResource(const MappedResource&) = delete;
     MappedResource& operator=(const MappedResource&) = delete;
     ~MappedResource() {
-        if (mapped_) cudaGraphicsUnmapResources(1, &r_, 0);
+        if (mapped_) cudaGraphicsUnmapResources(1, &r_, s_);
     }
     Status map() {
-        DPVIZ_INTEROP_CHECK(cudaGraphicsMapResources(1, &r_, 0));
+        DPVIZ_INTEROP_CHECK(cudaGraphicsMapResources(1, &r_, s_));
         mapped_ = true;
         return Ok{};
     }
 
 private:
     cudaGraphicsResource_t r_;
+    cudaStream_t s_;
     bool mapped_ = false;
 };
 
@@ -103,18 +105,58 @@ private:
     cudaSurfaceObject_t s_ = 0;
 };
 
-__global__ void view_texels(texel::LevelView lv, texel::LutView lut, texel::Request rq, cudaSurfaceObject_t out) {
-    const int32_t x = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
-    const int32_t y = int32_t(blockIdx.y * blockDim.y + threadIdx.y);
-    if (x >= rq.out_w || y >= rq.out_h) return;
-    surf2Dwrite(texel::texel_color(lv, lut, rq, x, y), out, x * int(sizeof(uint32_t)), y);
+// A block writes 128 x 32 texels (32 x 8 threads; a thread 4 adjacent texels in each of 4 rows):
+// the cell spans of its 128 columns and 32 rows are computed once, in shared memory
+// (texel_color's spans, so the same pixels), instead of four divisions per texel, and a thread
+// stores its 4 texels with one 16-byte unformatted surface store (sust.b.v4: the x coordinate
+// is a byte offset, the size is the operand's) where they lie inside the surface's width.
+constexpr int kTexW = 128, kTexH = 32, kTexThreadsX = 32, kTexThreadsY = 8;
+
+// kSmall: every texel covers at most 2 x 2 cells of its level (spans_at_most_two, decided on the
+// host): pooled_color_small only, which the compiler unrolls into straight-line code.
+template <bool kSmall>
+__global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
+    view_texels(texel::LevelView lv, texel::LutView lut, texel::Request rq, cudaSurfaceObject_t out, int32_t surface_w) {
+    __shared__ int2 col_span[kTexW], row_span[kTexH];
+    const int32_t x0 = int32_t(blockIdx.x) * kTexW, y0 = int32_t(blockIdx.y) * kTexH;
+    const int t = int(threadIdx.y) * kTexThreadsX + int(threadIdx.x);
+    int32_t b = 0, e = 0;
+    if (t < kTexW) {
+        texel::level_span(rq.j0, rq.cols, rq.out_w, min(x0 + t, rq.out_w - 1), rq.level, lv.cols, b, e);
+        col_span[t] = make_int2(b, e);
+    } else if (t < kTexW + kTexH) {
+        texel::level_span(rq.i0, rq.rows, rq.out_h, min(y0 + t - kTexW, rq.out_h - 1), rq.level, lv.rows, b, e);
+        row_span[t - kTexW] = make_int2(b, e);
+    }
+    __syncthreads();
+    const int c0 = int(threadIdx.x) * 4;  // this thread's first column in the block
+    const int32_t x = x0 + c0;
+    if (x >= rq.out_w) return;
+    const int2 cs[4] = {col_span[c0], col_span[c0 + 1], col_span[c0 + 2], col_span[c0 + 3]};
+    const bool vector = x + 4 <= surface_w;  // the texels past out_w are outside the view
+    for (int k = int(threadIdx.y); k < kTexH && y0 + k < rq.out_h; k += kTexThreadsY) {
+        const int2 rs = row_span[k];
+        uint32_t c[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+            c[q] = kSmall ? texel::pooled_color_small(lv, lut, rq.mask && lv.mask, rs.x, rs.y, cs[q].x, cs[q].y)
+                          : texel::pooled_color(lv, lut, rq.mask, rs.x, rs.y, cs[q].x, cs[q].y);
+        if (vector) {
+            surf2Dwrite(make_uint4(c[0], c[1], c[2], c[3]), out, x * int(sizeof(uint32_t)), y0 + k);
+        } else {
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+                if (x + q < rq.out_w) surf2Dwrite(c[q], out, (x + q) * int(sizeof(uint32_t)), y0 + k);
+        }
+    }
 }
 
 class CudaInteropWriter final : public InteropWriter {
 public:
     CudaInteropWriter(cudaGraphicsResource_t r, std::string name) : resource_(r), name_(std::move(name)) {}
     ~CudaInteropWriter() override {
-        cudaStreamSynchronize(0);  // the last view kernel may still write through the surface
+        cudaStreamSynchronize(stream_);  // the last view kernel may still write through the surface
+        if (stream_) cudaStreamDestroy(stream_);
         surface_.reset();
         cudaGraphicsUnregisterResource(resource_);
     }
@@ -123,11 +165,16 @@ public:
 
     Status draw(const ViewSource& src, const TexelRequest& req) override {
         if (src.device_values && src.device_values->empty()) return Ok{};
-        if (src.values_version != values_version_ || levels_.empty()) {
+        const bool new_values = src.values_version != values_version_ || levels_.empty();
+        const bool new_lut = src.lut_version != lut_version_ || lut_entries_ == 0;
+        // The copies below (cudaMemcpy, legacy stream) must not overwrite what the last view
+        // kernel, on this writer's own stream, may still read.
+        if ((new_values || new_lut) && stream_) DPVIZ_INTEROP_CHECK(cudaStreamSynchronize(stream_));
+        if (new_values) {
             if (Status s = upload_values(src); !s) return s;
             values_version_ = src.values_version;
         }
-        if (src.lut_version != lut_version_ || lut_entries_ == 0) {
+        if (new_lut) {
             if (Status s = lut_.assign(src.lut->rgba.data(), src.lut->rgba.size()); !s) return s;
             lut_version_ = src.lut_version;
             lut_entries_ = int64_t(src.lut->rgba.size());
@@ -144,20 +191,36 @@ public:
         const texel::LutView lt{lut_.get(), lut_entries_, hl.lo, hl.span, hl.unreachable, hl.mask_tint};
         const texel::Request rq{req.i0, req.j0, req.rows, req.cols, req.out_w, req.out_h, level, with_mask};
 
-        MappedResource mapped(resource_);
+        if (!stream_made_) {
+            // Its own stream, not the legacy default one (which waits for every blocking stream):
+            // the view is written while the worker's fill runs on its own streams. An A/B switch
+            // for measurements: DPVIZ_INTEROP_DEFAULT_STREAM=1 maps on stream 0 as before.
+            stream_made_ = true;
+            if (!std::getenv("DPVIZ_INTEROP_DEFAULT_STREAM"))
+                DPVIZ_INTEROP_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+        }
+        MappedResource mapped(resource_, stream_);
         if (Status s = mapped.map(); !s) return s;
         cudaArray_t array = nullptr;
         DPVIZ_INTEROP_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, resource_, 0, 0));
         // The texture's array stays the same from one map to the next: its surface object is made
         // once (again, after the last kernel that used it, when GL gave the texture a new array).
         if (array != surface_array_ || !surface_.get()) {
-            DPVIZ_INTEROP_CHECK(cudaStreamSynchronize(0));
+            DPVIZ_INTEROP_CHECK(cudaStreamSynchronize(stream_));
             if (Status s = surface_.create(array); !s) return s;
             surface_array_ = array;
+            cudaChannelFormatDesc fmt{};
+            cudaExtent extent{};
+            unsigned flags = 0;
+            DPVIZ_INTEROP_CHECK(cudaArrayGetInfo(&fmt, &extent, &flags, array));
+            surface_w_ = int32_t(extent.width);
         }
-        const dim3 block(16, 16);
-        const dim3 grid((unsigned(req.out_w) + 15) / 16, (unsigned(req.out_h) + 15) / 16);
-        view_texels<<<grid, block>>>(lv, lt, rq, surface_.get());
+        const dim3 block(kTexThreadsX, kTexThreadsY);
+        const dim3 grid((unsigned(req.out_w) + kTexW - 1) / kTexW, (unsigned(req.out_h) + kTexH - 1) / kTexH);
+        if (texel::spans_at_most_two(rq))
+            view_texels<true><<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get(), surface_w_);
+        else
+            view_texels<false><<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get(), surface_w_);
         DPVIZ_INTEROP_CHECK(cudaGetLastError());
         // No host wait: unmapping (scope exit) orders every later GL command after the kernel.
         return Ok{};
@@ -194,6 +257,9 @@ private:
 
     cudaGraphicsResource_t resource_;
     cudaArray_t surface_array_ = nullptr;
+    int32_t surface_w_ = 0;  // texels per row of the mapped array
+    cudaStream_t stream_ = nullptr;
+    bool stream_made_ = false;
     SurfaceObject surface_;
     std::string name_;
     std::vector<LevelCopy> levels_;

@@ -128,11 +128,24 @@ TEST_F(GlTextureResident, InteropPixelsPathAndHoverValuesEqualTheHostPath) {
             ASSERT_EQ(dev->has_layer(layer), host->has_layer(layer));
             if (!host->has_layer(layer)) continue;
             const int k = int(layer);
-            EXPECT_EQ(dev->range[k].min, host->range[k].min);
-            EXPECT_EQ(dev->range[k].max, host->range[k].max);
-            EXPECT_EQ(dev->range[k].any_unreachable, host->range[k].any_unreachable);
+            // E's and F's ranges come from the device on first use.
+            const render::ValueRange dr = dev->layer_range(layer), hr = host->layer_range(layer);
+            EXPECT_EQ(dr.min, hr.min);
+            EXPECT_EQ(dr.max, hr.max);
+            EXPECT_EQ(dr.any_finite, hr.any_finite);
+            EXPECT_EQ(dr.any_unreachable, hr.any_unreachable);
             render::HeatmapOptions ho;
-            const render::ColorLut lut = render::ColorLut::build(render::make_color_scale(host->range[k], ho));
+            const render::ColorLut lut = render::ColorLut::build(render::make_color_scale(hr, ho));
+            if (layer == Layer::H) {
+                // The colour table both jobs built on the worker is the view's own.
+                for (const Computed* c : {host.get(), dev.get()}) {
+                    ASSERT_TRUE(c->lut);
+                    EXPECT_EQ(c->lut_scale.map, render::make_color_scale(hr, ho).map);
+                    EXPECT_EQ(c->lut->lo, lut.lo);
+                    EXPECT_EQ(c->lut->span, lut.span);
+                    EXPECT_EQ(c->lut->rgba, lut.rgba);
+                }
+            }
             const int R = host->rows(), C = host->cols();
             const render::TexelRequest reqs[] = {
                 {0, 0, R, C, std::min(C, 450), std::min(R, 350), false},      // pooled

@@ -133,6 +133,29 @@ TEST(GuiFrames, AlgorithmComboAndSliderRecompute) {
     EXPECT_TRUE(s.requests.compute);
 }
 
+TEST(GuiFrames, TheJobBuildsTheColourTableOfTheChosenColormap) {
+    HeadlessImGui ui;
+    AppState s = fresh_state();
+    Worker w(run_job);
+    load_globins(ui, s, w);
+    for (const bool automatic : {true, false}) {
+        s.view.auto_colormap = automatic;
+        s.view.colormap = render::Colormap::magma;
+        s.params.gap_open += 1;  // a new result, computed with this colormap choice
+        request_compute(s, true);
+        ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.requests.compute; })) << s.error;
+        const Computed& c = *s.result;
+        ASSERT_TRUE(c.lut);
+        // What the view would build for H itself: same scale, same table.
+        const render::ColorScale scale = view_color_scale(s);
+        EXPECT_EQ(c.lut_scale.map, scale.map);
+        EXPECT_EQ(c.lut_scale.min, scale.min);
+        EXPECT_EQ(c.lut_scale.max, scale.max);
+        EXPECT_EQ(c.lut->rgba, render::ColorLut::build(scale).rgba);
+        EXPECT_EQ(scale.map == render::Colormap::magma, !automatic);
+    }
+}
+
 TEST(GuiFrames, WheelZoomsTowardTheCursorAndDragPans) {
     HeadlessImGui ui;
     AppState s = fresh_state();

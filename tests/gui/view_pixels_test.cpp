@@ -14,6 +14,7 @@
 #include "dpviz/render/gl_matrix_texture.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/render/heatmap.hpp"
+#include "texel_math.hpp"
 
 namespace dpviz::render {
 namespace {
@@ -113,6 +114,67 @@ TEST(ViewPixels, PooledTexelsTakeTheLargestFiniteValue) {
     const auto px = host_pixels(p, nullptr, lut, r);
     for (int y = 0; y < r.out_h; ++y)
         for (int x = 0; x < r.out_w; ++x) ASSERT_EQ(px[size_t(y) * r.out_w + x], lut.color_of(p.levels[2].at(y, x)));
+}
+
+TEST(ViewPixels, TexelSpansTakeTheExact32BitDivisionOnlyWhereItIsExact) {
+    // scaled_index divides in 32 bits when k * count fits and in 64 bits otherwise; both must
+    // equal floor(k * count / n), also right at the switch (k * count = 2^32 - 1, 2^32).
+    std::mt19937_64 g(5);
+    auto check = [](int32_t k, int32_t count, int32_t n) {
+        const int64_t want = int64_t(k) * count / n;
+        ASSERT_EQ(texel::scaled_index(k, count, n), want) << k << " * " << count << " / " << n;
+    };
+    for (int t = 0; t < 200000; ++t) {
+        const int32_t n = int32_t(1 + g() % 16384), count = int32_t(1 + g() % 2000000000);
+        check(int32_t(g() % uint64_t(n + 1)), count, n);
+    }
+    check(65535, 65537, 7);       // 2^32 - 1
+    check(65536, 65536, 3);       // 2^32: the 64-bit division
+    check(16384, 131072, 16384);  // 2^31
+    check(0, 2000000000, 1);
+}
+
+TEST(ViewPixels, EveryTexelIsTheLargestValueOfTheCellsItCovers) {
+    // Views of every shape: 1:1, pooled at a level whose cells are at most a texel (the 2 x 2
+    // fast path), and views coarser than the top level (the general loop). A texel's value is
+    // the largest finite value of the level-0 cells in its level's cells; with the mask, tinted
+    // when any of them is on a path.
+    const Grid<int32_t> g = random_grid(301, 517, -50, 80, 21, 0.05);
+    Grid<uint8_t> m;
+    m.reset(g.rows, g.cols, 0);
+    std::mt19937 rng(3);
+    for (auto& v : m.data) v = rng() % 9 == 0;
+    const ColorLut lut = ColorLut::build(scale_for(g, Colormap::viridis, false));
+    const ValuePyramid p = build_value_pyramid(g, 16);
+    const MaskPyramid mp = build_mask_pyramid(m, 16);
+    const int L = int(p.levels.size());
+    const TexelRequest reqs[] = {{0, 0, 301, 517, 517, 301, true},  {0, 0, 301, 517, 300, 200, true},
+                                 {17, 33, 200, 300, 123, 77, true}, {0, 0, 301, 517, 9, 5, true},
+                                 {5, 7, 290, 500, 3, 2, false},     {100, 200, 64, 64, 64, 64, false}};
+    for (const TexelRequest& r : reqs) {
+        const auto px = host_pixels(p, &mp, lut, r);
+        const int level = pick_level(r, L);
+        // The GPU writer's choice of its 2 x 2 kernel must hold for every texel.
+        const bool small = texel::spans_at_most_two({r.i0, r.j0, r.rows, r.cols, r.out_w, r.out_h, level, r.mask});
+        for (int y = 0; y < r.out_h; ++y)
+            for (int x = 0; x < r.out_w; ++x) {
+                int32_t ib, ie, jb, je;
+                texel::level_span(r.i0, r.rows, r.out_h, y, level, p.levels[size_t(level)].rows, ib, ie);
+                texel::level_span(r.j0, r.cols, r.out_w, x, level, p.levels[size_t(level)].cols, jb, je);
+                if (small) ASSERT_TRUE(ie - ib <= 2 && je - jb <= 2) << x << "," << y;
+                int32_t best = kNegInf;
+                bool on = false;
+                for (int i = ib << level; i < std::min(ie << level, g.rows); ++i)
+                    for (int j = jb << level; j < std::min(je << level, g.cols); ++j) {
+                        if (!is_unreachable(g.at(i, j))) best = std::max(best, g.at(i, j));
+                        on = on || m.at(i, j);
+                    }
+                const uint32_t c = lut.color_of(best);
+                const uint32_t want = r.mask && on ? texel::blend_half(c, lut.mask_tint) : c;
+                ASSERT_EQ(px[size_t(y) * r.out_w + x], want) << "view " << r.out_w << "x" << r.out_h << " texel " << x
+                                                             << "," << y << " level " << level;
+            }
+    }
 }
 
 TEST(ViewPixels, AllUnreachableBlockIsUnreachableColor) {

@@ -80,8 +80,19 @@ void check(const Case& c, int m, int n, uint32_t seed, bool dpx, int min_side) {
     SCOPED_TRACE(what.str());
     const Problem p = make_case(c, m, n, seed);
     const DpResult ref = align_reference(p);
-    auto d = align_on_device(p, dpx, min_side, {});
+    int calls = 0;
+    DeviceRange early;
+    auto d = align_on_device(p, dpx, min_side, {}, [&](const DeviceRange& r) {
+        early = r;
+        ++calls;
+    });
     ASSERT_TRUE(d) << d.error().message;
+    // H's range reaches the caller once, before the path, and is the range the matrices report.
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(early.min, d->matrices->range(0).min);
+    EXPECT_EQ(early.max, d->matrices->range(0).max);
+    EXPECT_EQ(early.any_finite, d->matrices->range(0).any_finite);
+    EXPECT_EQ(early.any_unreachable, d->matrices->range(0).any_unreachable);
     const DpResult& r = d->result;
     EXPECT_EQ(r.score, ref.score);
     EXPECT_EQ(r.end, ref.end);
@@ -163,10 +174,14 @@ TEST(DeviceView, SameResultsAndMatricesAsTheReferenceForRandomProblems) {
 
 TEST(DeviceView, LongPathsCrossManyTraceTiles) {
     DPVIZ_REQUIRE_DEVICE_VIEW();
-    // 2,000 x 2,100: the path crosses ~30 tiles of the traceback kernel in every state.
+    // 2,000 x 2,100: the path crosses ~8-16 tiles (256^2) of the traceback kernel in every state;
+    // the global case ends in the matrix's last bytes (the tile loads' guarded tail).
     check(kCases[1], 2000, 2100, 5, true, 128);
     check(kCases[3], 2000, 2100, 6, false, 128);
     check(kCases[5], 1500, 2300, 7, true, 128);
+    // Global ends in the matrix's last bytes; a 6,000-cell path crosses ~25 tiles.
+    check(kCases[2], 3001, 2999, 8, true, 128);
+    check(kCases[6], 3001, 2999, 9, false, 128);
 }
 
 TEST(DeviceView, CancelledBeforeStartIsCancelled) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -31,7 +32,7 @@ struct DeviceStageTimes {
     double borders = 0.0;    // row 0 / column 0 of H, E, F and the direction bytes
     double end_cell = 0.0;   // where the traceback starts (row maxima or last row/column)
     double traceback = 0.0;  // the path, traced on the GPU, and its copy to the host
-    double pyramid = 0.0;    // max-pooled levels and value ranges of every layer
+    double pyramid = 0.0;    // H's max-pooled levels and value range (E's and F's: on first use)
     double alignment = 0.0;  // the alignment read off the path (host)
     double total = 0.0;
 };
@@ -69,6 +70,9 @@ bool device_view_available();
 // path traced from the device's direction bytes. Same score, end cell, path and alignment as
 // align(). Device errors (no GPU, not enough GPU memory, an empty matrix) come back as
 // ErrorKind::device: the caller then takes the host path. `control` is checked between stages.
-Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int pyramid_min_side, const RunControl& control);
+// `on_score_range`, when given, is called on the calling thread with H's value range as soon as
+// it is known, before the end cell and the path: the caller can prepare its view meanwhile.
+Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int pyramid_min_side, const RunControl& control,
+                                          const std::function<void(const DeviceRange&)>& on_score_range = {});
 
 }  // namespace dpviz
