@@ -27,6 +27,9 @@ OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT"
 STEPS=" ${*:-test measure} "
 want() { [[ "$STEPS" == *" $1 "* ]]; }
+# A machine kept warm from an earlier call can hold a dead Xvfb's socket: run_on_device.sh would
+# take it for a running server.
+pgrep -x Xvfb >/dev/null || rm -f /tmp/.X11-unix/X99 /tmp/.X99-lock
 . .xvfb/run_on_device.sh || exit 1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 rc=0

@@ -93,6 +93,22 @@ __device__ __forceinline__ int32_t warp_max(int32_t v) {
     return v;
 }
 
+// One thread's finite min/max and unreachable flag into the launch's range (every thread of the
+// warp calls it).
+__device__ void add_to_range(int32_t lo, int32_t hi, int unreach, RangeOut* out) {
+    lo = warp_min(lo);
+    hi = warp_max(hi);
+    unreach = __any_sync(0xffffffffu, unreach);
+    if ((threadIdx.x & 31) == 0) {
+        if (lo <= hi) {
+            atomicMin(&out->min, lo);
+            atomicMax(&out->max, hi);
+            atomicOr(&out->finite, 1);
+        }
+        if (unreach) atomicOr(&out->unreachable, 1);
+    }
+}
+
 // render::value_range on the device: finite min/max, whether any cell is unreachable.
 __global__ void value_range(const int32_t* v, size_t n, RangeOut* out) {
     int32_t lo = INT_MAX, hi = INT_MIN;
@@ -106,17 +122,7 @@ __global__ void value_range(const int32_t* v, size_t n, RangeOut* out) {
             unreach = 1;
         }
     }
-    lo = warp_min(lo);
-    hi = warp_max(hi);
-    unreach = __any_sync(0xffffffffu, unreach);
-    if ((threadIdx.x & 31) == 0) {
-        if (lo <= hi) {
-            atomicMin(&out->min, lo);
-            atomicMax(&out->max, hi);
-            atomicOr(&out->finite, 1);
-        }
-        if (unreach) atomicOr(&out->unreachable, 1);
-    }
+    add_to_range(lo, hi, unreach, out);
 }
 
 // Per row: the largest H and its first column (select_end's row-major tie-break within a row).
@@ -170,18 +176,7 @@ __global__ void pool_level(const int32_t* src, int sr, int sc, int32_t* dst, int
             }
         dst[x] = b;
     }
-    if (!range) return;
-    lo = warp_min(lo);
-    hi = warp_max(hi);
-    unreach = __any_sync(0xffffffffu, unreach);
-    if ((threadIdx.x & 31) == 0) {
-        if (lo <= hi) {
-            atomicMin(&range->min, lo);
-            atomicMax(&range->max, hi);
-            atomicOr(&range->finite, 1);
-        }
-        if (unreach) atomicOr(&range->unreachable, 1);
-    }
+    if (range) add_to_range(lo, hi, unreach, range);
 }
 
 // The traceback of cpu/traceback.cpp (same states, priorities and stop rules) over the device's

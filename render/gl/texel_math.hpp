@@ -93,11 +93,12 @@ DPVIZ_HD inline uint32_t pooled_color_small(const LevelView& lv, const LutView& 
     return on_path ? blend_half(col, lut.mask_tint) : col;
 }
 
-// Whether every texel of the request covers at most 2 x 2 cells of its level: each texel spans at
-// most ceil(count / n) level-0 cells, which touch at most 2 level cells when that is <= 2^level.
+// Whether every texel of the request covers at most 2 x 2 cells of its level: a texel spans at
+// most s = ceil(count / n) level-0 cells, and s cells from b touch floor((b mod 2^level + s - 1)
+// / 2^level) + 1 <= 2 + floor((s - 2) / 2^level) level cells: at most 2 when s <= 2^level + 1.
 DPVIZ_HD inline bool spans_at_most_two(const Request& rq) {
-    const int64_t side = int64_t(1) << rq.level;
-    return (int64_t(rq.rows) + rq.out_h - 1) / rq.out_h <= side && (int64_t(rq.cols) + rq.out_w - 1) / rq.out_w <= side;
+    const int64_t most = (int64_t(1) << rq.level) + 1;
+    return (int64_t(rq.rows) + rq.out_h - 1) / rq.out_h <= most && (int64_t(rq.cols) + rq.out_w - 1) / rq.out_w <= most;
 }
 
 // The color of the level cells [ib, ie) x [jb, je): the largest reachable value (and OR of the

@@ -148,14 +148,18 @@ TEST(ViewPixels, EveryTexelIsTheLargestValueOfTheCellsItCovers) {
     const ValuePyramid p = build_value_pyramid(g, 16);
     const MaskPyramid mp = build_mask_pyramid(m, 16);
     const int L = int(p.levels.size());
+    // (301 x 517 -> 61 x 103: 4.93 and 5.02 cells per texel at level 2, the 2 x 2 kernel's edge.)
     const TexelRequest reqs[] = {{0, 0, 301, 517, 517, 301, true},  {0, 0, 301, 517, 300, 200, true},
                                  {17, 33, 200, 300, 123, 77, true}, {0, 0, 301, 517, 9, 5, true},
-                                 {5, 7, 290, 500, 3, 2, false},     {100, 200, 64, 64, 64, 64, false}};
+                                 {5, 7, 290, 500, 3, 2, false},     {100, 200, 64, 64, 64, 64, false},
+                                 {0, 0, 301, 517, 103, 61, true},   {3, 1, 298, 516, 129, 75, true}};
+    int small_views = 0;
     for (const TexelRequest& r : reqs) {
         const auto px = host_pixels(p, &mp, lut, r);
         const int level = pick_level(r, L);
         // The GPU writer's choice of its 2 x 2 kernel must hold for every texel.
         const bool small = texel::spans_at_most_two({r.i0, r.j0, r.rows, r.cols, r.out_w, r.out_h, level, r.mask});
+        small_views += small;
         for (int y = 0; y < r.out_h; ++y)
             for (int x = 0; x < r.out_w; ++x) {
                 int32_t ib, ie, jb, je;
@@ -175,6 +179,7 @@ TEST(ViewPixels, EveryTexelIsTheLargestValueOfTheCellsItCovers) {
                                                              << "," << y << " level " << level;
             }
     }
+    EXPECT_GE(small_views, 3);  // 1:1, the 64 x 64 window and the level-2 views at the edge
 }
 
 TEST(ViewPixels, AllUnreachableBlockIsUnreachableColor) {
