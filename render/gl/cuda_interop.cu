@@ -105,18 +105,39 @@ private:
     cudaSurfaceObject_t s_ = 0;
 };
 
-// A block writes 128 x 32 texels (32 x 8 threads; a thread 4 adjacent texels in each of 4 rows):
-// the cell spans of its 128 columns and 32 rows are computed once, in shared memory
-// (texel_color's spans, so the same pixels), instead of four divisions per texel, and a thread
-// stores its 4 texels with one 16-byte unformatted surface store (sust.b.v4: the x coordinate
-// is a byte offset, the size is the operand's) where they lie inside the surface's width.
-constexpr int kTexW = 128, kTexH = 32, kTexThreadsX = 32, kTexThreadsY = 8;
+// A block writes 128 x 64 texels (32 x 8 threads; a thread 4 adjacent texels in each of 8
+// adjacent rows): the cell spans of its 128 columns and 64 rows are computed once, in shared
+// memory (texel_color's spans, so the same pixels), instead of four divisions per texel, and a
+// thread stores its 4 texels of a row with one 16-byte unformatted surface store (sust.b.v4: the
+// x coordinate is a byte offset, the size is the operand's) where they lie inside the surface.
+constexpr int kTexW = 128, kTexH = 64, kTexThreadsX = 32, kTexThreadsY = 8, kTexRows = kTexH / kTexThreadsY;
 
-// kSmall: every texel covers at most 2 x 2 cells of its level (spans_at_most_two, decided on the
-// host): pooled_color_small only, which the compiler unrolls into straight-line code.
-template <bool kSmall>
+struct RowMax {
+    int32_t v[4];   // per texel column: the largest pool_key of the row's 1-2 cells under it
+    bool on[4];     // and whether any of them is on a path (with the mask)
+};
+
+// The 2 x 2 case (every texel covers at most 2 x 2 cells of its level: spans_at_most_two, decided
+// on the host): a thread walks its 8 texel rows top-down and reads each level row once for its 4
+// columns (adjacent texel rows share a level row at most zoom levels), so a texel costs ~2.5
+// value loads instead of 4. The maximum and OR are those of pooled_color_small.
+__device__ RowMax row_max(const texel::LevelView& lv, bool with_mask, int32_t r, const int2 (&cs)[4]) {
+    RowMax m;
+    const int64_t row = int64_t(r) * lv.cols;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        const bool two = cs[q].y - cs[q].x == 2;
+        const int64_t at = row + cs[q].x;
+        const int32_t a = texel::pool_key(lv.values[at]), b = two ? texel::pool_key(lv.values[at + 1]) : kNegInf;
+        m.v[q] = a > b ? a : b;
+        m.on[q] = with_mask && (lv.mask[at] || (two && lv.mask[at + 1]));
+    }
+    return m;
+}
+
 __global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
-    view_texels(texel::LevelView lv, texel::LutView lut, texel::Request rq, cudaSurfaceObject_t out, int32_t surface_w) {
+    view_texels_small(texel::LevelView lv, texel::LutView lut, texel::Request rq, cudaSurfaceObject_t out,
+                      int32_t surface_w) {
     __shared__ int2 col_span[kTexW], row_span[kTexH];
     const int32_t x0 = int32_t(blockIdx.x) * kTexW, y0 = int32_t(blockIdx.y) * kTexH;
     const int t = int(threadIdx.y) * kTexThreadsX + int(threadIdx.x);
@@ -129,18 +150,36 @@ __global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
         row_span[t - kTexW] = make_int2(b, e);
     }
     __syncthreads();
-    const int c0 = int(threadIdx.x) * 4;  // this thread's first column in the block
+    const int c0 = int(threadIdx.x) * 4;
     const int32_t x = x0 + c0;
     if (x >= rq.out_w) return;
     const int2 cs[4] = {col_span[c0], col_span[c0 + 1], col_span[c0 + 2], col_span[c0 + 3]};
-    const bool vector = x + 4 <= surface_w;  // the texels past out_w are outside the view
-    for (int k = int(threadIdx.y); k < kTexH && y0 + k < rq.out_h; k += kTexThreadsY) {
+    const bool vector = x + 4 <= surface_w;
+    const bool with_mask = rq.mask && lv.mask;
+    RowMax last;
+    int32_t last_r = -1;
+    const int k0 = int(threadIdx.y) * kTexRows;
+    for (int k = k0; k < k0 + kTexRows && y0 + k < rq.out_h; ++k) {
         const int2 rs = row_span[k];
+        const RowMax first = rs.x == last_r ? last : row_max(lv, with_mask, rs.x, cs);
+        RowMax m = first;
+        last = first;
+        last_r = rs.x;
+        if (rs.y - rs.x == 2) {
+            last = row_max(lv, with_mask, rs.x + 1, cs);
+            last_r = rs.x + 1;
+#pragma unroll
+            for (int q = 0; q < 4; ++q) {
+                m.v[q] = m.v[q] > last.v[q] ? m.v[q] : last.v[q];
+                m.on[q] = m.on[q] || last.on[q];
+            }
+        }
         uint32_t c[4];
 #pragma unroll
-        for (int q = 0; q < 4; ++q)
-            c[q] = kSmall ? texel::pooled_color_small(lv, lut, rq.mask && lv.mask, rs.x, rs.y, cs[q].x, cs[q].y)
-                          : texel::pooled_color(lv, lut, rq.mask, rs.x, rs.y, cs[q].x, cs[q].y);
+        for (int q = 0; q < 4; ++q) {
+            const uint32_t col = texel::lut_color(lut, m.v[q]);
+            c[q] = m.on[q] ? texel::blend_half(col, lut.mask_tint) : col;
+        }
         if (vector) {
             surf2Dwrite(make_uint4(c[0], c[1], c[2], c[3]), out, x * int(sizeof(uint32_t)), y0 + k);
         } else {
@@ -149,6 +188,15 @@ __global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
                 if (x + q < rq.out_w) surf2Dwrite(c[q], out, (x + q) * int(sizeof(uint32_t)), y0 + k);
         }
     }
+}
+
+// Any request (views coarser than the top level included): texel_color's pooling loop per texel.
+__global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
+    view_texels(texel::LevelView lv, texel::LutView lut, texel::Request rq, cudaSurfaceObject_t out) {
+    const int32_t x = int32_t(blockIdx.x) * kTexThreadsX + int32_t(threadIdx.x);
+    const int32_t y = int32_t(blockIdx.y) * kTexThreadsY + int32_t(threadIdx.y);
+    if (x >= rq.out_w || y >= rq.out_h) return;
+    surf2Dwrite(texel::texel_color(lv, lut, rq, x, y), out, x * int(sizeof(uint32_t)), y);
 }
 
 class CudaInteropWriter final : public InteropWriter {
@@ -216,11 +264,14 @@ public:
             surface_w_ = int32_t(extent.width);
         }
         const dim3 block(kTexThreadsX, kTexThreadsY);
-        const dim3 grid((unsigned(req.out_w) + kTexW - 1) / kTexW, (unsigned(req.out_h) + kTexH - 1) / kTexH);
-        if (texel::spans_at_most_two(rq))
-            view_texels<true><<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get(), surface_w_);
-        else
-            view_texels<false><<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get(), surface_w_);
+        if (texel::spans_at_most_two(rq)) {
+            const dim3 grid((unsigned(req.out_w) + kTexW - 1) / kTexW, (unsigned(req.out_h) + kTexH - 1) / kTexH);
+            view_texels_small<<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get(), surface_w_);
+        } else {
+            const dim3 grid((unsigned(req.out_w) + kTexThreadsX - 1) / kTexThreadsX,
+                            (unsigned(req.out_h) + kTexThreadsY - 1) / kTexThreadsY);
+            view_texels<<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get());
+        }
         DPVIZ_INTEROP_CHECK(cudaGetLastError());
         // No host wait: unmapping (scope exit) orders every later GL command after the kernel.
         return Ok{};

@@ -152,6 +152,7 @@ TEST_F(GlTextureResident, InteropPixelsPathAndHoverValuesEqualTheHostPath) {
                 {0, 0, R, C, std::min(C, 200), std::min(R, 150), true},       // pooled, with the mask
                 {R / 3, C / 4, std::min(R - R / 3, 90), std::min(C - C / 4, 120), std::min(C - C / 4, 120),
                  std::min(R - R / 3, 90), true},                              // one texel per cell
+                {0, 0, R, C, std::min(C, 7), std::min(R, 5), true},          // coarser than the top level
             };
             for (const render::TexelRequest& r : reqs) {
                 const render::ViewSource hs{&host->pyramid(layer), &host->mask, &lut, ++version, version};
