@@ -3,15 +3,13 @@
 #include "batch_cmd.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <ostream>
 #include <sstream>
 
 #include "cli.hpp"
+#include "cli_common.hpp"
 #include "dpviz/batch.hpp"
 #include "dpviz/engine.hpp"
 #include "input.hpp"
@@ -56,122 +54,12 @@ dtw_distance. --json objects carry the same fields (end_cell: [i, j]).
 Exit codes: 0 success, 2 usage, 3 input, 4 resource, 5 device (see dpviz --help).
 )";
 
-// As dpviz align maps them (README); any other kind (a cancelled run) counts as a resource error.
-int exit_code(ErrorKind k) {
-    if (k == ErrorKind::usage) return kExitUsage;
-    if (k == ErrorKind::input) return kExitInput;
-    if (k == ErrorKind::device) return kExitDevice;
-    return kExitResource;
-}
-
-std::string one_line(const std::string& s) {
-    std::string o;
-    for (const char c : s) {
-        const unsigned char u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", u);
-            o += buf;
-        } else {
-            o += c;
-        }
-    }
-    return o;
-}
-
-int fail(std::ostream& err, const Error& e) {
-    err << "dpviz: " << one_line(e.message) << "\n";
-    return exit_code(e.kind);
-}
-
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (const char c : s) {
-        if (c == '"' || c == '\\') {
-            o += '\\';
-            o += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            o += buf;
-        } else {
-            o += c;
-        }
-    }
-    return o;
-}
-
 // TSV fields: names keep their bytes except tabs and line breaks.
 std::string tsv_field(const std::string& s) {
     std::string o = s;
     for (char& c : o)
         if (c == '\t' || c == '\n' || c == '\r') c = ' ';
     return o;
-}
-
-struct Args {
-    std::map<std::string, std::string> values;
-    std::map<std::string, bool> flags;
-    std::vector<std::string> positional;
-    bool has(const std::string& k) const { return values.count(k) > 0; }
-    std::string get(const std::string& k, const std::string& d = "") const {
-        const auto it = values.find(k);
-        return it == values.end() ? d : it->second;
-    }
-};
-
-Expected<Args> parse_args(const std::vector<std::string>& args) {
-    static const std::vector<std::string> kValues = {"--algo",    "--matrix",   "--match",     "--mismatch",
-                                                     "--gap-open", "--gap-extend", "--dtw-cost", "--band",
-                                                     "--dtw-scale", "--backend", "--threads"};
-    static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--help"};
-    auto is = [](const std::vector<std::string>& v, const std::string& s) {
-        return std::find(v.begin(), v.end(), s) != v.end();
-    };
-    Args a;
-    for (size_t k = 0; k < args.size(); ++k) {
-        std::string s = args[k];
-        if (s == "--") {
-            for (++k; k < args.size(); ++k) a.positional.push_back(args[k]);
-            break;
-        }
-        if (s.size() > 2 && s.rfind("--", 0) == 0) {
-            std::string value;
-            bool inline_value = false;
-            if (const auto eq = s.find('='); eq != std::string::npos) {
-                value = s.substr(eq + 1);
-                s = s.substr(0, eq);
-                inline_value = true;
-            }
-            if (is(kFlags, s)) {
-                if (inline_value) return usage_error("option " + s + " takes no value");
-                a.flags[s] = true;
-            } else if (is(kValues, s)) {
-                if (!inline_value) {
-                    if (k + 1 >= args.size()) return usage_error("option " + s + " needs a value");
-                    value = args[++k];
-                }
-                a.values[s] = value;
-            } else {
-                return usage_error("unknown option " + s + " (see dpviz batch --help)");
-            }
-        } else if (s.size() > 1 && s[0] == '-' && !std::isdigit(static_cast<unsigned char>(s[1]))) {
-            return usage_error("unknown option " + s + " (see dpviz batch --help)");
-        } else {
-            a.positional.push_back(s);
-        }
-    }
-    return a;
-}
-
-Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fallback) {
-    if (!a.has(name)) return fallback;
-    const std::string s = a.get(name);
-    int32_t v = 0;
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
-        return usage_error(name + " expects an integer, got '" + s + "'");
-    return v;
 }
 
 // Every record of one side: a file, or comma-separated literals with --seq.
@@ -257,7 +145,11 @@ Expected<std::vector<std::pair<size_t, size_t>>> pairing(const std::vector<size_
 }  // namespace
 
 int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    auto parsed = parse_args(args);
+    static const std::vector<std::string> kValues = {"--algo",    "--matrix",   "--match",     "--mismatch",
+                                                     "--gap-open", "--gap-extend", "--dtw-cost", "--band",
+                                                     "--dtw-scale", "--backend", "--threads"};
+    static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--help"};
+    auto parsed = parse_args(args, 0, kValues, kFlags, "dpviz batch --help");
     if (!parsed) return fail(err, parsed.error());
     const Args& a = *parsed;
     if (a.flags.count("--help")) {

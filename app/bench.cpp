@@ -17,6 +17,7 @@
 
 #include "bench_literature.hpp"
 #include "cli.hpp"
+#include "cli_common.hpp"
 #include "dpviz/engine.hpp"
 #include "matrix_file.hpp"
 
@@ -395,16 +396,6 @@ Row run_parasail(const Options& o, const Pair& pair, const Problem& p, const std
 // ---------------------------------------------------------------------------------------------
 // Output
 // ---------------------------------------------------------------------------------------------
-
-std::string json_escape(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;
-        out += c;
-    }
-    return out;
-}
 
 struct Summary {  // per pair and algorithm: dpviz cpu against the fastest correct parasail variant
     std::string pair, algo, peer;

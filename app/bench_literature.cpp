@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "cli_common.hpp"
 #include "dpviz/batch.hpp"
 #include "matrix_file.hpp"
 
@@ -102,16 +103,6 @@ struct Row {
     bool timed() const { return runs > 0; }
     double gcups() const { return ms > 0 ? double(cells) / ms / 1e6 : 0.0; }
 };
-
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (const char c : s) {
-        if (c == '"' || c == '\\') o += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;
-        o += c;
-    }
-    return o;
-}
 
 // Whether a GPU backend runs here: one tiny pair, so a machine without a GPU skips the workloads
 // instead of timing the CPU fallback.

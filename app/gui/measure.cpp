@@ -8,6 +8,7 @@
 #include <ostream>
 #include <random>
 
+#include "cli_common.hpp"
 #include "gui/compute.hpp"
 
 namespace dpviz::gui {
@@ -15,16 +16,6 @@ namespace {
 
 double now_ms() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-std::string json_escape(const std::string& s) {
-    std::string o;
-    for (const char c : s) {
-        if (c == '"' || c == '\\') o += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) continue;
-        o += c;
-    }
-    return o;
 }
 
 }  // namespace
@@ -197,12 +188,12 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
                                             "pyramid_ms", "prepare_ms", "view_update_ms",
                                             "to_submit_ms", "to_collect_ms", "to_screen_ms", "frame_ui_ms",
                                             "frame_gl_ms"};
-    out << "{\"gl_renderer\":\"" << json_escape(s.system.gl_renderer) << "\",\"texture_path\":\""
-        << json_escape(s.system.upload_path) << "\",\"gpu_resident\":" << (resident ? "true" : "false") << ",\"gpu\":\""
-        << json_escape(s.system.gpu) << "\"";
+    out << "{\"gl_renderer\":\"" << app::json_escape(s.system.gl_renderer) << "\",\"texture_path\":\""
+        << app::json_escape(s.system.upload_path) << "\",\"gpu_resident\":" << (resident ? "true" : "false") << ",\"gpu\":\""
+        << app::json_escape(s.system.gpu) << "\"";
     if (c)
         out << ",\"algo\":\"" << algorithm_name(c->problem.algo) << "\",\"rows\":" << c->problem.rows()
-            << ",\"cols\":" << c->problem.cols() << ",\"backend\":\"" << json_escape(c->result.backend) << "\"";
+            << ",\"cols\":" << c->problem.cols() << ",\"backend\":\"" << app::json_escape(c->result.backend) << "\"";
     static_assert(std::size(kKeys) == std::size(kColumns), "one JSON key per column");
     size_t k = 0;
     if (!trials_.empty())

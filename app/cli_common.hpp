@@ -1,0 +1,40 @@
+// What the command-line entry points share (`dpviz align`, `dpviz batch`, `dpviz bench`, the
+// GUI's measurement output): option parsing, exit codes, one-line error messages, JSON strings.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dpviz/expected.hpp"
+
+namespace dpviz::app {
+
+// The documented exit code of an error (README "Exit codes").
+int exit_code(ErrorKind k);
+// Messages echo arguments and file names byte for byte: one line, no terminal control bytes.
+std::string one_line(const std::string& s);
+// "dpviz: MESSAGE" on `err`; returns the error's exit code.
+int fail(std::ostream& err, const Error& e);
+// The body of a JSON string (quotes, backslashes and control bytes escaped).
+std::string json_escape(const std::string& s);
+
+// Options that take a value, flags that do not, and the rest in order.
+struct Args {
+    std::map<std::string, std::string> values;
+    std::map<std::string, bool> flags;
+    std::vector<std::string> positional;
+    bool has(const std::string& k) const { return values.count(k) > 0; }
+    std::string get(const std::string& k, const std::string& fallback = "") const;
+};
+
+// Parses args[first..]: `--opt value`, `--opt=value`, flags, `--` ends the options; an unknown
+// option or a flag given a value is a usage error that names `help` ("see HELP").
+Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, const std::vector<std::string>& value_opts,
+                          const std::vector<std::string>& flag_opts, const std::string& help = "--help");
+// The integer value of an option, `fallback` when it is absent; anything else is a usage error.
+Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fallback);
+
+}  // namespace dpviz::app
