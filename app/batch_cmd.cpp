@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -159,8 +160,10 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
     if (a.positional.size() != 2)
         return fail(err, usage_error("batch needs QUERIES and TARGETS (got " + std::to_string(a.positional.size()) +
                                      " arguments); see dpviz batch --help"));
-    const auto algo = parse_algorithm(a.get("--algo", "local"));
-    if (!algo) return fail(err, usage_error("unknown --algo '" + a.get("--algo") + "' (local, global, semiglobal, edit, lcs, dtw)"));
+    auto parsed_scoring = algo_scoring_from_args(a);
+    if (!parsed_scoring) return fail(err, parsed_scoring.error());
+    const std::optional<Algorithm> algo = parsed_scoring->algo;  // dereferenced as *algo below
+    ScoringOptions& s = parsed_scoring->scoring;
     const auto backend = parse_backend(a.get("--backend", "auto"));
     if (!backend)
         return fail(err, usage_error("unknown --backend '" + a.get("--backend") +
@@ -170,33 +173,6 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
     if (!threads) return fail(err, threads.error());
     if (*threads < 0 || *threads > 1024) return fail(err, usage_error("--threads must be between 0 and 1024"));
 
-    ScoringOptions s;
-    auto gap_open = int_option(a, "--gap-open", 10);
-    if (!gap_open) return fail(err, gap_open.error());
-    auto gap_extend = int_option(a, "--gap-extend", 1);
-    if (!gap_extend) return fail(err, gap_extend.error());
-    s.gaps = {*gap_open, *gap_extend};
-    auto band = int_option(a, "--band", -1);
-    if (!band) return fail(err, band.error());
-    if (a.has("--band") && *band < 0) return fail(err, usage_error("--band must be 0 or more"));
-    s.band = *band;
-    const std::string cost = a.get("--dtw-cost", "abs");
-    if (cost != "abs" && cost != "squared") return fail(err, usage_error("--dtw-cost is abs or squared, got '" + cost + "'"));
-    s.dtw_cost = cost == "abs" ? DtwCost::abs : DtwCost::squared;
-    if (a.has("--dtw-scale")) {
-        const std::string v = a.get("--dtw-scale");
-        char* end = nullptr;
-        const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || *end != '\0') return fail(err, usage_error("--dtw-scale expects a number, got '" + v + "'"));
-        s.dtw_scale = d;
-    }
-    if (*algo != Algorithm::dtw)
-        for (const char* o : {"--dtw-cost", "--dtw-scale"})
-            if (a.has(o)) return fail(err, usage_error(std::string(o) + " applies to --algo dtw only"));
-    if (!uses_gap_penalties(*algo))
-        for (const char* o : {"--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend"})
-            if (a.has(o))
-                return fail(err, usage_error(std::string(o) + " does not apply to --algo " + std::string(algorithm_name(*algo))));
 
     // The pairs, each one Problem of the same setup.
     std::vector<Problem> problems;
@@ -227,31 +203,10 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
         auto pairs = pairing(ql, tl, a.flags.count("--all-vs-all") > 0, 2);  // letter + code
         if (!pairs) return fail(err, pairs.error());
         if (uses_substitution_matrix(*algo)) {
-            const bool mm = a.has("--match") || a.has("--mismatch");
-            if (mm && a.has("--matrix")) return fail(err, usage_error("give --matrix or --match/--mismatch, not both"));
-            if (mm) {
-                auto match = int_option(a, "--match", 1);
-                if (!match) return fail(err, match.error());
-                auto mismatch = int_option(a, "--mismatch", -1);
-                if (!mismatch) return fail(err, mismatch.error());
-                if (*mismatch > 0)
-                    return fail(err, usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " +
-                                                 std::to_string(*mismatch)));
-                if (*match <= 0) return fail(err, usage_error("--match must be > 0; got " + std::to_string(*match)));
-                s.match = *match;
-                s.mismatch = *mismatch;
-            } else {
-                std::string name = a.get("--matrix");
-                if (name.empty()) {
-                    std::string all;
-                    for (const auto* side : {&*qs, &*ts})
-                        for (const SequenceInput& x : *side) all += x.residues;
-                    name = detect_alphabet(all) == SeqAlphabet::protein ? "BLOSUM62" : "NUC.4.4";
-                }
-                auto m = load_matrix(name);
-                if (!m) return fail(err, m.error());
-                s.matrix = *m;
-            }
+            std::string all;
+            for (const auto* side : {&*qs, &*ts})
+                for (const SequenceInput& x : *side) all += x.residues;
+            if (Status st = substitution_from_args(a, all, s); !st) return fail(err, st.error());
         }
         for (const auto& [q, t] : *pairs) {
             auto p = make_problem(*algo, (*qs)[q], (*ts)[t], s);

@@ -157,13 +157,12 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (a.positional.size() != 2)
         return fail(err, usage_error("align needs QUERY and TARGET (got " + std::to_string(a.positional.size()) +
                                      " arguments); see dpviz align --help"));
-    auto get = [&](const std::string& k, const std::string& d = "") {
-        const auto it = a.values.find(k);
-        return it == a.values.end() ? d : it->second;
-    };
+    auto get = [&](const std::string& k, const std::string& d = "") { return a.get(k, d); };
 
-    const auto algo = parse_algorithm(get("--algo", "local"));
-    if (!algo) return fail(err, usage_error("unknown --algo '" + get("--algo") + "' (local, global, semiglobal, edit, lcs, dtw)"));
+    auto parsed_scoring = algo_scoring_from_args(a);
+    if (!parsed_scoring) return fail(err, parsed_scoring.error());
+    const std::optional<Algorithm> algo = parsed_scoring->algo;  // dereferenced as *algo below
+    ScoringOptions& s = parsed_scoring->scoring;
     const auto backend = parse_backend(get("--backend", "auto"));
     if (!backend)
         return fail(err, usage_error("unknown --backend '" + get("--backend") + "' (auto, cpu, cpu-reference, cuda, cuda-portable)"));
@@ -171,37 +170,6 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const bool score_only = a.flags.count("--score-only") > 0;
     const std::string png = get("--png");
     if (score_only && !png.empty()) return fail(err, usage_error("--png needs the matrix; drop --score-only"));
-
-    ScoringOptions s;
-    auto gap_open = int_option(a, "--gap-open", 10);
-    if (!gap_open) return fail(err, gap_open.error());
-    auto gap_extend = int_option(a, "--gap-extend", 1);
-    if (!gap_extend) return fail(err, gap_extend.error());
-    s.gaps = {*gap_open, *gap_extend};
-    auto band = int_option(a, "--band", -1);
-    if (!band) return fail(err, band.error());
-    if (a.values.count("--band") && *band < 0) return fail(err, usage_error("--band must be 0 or more"));
-    s.band = *band;
-    const std::string cost = get("--dtw-cost", "abs");
-    if (cost != "abs" && cost != "squared") return fail(err, usage_error("--dtw-cost is abs or squared, got '" + cost + "'"));
-    s.dtw_cost = cost == "abs" ? DtwCost::abs : DtwCost::squared;
-    if (a.values.count("--dtw-scale")) {
-        const std::string v = get("--dtw-scale");
-        char* end = nullptr;
-        const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || *end != '\0') return fail(err, usage_error("--dtw-scale expects a number, got '" + v + "'"));
-        s.dtw_scale = d;
-    }
-    if (*algo != Algorithm::dtw) {
-        for (const char* o : {"--dtw-cost", "--dtw-scale", "--column"})
-            if (a.values.count(o)) return fail(err, usage_error(std::string(o) + " applies to --algo dtw only"));
-    }
-    if (!uses_gap_penalties(*algo)) {
-        for (const char* o : {"--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend"})
-            if (a.values.count(o))
-                return fail(err, usage_error(std::string(o) + " does not apply to --algo " +
-                                             std::string(algorithm_name(*algo))));
-    }
 
     Expected<Problem> problem = usage_error("unreachable");
     std::string query_origin = literal ? "query" : a.positional[0];
@@ -218,31 +186,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!q) return fail(err, q.error());
         auto t = load_sequence(a.positional[1], literal, get("--target-record"), "target");
         if (!t) return fail(err, t.error());
-        if (uses_substitution_matrix(*algo)) {
-            const bool mm = a.values.count("--match") || a.values.count("--mismatch");
-            if (mm && a.values.count("--matrix")) return fail(err, usage_error("give --matrix or --match/--mismatch, not both"));
-            if (mm) {
-                auto match = int_option(a, "--match", 1);
-                if (!match) return fail(err, match.error());
-                auto mismatch = int_option(a, "--mismatch", -1);
-                if (!mismatch) return fail(err, mismatch.error());
-                if (*mismatch > 0)
-                    return fail(err, usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " +
-                                                 std::to_string(*mismatch)));
-                if (*match <= 0) return fail(err, usage_error("--match must be > 0; got " + std::to_string(*match)));
-                s.match = *match;
-                s.mismatch = *mismatch;
-            } else {
-                std::string name = get("--matrix");
-                if (name.empty()) {
-                    const bool protein = detect_alphabet(q->residues + t->residues) == SeqAlphabet::protein;
-                    name = protein ? "BLOSUM62" : "NUC.4.4";
-                }
-                auto m = load_matrix(name);
-                if (!m) return fail(err, m.error());
-                s.matrix = *m;
-            }
-        }
+        if (uses_substitution_matrix(*algo))
+            if (Status st = substitution_from_args(a, q->residues + t->residues, s); !st) return fail(err, st.error());
         problem = make_problem(*algo, *q, *t, s);
         if (!problem && problem.error().kind == ErrorKind::input) {
             // Name the file and the record: "FILE: record NAME: query: position K: residue 'J' ...".

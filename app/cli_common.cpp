@@ -5,9 +5,12 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <ostream>
 
 #include "cli.hpp"
+#include "input.hpp"
+#include "matrix_file.hpp"
 
 namespace dpviz::app {
 
@@ -118,6 +121,64 @@ Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fal
     if (ec != std::errc() || ptr != s.data() + s.size() || s.empty())
         return usage_error(name + " expects an integer, got '" + s + "'");
     return v;
+}
+
+Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
+    AlgoScoring out;
+    const auto algo = parse_algorithm(a.get("--algo", "local"));
+    if (!algo) return usage_error("unknown --algo '" + a.get("--algo") + "' (local, global, semiglobal, edit, lcs, dtw)");
+    out.algo = *algo;
+    ScoringOptions& s = out.scoring;
+    auto gap_open = int_option(a, "--gap-open", 10);
+    if (!gap_open) return gap_open.error();
+    auto gap_extend = int_option(a, "--gap-extend", 1);
+    if (!gap_extend) return gap_extend.error();
+    s.gaps = {*gap_open, *gap_extend};
+    auto band = int_option(a, "--band", -1);
+    if (!band) return band.error();
+    if (a.has("--band") && *band < 0) return usage_error("--band must be 0 or more");
+    s.band = *band;
+    const std::string cost = a.get("--dtw-cost", "abs");
+    if (cost != "abs" && cost != "squared") return usage_error("--dtw-cost is abs or squared, got '" + cost + "'");
+    s.dtw_cost = cost == "abs" ? DtwCost::abs : DtwCost::squared;
+    if (a.has("--dtw-scale")) {
+        const std::string v = a.get("--dtw-scale");
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0') return usage_error("--dtw-scale expects a number, got '" + v + "'");
+        s.dtw_scale = d;
+    }
+    if (*algo != Algorithm::dtw)
+        for (const char* o : {"--dtw-cost", "--dtw-scale", "--column"})
+            if (a.has(o)) return usage_error(std::string(o) + " applies to --algo dtw only");
+    if (!uses_gap_penalties(*algo))
+        for (const char* o : {"--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend"})
+            if (a.has(o))
+                return usage_error(std::string(o) + " does not apply to --algo " + std::string(algorithm_name(*algo)));
+    return out;
+}
+
+Status substitution_from_args(const Args& a, const std::string& residues, ScoringOptions& s) {
+    const bool mm = a.has("--match") || a.has("--mismatch");
+    if (mm && a.has("--matrix")) return usage_error("give --matrix or --match/--mismatch, not both");
+    if (mm) {
+        auto match = int_option(a, "--match", 1);
+        if (!match) return match.error();
+        auto mismatch = int_option(a, "--mismatch", -1);
+        if (!mismatch) return mismatch.error();
+        if (*mismatch > 0)
+            return usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " + std::to_string(*mismatch));
+        if (*match <= 0) return usage_error("--match must be > 0; got " + std::to_string(*match));
+        s.match = *match;
+        s.mismatch = *mismatch;
+        return Ok{};
+    }
+    std::string name = a.get("--matrix");
+    if (name.empty()) name = detect_alphabet(residues) == SeqAlphabet::protein ? "BLOSUM62" : "NUC.4.4";
+    auto m = load_matrix(name);
+    if (!m) return m.error();
+    s.matrix = *m;
+    return Ok{};
 }
 
 }  // namespace dpviz::app

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dpviz/engine.hpp"
 #include "dpviz/expected.hpp"
 
 namespace dpviz::app {
@@ -36,5 +37,16 @@ Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, co
                           const std::vector<std::string>& flag_opts, const std::string& help = "--help");
 // The integer value of an option, `fallback` when it is absent; anything else is a usage error.
 Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fallback);
+
+// What every alignment command takes: --algo (default local) and the gap, band and DTW options,
+// with the checks that each given option applies to the algorithm.
+struct AlgoScoring {
+    Algorithm algo = Algorithm::local;
+    ScoringOptions scoring;
+};
+Expected<AlgoScoring> algo_scoring_from_args(const Args& a);
+// The substitution scores into `s`: --match/--mismatch, or --matrix (default: BLOSUM62 when
+// `residues` look like protein, NUC.4.4 otherwise).
+Status substitution_from_args(const Args& a, const std::string& residues, ScoringOptions& s);
 
 }  // namespace dpviz::app
