@@ -5,9 +5,6 @@
 // values and the table's windows are the same. Skips without a display, without CUDA-GL interop
 // (Mesa, CPU builds) or without a device. The suite is named GlTexture* so the Xvfb CTest entry
 // runs it too.
-#include <glad/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -16,6 +13,7 @@
 
 #include "dpviz/device_view.hpp"
 #include "dpviz/render/gl_matrix_texture.hpp"
+#include "gl_context_fixture.hpp"
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
 #include "gui/measure.hpp"
@@ -24,20 +22,11 @@
 namespace dpviz::gui {
 namespace {
 
-class GlTextureResident : public ::testing::Test {
+class GlTextureResident : public dpviz::testing::GlContextTest {
 protected:
     void SetUp() override {
-        if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display";
-        if (!glfwInit()) GTEST_SKIP() << "GLFW cannot start";
-        glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        window_ = glfwCreateWindow(64, 64, "dpviz test", nullptr, nullptr);
-        if (!window_) GTEST_SKIP() << "no GL 3.3 core context";
-        glfwMakeContextCurrent(window_);
-        ASSERT_TRUE(gladLoadGL(glfwGetProcAddress));
+        GlContextTest::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
         auto tex = render::MatrixTexture::create(64, 64, /*prefer_interop=*/true);
         ASSERT_TRUE(tex) << tex.error().message;
         if (tex->path() != render::UploadPath::cuda_interop) {
@@ -50,10 +39,8 @@ protected:
     }
     void TearDown() override {
         texture_ = {};
-        if (window_) glfwDestroyWindow(window_);
-        glfwTerminate();
+        GlContextTest::TearDown();
     }
-    GLFWwindow* window_ = nullptr;
     render::MatrixTexture texture_;
 };
 

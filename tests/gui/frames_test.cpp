@@ -16,13 +16,6 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-AppState fresh_state() {
-    AppState s;
-    s.assets_dir = assets();
-    s.headless = true;
-    return s;
-}
-
 // Loads the globin example through the Inputs panel's button and waits for the result.
 void load_globins(HeadlessImGui& ui, AppState& s, Worker& w) {
     ui.frame(s, &w);  // lay out the windows

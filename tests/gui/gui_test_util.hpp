@@ -96,4 +96,12 @@ bool frames_until(HeadlessImGui& ui, AppState& s, Worker& w, Pred done, double s
 
 inline std::string assets() { return DPVIZ_ASSETS; }
 
+// A state as `dpviz gui --screenshot` starts it: the bundled assets, headless.
+inline AppState fresh_state() {
+    AppState s;
+    s.assets_dir = assets();
+    s.headless = true;
+    return s;
+}
+
 }  // namespace dpviz::gui::testing

@@ -2,9 +2,6 @@
 // takes the host path, its note says why, and the pixels are the host path's. Needs a display
 // (CTest runs it under xvfb-run with the other GlTexture* tests); on the simulated device
 // everywhere, through the real registration site too where a GPU is usable.
-#include <glad/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -17,6 +14,7 @@
 #include "dpviz/render/gl_matrix_texture.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/render/heatmap.hpp"
+#include "gl_context_fixture.hpp"
 
 namespace dpviz {
 bool gpu_usable();  // kernels/common/gpu_dispatch.hpp (not on this target's include path)
@@ -27,37 +25,7 @@ namespace {
 
 using gpu_fault::ScopedFault;
 
-class GlTextureFault : public ::testing::Test {
-protected:
-    void SetUp() override {
-        const bool required = std::getenv("DPVIZ_REQUIRE_GL") != nullptr;
-        if (!std::getenv("DISPLAY")) {
-            if (required) FAIL() << "DPVIZ_REQUIRE_GL is set but there is no DISPLAY";
-            GTEST_SKIP() << "no display (CTest runs this under xvfb-run too)";
-        }
-        if (!glfwInit()) {
-            if (required) FAIL() << "GLFW cannot start";
-            GTEST_SKIP() << "GLFW cannot start";
-        }
-        glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        window_ = glfwCreateWindow(64, 64, "dpviz test", nullptr, nullptr);
-        if (!window_) {
-            if (required) FAIL() << "no GL 3.3 core context";
-            GTEST_SKIP() << "no GL 3.3 core context";
-        }
-        glfwMakeContextCurrent(window_);
-        ASSERT_TRUE(gladLoadGL(glfwGetProcAddress));
-    }
-    void TearDown() override {
-        if (window_) glfwDestroyWindow(window_);
-        glfwTerminate();
-    }
-    GLFWwindow* window_ = nullptr;
-};
+class GlTextureFault : public dpviz::testing::GlContextTest {};
 
 // The texture under `fault` draws the host path's pixels; returns its note.
 std::string host_path_note(const std::string& fault) {

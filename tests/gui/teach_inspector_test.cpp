@@ -194,9 +194,7 @@ TEST(TeachInspector, LiveFormulaOfALinearLocalCell) {
 
 TEST(TeachInspector, PanelShowsTheClickedCell) {
     HeadlessImGui ui;
-    AppState s;
-    s.assets_dir = assets();
-    s.headless = true;
+    AppState s = fresh_state();
     s.panels.inspector = true;
     s.query.source = s.target.source = InputSource::paste;
     s.query.pasted = "GATTACA";

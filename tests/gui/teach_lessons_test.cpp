@@ -12,13 +12,6 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-AppState fresh_state() {
-    AppState s;
-    s.assets_dir = assets();
-    s.headless = true;
-    return s;
-}
-
 // Frames until the step's result is shown and its view applied.
 void settle(HeadlessImGui& ui, AppState& s, Worker& w) {
     ASSERT_TRUE(frames_until(ui, s, w, [&] {

@@ -153,9 +153,7 @@ TEST(TeachMachineCode, BuildReportFirstShippedReportAsFallback) {
 
 TEST(TeachMachineCode, PanelDrawsHeadless) {
     HeadlessImGui ui;
-    AppState s;
-    s.assets_dir = assets();
-    s.headless = true;
+    AppState s = fresh_state();
     s.panels.machine_code = true;
     load_example(s, Example::globins);
     Worker w(run_job);

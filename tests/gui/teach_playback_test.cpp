@@ -112,13 +112,6 @@ void expect_playback_at(HeadlessImGui& ui, AppState& s, Worker& w, const Schedul
     }
 }
 
-AppState fresh_state() {
-    AppState s;
-    s.assets_dir = assets();
-    s.headless = true;
-    return s;
-}
-
 // A copy of the shown result as if the GPU had computed it with this launch shape.
 void pretend_gpu(AppState& s, int blocks, int warps_per_block) {
     const Computed& old = *s.result;

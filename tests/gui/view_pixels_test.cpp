@@ -14,6 +14,7 @@
 #include "dpviz/render/gl_matrix_texture.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/render/heatmap.hpp"
+#include "gl_context_fixture.hpp"
 #include "texel_math.hpp"
 
 namespace dpviz::render {
@@ -224,38 +225,7 @@ TEST(ViewPixels, MaskTintsExactlyTheMaskedCells) {
 // again under xvfb-run (dpviz_gui_gl_under_xvfb).
 // ---------------------------------------------------------------------------------------------
 
-class GlTexture : public ::testing::Test {
-protected:
-    void SetUp() override {
-        // Skipped without a display, except where a GL context is promised (the Xvfb CTest entry).
-        const bool required = std::getenv("DPVIZ_REQUIRE_GL") != nullptr;
-        if (!std::getenv("DISPLAY")) {
-            if (required) FAIL() << "DPVIZ_REQUIRE_GL is set but there is no DISPLAY";
-            GTEST_SKIP() << "no display (CTest runs this under xvfb-run too)";
-        }
-        if (!glfwInit()) {
-            if (required) FAIL() << "GLFW cannot start";
-            GTEST_SKIP() << "GLFW cannot start";
-        }
-        glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        window_ = glfwCreateWindow(64, 64, "dpviz test", nullptr, nullptr);
-        if (!window_) {
-            if (required) FAIL() << "no GL 3.3 core context";
-            GTEST_SKIP() << "no GL 3.3 core context";
-        }
-        glfwMakeContextCurrent(window_);
-        ASSERT_TRUE(gladLoadGL(glfwGetProcAddress));
-    }
-    void TearDown() override {
-        if (window_) glfwDestroyWindow(window_);
-        glfwTerminate();
-    }
-    GLFWwindow* window_ = nullptr;
-};
+class GlTexture : public dpviz::testing::GlContextTest {};
 
 TEST_F(GlTexture, HostUploadHoldsTheHostPixelsAndGrows) {
     const Grid<int32_t> g = random_grid(700, 900, -40, 80, 3, 0.02);

@@ -1,0 +1,47 @@
+// A hidden GLFW window with a current OpenGL 3.3 core context (glad loaded), for the GlTexture*
+// suites. Without a display the test is skipped, except where DPVIZ_REQUIRE_GL promises one (the
+// Xvfb CTest entry, the device run): then it fails.
+#pragma once
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+namespace dpviz::testing {
+
+class GlContextTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const bool required = std::getenv("DPVIZ_REQUIRE_GL") != nullptr;
+        if (!std::getenv("DISPLAY")) {
+            if (required) FAIL() << "DPVIZ_REQUIRE_GL is set but there is no DISPLAY";
+            GTEST_SKIP() << "no display (CTest runs this under xvfb-run too)";
+        }
+        if (!glfwInit()) {
+            if (required) FAIL() << "GLFW cannot start";
+            GTEST_SKIP() << "GLFW cannot start";
+        }
+        glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        window_ = glfwCreateWindow(64, 64, "dpviz test", nullptr, nullptr);
+        if (!window_) {
+            if (required) FAIL() << "no GL 3.3 core context";
+            GTEST_SKIP() << "no GL 3.3 core context";
+        }
+        glfwMakeContextCurrent(window_);
+        ASSERT_TRUE(gladLoadGL(glfwGetProcAddress));
+    }
+    void TearDown() override {
+        if (window_) glfwDestroyWindow(window_);
+        glfwTerminate();
+    }
+    GLFWwindow* window_ = nullptr;
+};
+
+}  // namespace dpviz::testing
