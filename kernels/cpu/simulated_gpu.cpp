@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dpviz/band_shape.hpp"
+#include "pair_score_plan.hpp"
 
 namespace dpviz::gpu_fault {
 namespace {
@@ -61,6 +62,17 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     no_kernels.append(kEnvVar).append("=").append(spec.text).append("): no kernels to compute with");
     const int64_t M = p.rows(), N = p.cols();
     if (M == 0 || N == 0) return device_error(no_kernels);  // align_gpu: no interior cell, no kernel
+
+    if (pair_score::applies(p, level)) {
+        // cuda/pair_score.cu's allocations and launch, in its order.
+        SimBuffer sel, tab, row_slots, ctrl;
+        DPVIZ_SIM_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), 2, "the target selectors"));
+        DPVIZ_SIM_TRY(tab.allocate(uint64_t(M) + 1, 4, "the row score tables"));
+        DPVIZ_SIM_TRY(row_slots.allocate(2 * uint64_t(pair_score::row_slot_entries(int(N))), 8, "the group row slots"));
+        DPVIZ_SIM_TRY(ctrl.allocate(2, 8, "the ticket and best cell"));
+        DPVIZ_SIM_TRY(launch("pair_score"));
+        return device_error(no_kernels);
+    }
 
     const bool local = p.algo == Algorithm::local, semiglobal = p.algo == Algorithm::semiglobal;
     const bool affine = p.affine();

@@ -16,6 +16,7 @@
 #include "band_kernel.cuh"
 #include "gpu_dispatch.hpp"
 #include "gpu_engine.hpp"
+#include "pair_score_plan.hpp"
 #include "view_matrices.hpp"
 #include "dpviz/fault_injection.hpp"
 
@@ -306,6 +307,9 @@ Expected<float> elapsed(const Event& a, const Event& b) {
 uint64_t estimate_device_bytes(const Problem& p, OutputLevel level) { return make_plan(p, level).total(); }
 
 Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const GpuRunOptions& opt) {
+    // Local linear score-only pairs of at most 4 residue codes: the one-pair kernel, 2-3x faster
+    // on long pairs (docs/performance.md); everything else: the band kernels below.
+    if (pair_score::applies(p, level) && !opt.keep && !opt.owner) return run_pair_score(p, dpx, opt);
     const Plan pl = make_plan(p, level);
     const int M = pl.M, N = pl.N, A = alphabet(p);
     const bool is_dtw = p.algo == Algorithm::dtw;

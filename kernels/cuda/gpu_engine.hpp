@@ -27,5 +27,8 @@ Status device_ready();
 
 // The fill on the GPU, the end cell, and (when copied back) matrices, bits, path and alignment.
 Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const GpuRunOptions& opt);
+// The one-pair score kernel (pair_score.cu) for the problems pair_score::applies() takes; run_gpu
+// hands them over itself.
+Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt);
 
 }  // namespace dpviz::cuda

@@ -1,0 +1,86 @@
+// The one-pair score kernel's plan (cuda/pair_score.cu), CUDA-free: which problems it takes and
+// the compact code of their residues, so the device path, the simulated device
+// (cpu/simulated_gpu.cpp) and the CPU tests decide alike.
+//
+// The kernel (docs/single_pair_kernel.md: the design, measured): persistent blocks of kWarps
+// warps, each warp a band of 32 * kRowsPerLane rows with a lane's rows skewed by one column so
+// its cells of a step are independent; band to band through shared memory, block to block
+// through two global row slots of self-tagged entries. A cell's score is one byte-permute of the
+// query row's 4 scores, so the pair may use at most 4 residue codes; H is carried as H << 8 and
+// the end cell packed in 64 bits, which bounds the score and the lengths.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "dpviz/types.hpp"
+
+namespace dpviz::pair_score {
+
+// One band per block: bands then hand over only through global memory. The probe's best shape
+// was 4 bands per block (0.774 TCUPS against 0.671 with 1), but their shared-memory hand-over
+// synchronizes warps through flags, which compute-sanitizer's racecheck cannot follow (it reports
+// the ring's accesses as races), and a racecheck-clean kernel is the rule here.
+inline constexpr int kWarps = 1;         // W: bands per block
+inline constexpr int kRowsPerLane = 4;   // R
+inline constexpr int kPublish = 32;      // P: steps between two publications of a band's progress
+inline constexpr int kBandRows = 32 * kRowsPerLane;
+inline constexpr int kGroupRows = kWarps * kBandRows;
+inline constexpr int kScale = 8;         // H << kScale inside the kernel
+inline constexpr int kKeyBits = 20;      // end-cell key: score << 40 | ~i << 20 | ~j
+inline constexpr int kMaxDim = (1 << kKeyBits) - 1;
+// H << 8 plus the DPX-free form's bias of 2^30 must stay a positive float below 0x7f800000.
+inline constexpr int64_t kMaxScore = (int64_t(1) << 21) - 1;
+inline constexpr int kSelOff = 256;      // the target's selectors start kSelOff entries in
+
+// The pair's residue codes mapped onto 0..3 (code[c] = compact code of matrix code c, -1 unused).
+struct Compact {
+    std::array<int8_t, 256> code{};
+    std::array<uint8_t, 4> of{};  // matrix code of each compact code
+    int used = 0;
+};
+
+// The compact codes when the pair uses at most 4 distinct codes; used = 0 otherwise (or 5: "more").
+inline Compact compact_codes(const Problem& p) {
+    Compact c;
+    c.code.fill(-1);
+    for (const auto* side : {&p.query_codes, &p.target_codes})
+        for (const uint8_t x : *side) {
+            if (c.code[x] >= 0) continue;
+            if (c.used == 4) return Compact{{}, {}, 5};
+            c.code[x] = int8_t(c.used);
+            c.of[size_t(c.used++)] = x;
+        }
+    return c;
+}
+
+// Whether the one-pair score kernel computes this problem (else the band kernel does): a local
+// alignment with linear gaps at score level, at most 4 residue codes, every score an int8, a best
+// score that cannot pass kMaxScore, and both lengths at most kMaxDim.
+inline bool applies(const Problem& p, OutputLevel level) {
+    if (level != OutputLevel::score || p.algo != Algorithm::local || p.affine()) return false;
+    const int64_t M = p.rows(), N = p.cols();
+    if (M < 1 || N < 1 || M > kMaxDim || N > kMaxDim) return false;
+    if (p.gaps.open < 0 || p.gaps.open > (kMaxScore >> 1)) return false;
+    const Compact c = compact_codes(p);
+    if (c.used < 1 || c.used > 4) return false;
+    int32_t hi = 0;
+    for (int a = 0; a < c.used; ++a)
+        for (int b = 0; b < c.used; ++b) {
+            const int32_t s = p.matrix.at(c.of[size_t(a)], c.of[size_t(b)]);
+            if (s < -127 || s > 127) return false;
+            hi = std::max(hi, s);
+        }
+    return std::min(M, N) * int64_t(hi) <= kMaxScore;
+}
+
+// Launch geometry: groups of kGroupRows rows; a band runs `steps` steps (its N columns and the
+// skew of its 32 * R rows, rounded up to a multiple of kPublish).
+inline int groups(int M) { return (M + kGroupRows - 1) / kGroupRows; }
+inline int steps(int N) { return (N + kBandRows + kPublish - 1) / kPublish * kPublish; }
+// Device buffers, in the order the device path allocates them (the simulated device mirrors it).
+inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048; }  // + look-ahead
+inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
+
+}  // namespace dpviz::pair_score

@@ -1,0 +1,462 @@
+// The one-pair score fill (pair_score_plan.hpp says which problems it takes): local alignment,
+// linear gaps, score and end cell only (docs/single_pair_kernel.md has the design, its variants
+// and the H200 numbers). DPX and DPX-free forms of the same cell; the end cell with the
+// reference's tie-break (the first in row-major order; a best score of 0 ends at (0, 0), as
+// select_end).
+//
+// Index of this file
+//   [SECTION] Constants and cell operations
+//   [SECTION] Fill kernel            persistent blocks of W bands (W = 1 in the engine), shared and
+//                                    global hand-over
+//   [SECTION] Host                   inputs, launch, end cell
+//
+// In short: a group is W * 32 * R consecutive rows; a block takes groups in order from a global
+// ticket and warp w sweeps band w of the group, R rows per lane skewed by one column so a lane's
+// cells of a step are independent. H is carried as H << 8: a cell's score is one PRMT of the
+// query row's 4 scores, and max(best, H + u) with u = 255 - (step mod 256) keeps the row's best
+// H and its first column in one instruction (folded every 256 steps). Band to band: a ring in
+// shared memory with progress and consumption counters; group to group: two global row slots of
+// 64-bit entries tagged with the fill's epoch and the writing group (no flag, no fence).
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "gpu_engine.hpp"
+#include "pair_score_plan.hpp"
+
+namespace dpviz::cuda {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Constants and cell operations
+// ---------------------------------------------------------------------------------------------
+using pair_score::kKeyBits;
+using pair_score::kMaxDim;
+using pair_score::kScale;
+using pair_score::kSelOff;
+constexpr uint32_t kPrmtHi = 0x8000;       // PRMT's bytes 4..7: byte 4 = 0, byte 5 = -128 (padding)
+constexpr uint32_t kPadTable = 0x80808080; // the table of a row beyond M: -128 against everything
+constexpr int kRing = 512;                 // ring slots (ints) per band-to-band hand-over
+constexpr int kRingMask = kRing - 1;
+constexpr int kFetch = 32;                 // columns per global fetch / copy-out (one per lane)
+constexpr int kUnroll = 8;                 // steps per unrolled inner block
+
+// PRMT selector of a residue code x (0..3 real, 5 padding): byte 0 <- byte 4 (zero), byte 1 <-
+// byte x, bytes 2 and 3 <- the sign of byte x. Result: int8(table byte x) * 256.
+__host__ __device__ constexpr uint16_t selector(int x) {
+    return uint16_t(0x4 | (x << 4) | ((8 | x) << 8) | ((8 | x) << 12));
+}
+
+// The padding code (rows past M, columns outside 1..N): byte 5 of the PRMT pair, -128.
+constexpr int kPadCode = 5;
+
+__host__ __device__ inline unsigned long long pack_best(int score, int i, int j) {
+    return (static_cast<unsigned long long>(score) << (2 * kKeyBits)) |
+           (static_cast<unsigned long long>(kMaxDim - i) << kKeyBits) | static_cast<unsigned long long>(kMaxDim - j);
+}
+
+// cell(diag, up, left, s, g) = max(diag + s, up - g, left - g, 0); key(h, u, best) = max(h + u, best).
+// PairDpxOps / PairPortableOps: the names carry DpxOps / PortableOps, which the SASS reports read.
+struct PairDpxOps {
+    static constexpr int kZero = 0;  // the value carried for H = 0
+    static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
+        return __viaddmax_s32_relu(up, -g, __viaddmax_s32(left, -g, diag + s));
+    }
+    static __device__ __forceinline__ int key(int h, int u, int best) { return __viaddmax_s32(h, u, best); }
+    static __device__ __forceinline__ int imin(int a, int b) { return min(a, b); }
+};
+
+// DPX-free: what a pre-Hopper GPU executes. ptxas for sm_90 fuses integer add + max into DPX by
+// itself, so the maxima run as FMNMX on bit patterns (cell_ops.hpp's PortableOps trick): every
+// value is carried with a bias of 2^30, a positive float below 0x7f800000, where float order is
+// integer order (pair_score::kMaxScore keeps H << 8 under 2^29).
+struct PairPortableOps {
+    static constexpr int kZero = 1 << 30;
+    static __device__ __forceinline__ int fmax_i(int a, int b) {
+        return __float_as_int(fmaxf(__int_as_float(a), __int_as_float(b)));
+    }
+    static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
+        return fmax_i(fmax_i(up - g, fmax_i(left - g, diag + s)), kZero);
+    }
+    static __device__ __forceinline__ int key(int h, int u, int best) { return fmax_i(h + u, best); }
+    // min(a, b) of the kernel's column counts (0 <= a, b < 2^30): ptxas would fuse min(x + c, y)
+    // into VIADDMNMX.
+    static __device__ __forceinline__ int imin(int a, int b) {
+        return __float_as_int(fminf(__int_as_float(a + kZero), __int_as_float(b + kZero))) - kZero;
+    }
+};
+
+// s * 256 + low for the selected byte s of table; low < 256 is byte 4 of the result's source.
+__device__ __forceinline__ int prmt(uint32_t table, uint32_t sel, uint32_t low = 0) {
+    int r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(table), "r"(kPrmtHi | low), "r"(sel));
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Fill kernel
+// ---------------------------------------------------------------------------------------------
+struct Params {
+    const uint16_t* tsel;         // selector of column c at tsel[c + kSelOff]; padding outside 1..N
+    const uint32_t* qtab;         // score table of row i at qtab[i], i in 1..M
+    int M, N;
+    int n_groups, steps;          // steps: per band, a multiple of P, >= N + 32 R
+    int gap_s;                    // the linear gap, << kScale
+    unsigned long long* gbuf;     // 2 row slots of gstride entries: column c at [c], tag << 32 | H
+    int gstride;
+    uint32_t epoch;               // this fill's number (>= 1), the high half of every tag
+    int* ticket;
+    unsigned long long* best;     // packed end-cell key, atomicMax
+};
+
+// Group-to-group entries: 64-bit, naturally aligned, relaxed at gpu scope (single-copy atomic,
+// served by L2, no fence). The tag names the fill and the writing group, so a stale entry (an
+// earlier group using the slot, an earlier fill) is never taken for a current one.
+__device__ __forceinline__ unsigned long long ld_relaxed(const unsigned long long* p) {
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_relaxed(unsigned long long* p, unsigned long long v) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ uint32_t tag_of(uint32_t epoch, int group) { return (epoch << 16) | uint32_t(group); }
+__device__ __forceinline__ unsigned long long entry(uint32_t tag, int h) {
+    return (static_cast<unsigned long long>(tag) << 32) | static_cast<uint32_t>(h);
+}
+// A wait that never ends is a bug in the hand-over: stop the kernel (the host reports the launch
+// error) instead of hanging the device. A whole fill takes milliseconds; one wait of 2 s is a hang.
+struct SpinGuard {
+    unsigned polls = 0;
+    unsigned long long t0 = 0;
+    __device__ __forceinline__ void operator()() {
+        if ((++polls & 1023) != 0) return;
+        unsigned long long t;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (t0 == 0) t0 = t;
+        else if (t - t0 > 2000000000ull) __trap();
+    }
+};
+
+// Calls f(std::integral_constant<int, I>) for I = 0 .. N-1: the step index is a constant expression.
+template <class F, int... I>
+__device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
+    (f(std::integral_constant<int, I>{}), ...);
+}
+template <int N, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+    static_for_impl(f, std::make_integer_sequence<int, N>{});
+}
+
+template <class Ops>
+__global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Params p) {
+    constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
+    static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
+    static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
+    constexpr int kBand = 32 * R;          // rows per warp
+    constexpr int kGroupRows = W * kBand;  // rows per block-group
+    constexpr int kZ = Ops::kZero;
+
+    extern __shared__ int ring[];          // (W + 1) rings: ring w is the input of warp w
+    __shared__ int prog[W + 1];            // columns ready in ring w
+    __shared__ int cons[W + 1];            // columns consumed from ring w by warp w
+    __shared__ int s_group;
+
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    for (int k = threadIdx.x; k < (W + 1) * kRing; k += W * 32) ring[k] = kZ;
+    volatile int* vprog = prog;
+    volatile int* vcons = cons;
+
+    for (;;) {
+        __syncthreads();  // every warp is done with the previous group
+        if (threadIdx.x == 0) s_group = atomicAdd(p.ticket, 1);
+        if (threadIdx.x <= W) {
+            prog[threadIdx.x] = 0;
+            cons[threadIdx.x] = 0;
+        }
+        __syncthreads();
+        const int g = s_group;
+        if (g >= p.n_groups) return;
+
+        const int row0 = g * kGroupRows + w * kBand + lane * R + 1;  // the lane's first row
+        uint32_t tab[R];
+        int hp[R], hpp[R], x[R], best[R], rbest[R], rcol[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+            tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kPadTable;
+            hp[k] = hpp[k] = kZ;
+            x[k] = selector(kPadCode);
+            best[k] = kZ - 255;  // keys are H + u, u = 255 - (step mod 256); kept relative to u
+            rbest[k] = 0;
+            rcol[k] = 0;
+        }
+        int prev_up = kZ;  // lane's top row: the up value of the previous step (= this step's diag)
+
+        int* ring_in = ring + w * kRing;
+        int* ring_out = ring + (w + 1) * kRing;
+        const bool first = w == 0, last = w == W - 1;
+        const bool fetch_global = first && g > 0;
+        const bool write_global = last && g + 1 < p.n_groups;
+        // Two slots suffice: group g + 1 overwrites column c of slot (g - 1) mod 2 only after it
+        // computed c, which needs group g to have computed c, which needs group g to have taken c
+        // from that slot; and g's earlier loads of a column it has not used yet cannot see g + 1's
+        // entry for the same reason. Columns past N are not loaded (they are H = 0 padding).
+        const unsigned long long* gin = p.gbuf + static_cast<size_t>((g + 1) & 1) * p.gstride;
+        unsigned long long* gout = p.gbuf + static_cast<size_t>(g & 1) * p.gstride;
+        const uint32_t want = tag_of(p.epoch, g - 1), mine = tag_of(p.epoch, g);
+
+        int fetched = 0;   // warp 0: columns 1..fetched are in ring_in
+        unsigned long long pending = entry(want, kZ);  // warp 0: column fetched + 1 + lane, in flight
+        auto load_pending = [&]() {
+            const int c = fetched + 1 + lane;
+            pending = c <= p.N ? ld_relaxed(gin + c) : entry(want, kZ);
+        };
+        if (fetch_global) load_pending();
+        int copied = 0;    // last warp: columns 1..copied are in the global row buffer
+
+        // Selectors of the lane's top row: step s reads tsel[s + 1 - lane * R + kSelOff]. Two buffers of
+        // kUnroll steps: one in use, the next one loading (ping-pong, no register copies for P >= 16).
+        const uint16_t* tq = p.tsel + kSelOff + 1 - lane * R;
+        int sel_a[kUnroll], sel_b[kUnroll];
+#pragma unroll
+        for (int i = 0; i < kUnroll; ++i) sel_a[i] = __ldg(tq + i);
+        tq += kUnroll;
+
+        // kUnroll steps from step s with the selectors in cur; loads the next block's into nxt.
+        // best[k] is kept relative to the block's u (bk = key - u of the block's first step), so the
+        // key update is one VIADDMNMX with an immediate: max(h - i, bk); +kUnroll per block.
+        const int gs = p.gap_s;
+        auto block = [&](const int s, int (&cur)[kUnroll], int (&nxt)[kUnroll]) {
+#pragma unroll
+            for (int i = 0; i < kUnroll; ++i) nxt[i] = __ldg(tq + i);
+            tq += kUnroll;
+            const int* rin = ring_in + (s & kRingMask);
+            int* rout = ring_out + ((s - kBand) & kRingMask);
+            static_for<kUnroll>([&](auto i_c) {
+                constexpr int i = decltype(i_c)::value;
+                const int rv = rin[i];
+                const int sh = __shfl_up_sync(0xffffffffu, hp[R - 1], 1);
+                const int up0 = lane == 0 ? rv : sh;
+                if (lane == 31) rout[i] = hp[R - 1];  // column s + i + 1 - kBand (previous step's)
+#pragma unroll
+                for (int k = R - 1; k > 0; --k) x[k] = x[k - 1];
+                x[0] = cur[i];
+                int h[R];
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    const int up = k == 0 ? up0 : hp[k - 1];
+                    const int dg = k == 0 ? prev_up : hpp[k - 1];
+                    h[k] = Ops::cell(dg, up, hp[k], prmt(tab[k], x[k]), gs);
+                    best[k] = Ops::key(h[k], -i, best[k]);
+                }
+                prev_up = up0;
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    hpp[k] = hp[k];
+                    hp[k] = h[k];
+                }
+            });
+#pragma unroll
+            for (int k = 0; k < R; ++k) best[k] += kUnroll;
+        };
+
+        for (int s0 = 0; s0 < p.steps; s0 += P) {
+            // 1. Input columns s0 + 1 .. s0 + P of the row above the band.
+            if (first) {
+                while (fetched < s0 + P) {
+                    if (fetch_global) {  // the entries loaded a fetch ago; reload until all are current
+                        SpinGuard guard;
+                        while (!__all_sync(0xffffffffu, uint32_t(pending >> 32) == want)) {
+                            guard();
+                            load_pending();
+                        }
+                    }
+                    ring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending)) : kZ;
+                    fetched += kFetch;
+                    if (fetch_global) load_pending();  // the next 32 columns, used a fetch later
+                }
+                __syncwarp();
+            } else {
+                const int need = Ops::imin(s0 + P, p.N);
+                SpinGuard guard;
+                while (vprog[w] < need) guard();
+                __threadfence_block();
+            }
+            // 2. Back-pressure: this chunk overwrites ring_out slots of columns up to s0 + P - kBand - kRing.
+            if (!last) {
+                SpinGuard guard;
+                while (vcons[w + 1] < s0 + P - kBand - kRing) guard();
+            }
+            // 3. P steps.
+#pragma unroll 1
+            for (int sb = 0; sb < P; sb += 2 * kUnroll) {
+                block(s0 + sb, sel_a, sel_b);
+                block(s0 + sb + kUnroll, sel_b, sel_a);
+            }
+            // 4. Publish: columns up to s0 + P - kBand are in ring_out; s0 + P of ring_in are consumed.
+            __syncwarp();
+            if (lane == 31) {
+                __threadfence_block();
+                if (!last) vprog[w + 1] = s0 + P - kBand;
+                vcons[w] = s0 + P;
+            }
+            // 5. Last band of the group: copy the bottom row to the global buffer, 32 columns at a time.
+            if (write_global) {
+                const int ready = Ops::imin(s0 + P - kBand, p.N);  // reaches N in the last chunk
+                while (copied < ready && (copied + kFetch <= ready || ready == p.N)) {
+                    st_relaxed(gout + copied + 1 + lane, entry(mine, ring_out[(copied + lane) & kRingMask]));
+                    copied += kFetch;
+                }
+            }
+            // 6. Every 256 steps: fold the per-row keys into (best score, first column).
+            if (((s0 + P) & 255) == 0 || s0 + P >= p.steps) {
+                const int base = (s0 + P - 1) & ~255;
+                const int u_next = 255 - ((s0 + P - 1) & 255) - 1;  // best[k] is relative to it
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    const int key = best[k] + u_next - kZ;
+                    const int v = key >> kScale;
+                    const int col = base + 255 - (key & 255) + 1 - lane * R - k;
+                    if (v > rbest[k] && col >= 1 && col <= p.N) {
+                        rbest[k] = v;
+                        rcol[k] = col;
+                    }
+                    best[k] = kZ - 255;  // the next step is the first of a 256-step range: u = 255
+                }
+            }
+        }
+
+        // The band's best cell: per lane, then per warp, then one atomicMax.
+        unsigned long long key = 0;
+#pragma unroll
+        for (int k = 0; k < R; ++k)
+            if (rbest[k] > 0 && row0 + k <= p.M) key = max(key, pack_best(rbest[k], row0 + k, rcol[k]));
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) key = max(key, __shfl_xor_sync(0xffffffffu, key, d));
+        if (lane == 0 && key != 0) atomicMax(p.best, key);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Host
+// ---------------------------------------------------------------------------------------------
+template <class T>
+Status upload_async(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s) {
+    if (auto st = d.allocate(h.size()); !st) return st;
+    DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+    return Ok{};
+}
+
+#define DPVIZ_PAIR_TRY(expr)                             \
+    do {                                                 \
+        if (auto st_ = (expr); !st_) return st_.error(); \
+    } while (0)
+
+}  // namespace
+
+Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt) {
+    using namespace pair_score;
+    const int M = p.rows(), N = p.cols();
+    const Compact c = compact_codes(p);
+    if (!applies(p, OutputLevel::score)) return device_error("internal: the one-pair score kernel does not take this problem");
+
+    // Inputs: per row the 4 scores of its residue against the pair's 4 codes (bytes, int8), per
+    // column its PRMT selector; padding rows and columns score -128 against everything.
+    std::vector<uint16_t> sel(size_t(selector_entries(N)), selector(kPadCode));
+    for (int j = 1; j <= N; ++j) sel[size_t(j + kSelOff)] = selector(c.code[p.target_codes[size_t(j - 1)]]);
+    std::vector<uint32_t> tab(size_t(M) + 1, kPadTable);
+    for (int i = 1; i <= M; ++i) {
+        uint32_t t = 0;
+        for (int x = 0; x < 4; ++x) {
+            const int32_t v = x < c.used ? p.matrix.at(p.query_codes[size_t(i - 1)], c.of[size_t(x)]) : -128;
+            t |= uint32_t(uint8_t(int8_t(v))) << (8 * x);
+        }
+        tab[size_t(i)] = t;
+    }
+
+    const auto cancelled = [&] { return opt.control && opt.control->cancelled(); };
+    if (cancelled()) return cancelled_error();
+    Stream stream;
+    DPVIZ_PAIR_TRY(stream.create());
+    const cudaStream_t s = stream.get();
+    DeviceBuffer<uint16_t> d_sel;
+    DeviceBuffer<uint32_t> d_tab;
+    DeviceBuffer<unsigned long long> d_rows, d_ctrl;
+    DPVIZ_PAIR_TRY(upload_async(d_sel, sel, s));
+    DPVIZ_PAIR_TRY(upload_async(d_tab, tab, s));
+    const int gstride = int(row_slot_entries(N));
+    DPVIZ_PAIR_TRY(d_rows.allocate(2 * size_t(gstride)));
+    DPVIZ_PAIR_TRY(d_ctrl.allocate(2));  // the group ticket, the packed best cell
+    // Tag 0 (epoch 0) is never current: a zeroed slot reads as "not written" (recycled blocks too).
+    DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
+
+    const auto kernel = dpx ? pair_score_fill<PairDpxOps> : pair_score_fill<PairPortableOps>;
+    const size_t smem = size_t(kWarps + 1) * kRing * sizeof(int);
+    DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    int per_sm = 0, device = 0, sms = 0;
+    DPVIZ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
+    DPVIZ_CUDA_CHECK(cudaGetDevice(&device));
+    DPVIZ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
+
+    Params kp{};
+    kp.tsel = d_sel.get();
+    kp.qtab = d_tab.get();
+    kp.M = M;
+    kp.N = N;
+    kp.n_groups = groups(M);
+    kp.steps = steps(N);
+    kp.gap_s = p.gaps.open << kScale;
+    kp.gbuf = d_rows.get();
+    kp.gstride = gstride;
+    kp.ticket = reinterpret_cast<int*>(d_ctrl.get());
+    kp.best = d_ctrl.get() + 1;
+    const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
+
+    Event e0, e1;
+    DPVIZ_PAIR_TRY(e0.create());
+    DPVIZ_PAIR_TRY(e1.create());
+    std::vector<float> fills;
+    unsigned long long key = 0;
+    for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
+        kp.epoch = uint32_t(rep + 1);  // a new tag space per fill (< 2^16 fills per buffer)
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ctrl.get(), 0, d_ctrl.bytes(), s));
+        DPVIZ_CUDA_CHECK(cudaEventRecord(e0.get(), s));
+        DPVIZ_LAUNCH_FAULT_POINT("pair_score");
+        kernel<<<grid, kWarps * 32, smem, s>>>(kp);
+        DPVIZ_CUDA_CHECK(cudaGetLastError());
+        DPVIZ_CUDA_CHECK(cudaEventRecord(e1.get(), s));
+        DPVIZ_CUDA_CHECK(cudaMemcpyAsync(&key, kp.best, sizeof key, cudaMemcpyDeviceToHost, s));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+        float ms = 0;
+        DPVIZ_CUDA_CHECK(cudaEventElapsedTime(&ms, e0.get(), e1.get()));
+        fills.push_back(ms);
+        if (rep + 1 >= (1 << 16)) break;
+    }
+    std::sort(fills.begin(), fills.end());
+
+    DpResult r;
+    r.algo = p.algo;
+    r.level = OutputLevel::score;
+    r.backend = dpx ? "cuda" : "cuda-portable";
+    r.cells = int64_t(M) * N;
+    r.fill_ms = fills[fills.size() / 2];
+    // r.shape stays empty: the teaching views' band schedule is not this kernel's.
+    if (key == 0) {  // no cell above 0: the reference ends at (0, 0) with score 0
+        r.score = 0;
+        r.end = {0, 0};
+    } else {
+        constexpr unsigned long long kMask = (1ull << kKeyBits) - 1;
+        r.score = int32_t(key >> (2 * kKeyBits));
+        r.end = {kMaxDim - int32_t((key >> kKeyBits) & kMask), kMaxDim - int32_t(key & kMask)};
+    }
+    if (r.end.i < 0 || r.end.i > M || r.end.j < 0 || r.end.j > N)
+        return device_error("internal: the one-pair score kernel reported an end cell outside the matrix");
+    if (opt.copy_back) finish_result(p, r);
+    return r;
+}
+
+}  // namespace dpviz::cuda

@@ -1,0 +1,140 @@
+// The one-pair score kernel (kernels/cuda/pair_score.cu) against the CPU, DPX and DPX-free: the
+// score and the end cell (ties to the first cell in row-major order) of local linear pairs of at
+// most 4 residue codes, on shapes around its group and band boundaries, thin and long pairs, an
+// asymmetric substitution table, many ties, no positive cell. Skips cleanly without a device.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "dpviz/engine.hpp"
+#include "gpu_dispatch.hpp"
+#include "pair_score_plan.hpp"
+
+using namespace dpviz;
+
+namespace {
+
+std::string random_text(std::mt19937& g, int n, const std::string& letters) {
+    std::string s(static_cast<size_t>(n), ' ');
+    for (auto& c : s) c = letters[g() % letters.size()];
+    return s;
+}
+
+// A copy of q with ~10 % substitutions and ~1 % indels, cut or padded to n: long local alignments.
+std::string mutated(std::mt19937& g, const std::string& q, int n, const std::string& letters) {
+    std::string t;
+    for (const char c : q) {
+        if (int(t.size()) >= n) break;
+        const unsigned r = g() % 1000;
+        if (r < 5) continue;
+        if (r < 10) t += letters[g() % letters.size()];
+        t += (g() % 10 == 0) ? letters[g() % letters.size()] : c;
+    }
+    while (int(t.size()) < n) t += letters[g() % letters.size()];
+    t.resize(size_t(n));
+    return t;
+}
+
+void check(const Problem& p, const std::string& what) {
+    SCOPED_TRACE(what);
+    ASSERT_TRUE(pair_score::applies(p, OutputLevel::score));
+    auto want = align_cpu(p, OutputLevel::score, 0, {});
+    ASSERT_TRUE(want) << want.error().message;
+    for (const bool dpx : {true, false}) {
+        auto got = align_gpu(p, OutputLevel::score, dpx);
+        ASSERT_TRUE(got) << got.error().message;
+        EXPECT_EQ(got->score, want->score) << (dpx ? "dpx" : "dpx-free");
+        EXPECT_EQ(got->end, want->end) << (dpx ? "dpx" : "dpx-free") << " end (" << got->end.i << ", " << got->end.j
+                                       << ") want (" << want->end.i << ", " << want->end.j << ")";
+        EXPECT_EQ(got->shape.blocks, 0) << "the band kernel ran, not the one-pair kernel";
+    }
+}
+
+#define DPVIZ_REQUIRE_GPU()                                         \
+    do {                                                            \
+        if (!gpu_usable()) GTEST_SKIP() << "no usable CUDA device"; \
+    } while (0)
+
+}  // namespace
+
+TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    std::mt19937 g(2026);
+    const int G = pair_score::kGroupRows, B = pair_score::kBandRows;
+    const std::pair<int, int> shapes[] = {{1, 1},       {1, 300},     {300, 1},     {7, 9},         {B - 1, 70},
+                                          {B, 257},     {B + 1, 1000}, {G - 1, 600}, {G, 513},       {G + 1, 2049},
+                                          {2 * G + 3, 4097}, {3000, 3001}, {3, 50000}, {50000, 3},   {20000, 20000}};
+    int seed = 0;
+    for (const auto& [m, n] : shapes) {
+        ScoringOptions s;
+        s.match = 2;
+        s.mismatch = -1;
+        s.gaps = {2, 2};
+        const std::string q = random_text(g, m, "ACGT");
+        const std::string t = mutated(g, q, n, "ACGT");
+        auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+        ASSERT_TRUE(p) << p.error().message;
+        std::ostringstream what;
+        what << m << "x" << n << " pair " << seed++;
+        check(*p, what.str());
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST(PairScoreGpu, TiesAsymmetricScoresAndNoPositiveCell) {
+    DPVIZ_REQUIRE_GPU();
+    std::mt19937 g(7);
+    ScoringOptions s;
+    s.match = 1;
+    s.mismatch = -1;
+    s.gaps = {1, 1};
+    // Two letters, +1/-1, gap 1: the best score is reached in many cells; the first in row-major
+    // order must win.
+    for (const auto& [m, n] : {std::pair{600, 700}, std::pair{2100, 1900}}) {
+        auto p = make_problem(Algorithm::local, {"q", random_text(g, m, "AC")}, {"t", random_text(g, n, "AC")}, s);
+        ASSERT_TRUE(p);
+        check(*p, "ties " + std::to_string(m) + "x" + std::to_string(n));
+    }
+    // An asymmetric 4 x 4 table (a transposed lookup would show), scores from -127 to 127.
+    SubstitutionMatrix m;
+    m.name = "asym4";
+    m.alphabet = "ACGT";
+    m.scores = {5, -127, 3, -7, 0, 127, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
+    ScoringOptions sa;
+    sa.matrix = m;
+    sa.gaps = {11, 11};
+    for (int rep = 0; rep < 3; ++rep) {
+        auto p = make_problem(Algorithm::local, {"q", random_text(g, 1500 + rep * 700, "ACGT")},
+                              {"t", random_text(g, 1300 + rep * 900, "ACGT")}, sa);
+        ASSERT_TRUE(p) << p.error().message;
+        check(*p, "asymmetric " + std::to_string(rep));
+    }
+    // No cell above 0: score 0 at (0, 0).
+    auto none = make_problem(Algorithm::local, {"q", std::string(900, 'A')}, {"t", std::string(1200, 'C')}, s);
+    ASSERT_TRUE(none);
+    check(*none, "no positive cell");
+}
+
+TEST(PairScoreGpu, RepeatedFillsOfOneProcessAgree) {
+    DPVIZ_REQUIRE_GPU();
+    // The group-to-group slots are tagged per fill: fills one after another (the buffers may be
+    // recycled) never read a stale entry.
+    std::mt19937 g(99);
+    ScoringOptions s;
+    s.match = 2;
+    s.mismatch = -3;
+    s.gaps = {2, 2};
+    const std::string q = random_text(g, 4000, "ACGT");
+    auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, 4100, "ACGT")}, s);
+    ASSERT_TRUE(p);
+    auto want = align_cpu(*p, OutputLevel::score, 0, {});
+    ASSERT_TRUE(want);
+    for (int k = 0; k < 20; ++k) {
+        auto got = align_gpu(*p, OutputLevel::score, k % 2 == 0);
+        ASSERT_TRUE(got) << got.error().message;
+        ASSERT_EQ(got->score, want->score) << "fill " << k;
+        ASSERT_EQ(got->end, want->end) << "fill " << k;
+    }
+}
