@@ -211,12 +211,7 @@ TEST(GuiFrames, HoverPicksTheCellAndClickScrollsTheAlignment) {
     EXPECT_EQ(*s.view.hover, (Cell{target.i + 1, target.j + 1}));
 
     // Click on the path cell (press and release without moving).
-    io.MousePos = ImVec2(float(at.x), float(at.y));
-    ui.frame(s, &w);
-    io.MouseDown[0] = true;
-    ui.frame(s, &w);
-    io.MouseDown[0] = false;
-    ui.frame(s, &w);
+    click_at(ui, s, w, ImVec2(float(at.x), float(at.y)));
     ASSERT_TRUE(s.view.selected);
     EXPECT_EQ(*s.view.selected, target);
     // The alignment panel consumed the scroll request (it is drawn after the matrix).

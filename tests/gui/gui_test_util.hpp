@@ -94,6 +94,17 @@ bool frames_until(HeadlessImGui& ui, AppState& s, Worker& w, Pred done, double s
     return true;
 }
 
+// A click at `pos` (move there, press, release without moving: one frame each).
+inline void click_at(HeadlessImGui& ui, AppState& s, Worker& w, ImVec2 pos) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = pos;
+    ui.frame(s, &w);
+    io.MouseDown[0] = true;
+    ui.frame(s, &w);
+    io.MouseDown[0] = false;
+    ui.frame(s, &w);
+}
+
 inline std::string assets() { return DPVIZ_ASSETS; }
 
 // A state as `dpviz gui --screenshot` starts it: the bundled assets, headless.

@@ -213,12 +213,7 @@ TEST(TeachInspector, PanelShowsTheClickedCell) {
     ui.frame(s, &w);
     ImGuiIO& io = ImGui::GetIO();
     const Vec2d at = to_screen(s.view.xf, s.view.canvas, {target.j + 0.5, target.i + 0.5});
-    io.MousePos = ImVec2(float(at.x), float(at.y));
-    ui.frame(s, &w);
-    io.MouseDown[0] = true;
-    ui.frame(s, &w);
-    io.MouseDown[0] = false;
-    ui.frame(s, &w);
+    click_at(ui, s, w, ImVec2(float(at.x), float(at.y)));
     ASSERT_TRUE(s.view.inspected);
     EXPECT_EQ(*s.view.inspected, target);
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
