@@ -424,6 +424,9 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
     io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 3.0f;
+    // Opaque panels: the dark style's 94 % window background let a panel behind (Export under
+    // Wavefront) show through the text of the one in front.
+    ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 1.0f;
     ImGui_ImplGlfw_InitForOpenGL(window.get(), true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
 
