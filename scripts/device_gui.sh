@@ -5,7 +5,7 @@
 #   on the development machine:  bash scripts/device_gui.sh prepare BUILD_DIR
 #       (BUILD_DIR configured with -DDPVIZ_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 and built with
 #        the targets dpviz and dpviz_gui_tests; fills .xvfb/ and .gl/, both git-ignored)
-#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure] [profile]
+#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure] [screens] [profile]
 # The GUI stack (ImGui, GLFW, glad) is not installed on the device: the binaries are built here
 # (Debian 12, static cudart) and carried with the X server, GLFW and X client debs.
 set -u
@@ -51,6 +51,15 @@ if want measure; then
     .xvfb/bin/dpviz gui --random-pair 10000 --backend cpu --measure-interactive 3 --json \
         > "$OUT/measure_10k_host.txt" 2>&1 || rc=1
     tail -12 "$OUT/measure_10k_host.txt"
+fi
+if want screens; then
+    # The GPU teaching screenshots of docs/teaching.md (docs/img/teach_*_gpu.png): the DPX
+    # kernel's schedule, drawn by dpviz on the H200.
+    # (Their messages go to the output, not to a file: the device returns at most 8 files.)
+    .xvfb/bin/dpviz gui --example globins --backend cuda --teach playback --teach-step 60 --frames 6 \
+        --screenshot "$OUT/teach_playback_gpu.png" 2>&1 || rc=1
+    .xvfb/bin/dpviz gui --example dna --backend cuda --teach ownership --teach-color warp --frames 6 \
+        --screenshot "$OUT/teach_ownership_gpu.png" 2>&1 || rc=1
 fi
 if want profile; then
     # Kernel durations of one 10k x 10k parameter change and of the 2048^2 view (the times of the
