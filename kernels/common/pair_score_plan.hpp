@@ -18,11 +18,12 @@
 
 namespace dpviz::pair_score {
 
-// One band per block: bands then hand over only through global memory. The probe's best shape
-// was 4 bands per block (0.774 TCUPS against 0.671 with 1), but their shared-memory hand-over
-// synchronizes warps through flags, which compute-sanitizer's racecheck cannot follow (it reports
-// the ring's accesses as races), and a racecheck-clean kernel is the rule here.
-inline constexpr int kWarps = 1;         // W: bands per block
+// W bands per block hand over through a shared-memory ring guarded by mbarriers; blocks through
+// global memory. The probe's best shape was 4 bands per block (0.774 TCUPS against 0.671 with 1).
+// Its first hand-over synchronized warps through volatile flags, which compute-sanitizer's
+// racecheck cannot follow (it reported the ring's accesses as races; a racecheck-clean kernel is
+// the rule here), so the engine ran W = 1 until the mbarrier hand-over.
+inline constexpr int kWarps = 4;         // W: bands per block
 inline constexpr int kRowsPerLane = 4;   // R
 inline constexpr int kPublish = 32;      // P: steps between two publications of a band's progress
 inline constexpr int kBandRows = 32 * kRowsPerLane;

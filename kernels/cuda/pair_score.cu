@@ -6,7 +6,7 @@
 //
 // Index of this file
 //   [SECTION] Constants and cell operations
-//   [SECTION] Fill kernel            persistent blocks of W bands (W = 1 in the engine), shared and
+//   [SECTION] Fill kernel            persistent blocks of W = 4 bands, shared (mbarriers) and
 //                                    global hand-over
 //   [SECTION] Host                   inputs, launch, end cell
 //
@@ -15,7 +15,7 @@
 // cells of a step are independent. H is carried as H << 8: a cell's score is one PRMT of the
 // query row's 4 scores, and max(best, H + u) with u = 255 - (step mod 256) keeps the row's best
 // H and its first column in one instruction (folded every 256 steps). Band to band: a ring in
-// shared memory with progress and consumption counters; group to group: two global row slots of
+// shared memory, each chunk guarded by a "full" and an "empty" mbarrier; group to group: two global row slots of
 // 64-bit entries tagged with the fill's epoch and the writing group (no flag, no fence).
 #include <algorithm>
 #include <cstdint>
@@ -141,6 +141,34 @@ struct SpinGuard {
     }
 };
 
+// Band to band inside a block: mbarriers (arrive = release, wait = acquire at block scope), one
+// pair per ring chunk: "full" (the producer's lane 31 wrote the chunk) and "empty" (the
+// consumer's 32 lanes read it). compute-sanitizer's racecheck follows them, which it did not
+// for the volatile progress counters of the probe.
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbar_init(uint64_t* b, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t* b) {
+    asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" ::"r"(smem_addr(b)) : "memory");
+}
+// Waits until the phase of the given parity has completed (the n-th completion: parity n & 1).
+__device__ __forceinline__ void mbar_wait(uint64_t* b, unsigned parity) {
+    SpinGuard guard;
+    for (;;) {
+        uint32_t done;
+        asm volatile(
+            "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+            : "=r"(done)
+            : "r"(smem_addr(b)), "r"(parity)
+            : "memory");
+        if (done) return;
+        guard();
+    }
+}
+
 // Calls f(std::integral_constant<int, I>) for I = 0 .. N-1: the step index is a constant expression.
 template <class F, int... I>
 __device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
@@ -160,22 +188,24 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     constexpr int kGroupRows = W * kBand;  // rows per block-group
     constexpr int kZ = Ops::kZero;
 
+    // Ring w (w >= 1) carries the bottom row of band w - 1 to band w, kSlots chunks of P columns:
+    // column chunk c (columns P c + 1 .. P c + P) in slot c mod kSlots. Ring 0 is warp 0's own
+    // (filled from the global row buffer), ring W the last warp's own (copied to it).
+    constexpr int kSlots = kRing / P;
     extern __shared__ __align__(16) int ring[];  // (W + 1) rings: ring w is the input of warp w
-    __shared__ int prog[W + 1];            // columns ready in ring w
-    __shared__ int cons[W + 1];            // columns consumed from ring w by warp w
+    __shared__ uint64_t full[W > 1 ? W : 1][kSlots], empty[W > 1 ? W : 1][kSlots];  // [w] guards ring w
     __shared__ int s_group;
 
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     for (int k = threadIdx.x; k < (W + 1) * kRing; k += W * 32) ring[k] = kZ;
-    volatile int* vprog = prog;
-    volatile int* vcons = cons;
 
     for (;;) {
         __syncthreads();  // every warp is done with the previous group
         if (threadIdx.x == 0) s_group = atomicAdd(p.ticket, 1);
-        if (threadIdx.x <= W) {
-            prog[threadIdx.x] = 0;
-            cons[threadIdx.x] = 0;
+        if (W > 1 && threadIdx.x < (W - 1) * kSlots) {  // a fresh phase count per group
+            const int r = 1 + int(threadIdx.x) / kSlots, k = int(threadIdx.x) % kSlots;
+            mbar_init(&full[r][k], 1);
+            mbar_init(&empty[r][k], 32);
         }
         __syncthreads();
         const int g = s_group;
@@ -208,6 +238,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         unsigned long long* gout = p.gbuf + static_cast<size_t>(g & 1) * p.gstride;
         const uint32_t want = tag_of(p.epoch, g - 1), mine = tag_of(p.epoch, g);
 
+        const int n_pub = (p.steps - kBand) / P;  // column chunks a band publishes to the band below
         int fetched = 0;   // warp 0: columns 1..fetched are in ring_in
         unsigned long long pending = entry(want, kZ);  // warp 0: column fetched + 1 + lane, in flight
         auto load_pending = [&]() {
@@ -284,30 +315,25 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                     if (fetch_global) load_pending();  // the next 32 columns, used a fetch later
                 }
                 __syncwarp();
-            } else {
-                const int need = Ops::imin(s0 + P, p.N);
-                SpinGuard guard;
-                while (vprog[w] < need) guard();
-                __threadfence_block();
+            } else if (s0 / P < n_pub) {  // column chunk s0 / P; later ones are never written (past N)
+                mbar_wait(&full[w][(s0 / P) % kSlots], unsigned(s0 / P / kSlots) & 1u);
             }
-            // 2. Back-pressure: this chunk overwrites ring_out slots of columns up to s0 + P - kBand - kRing.
-            if (!last) {
-                SpinGuard guard;
-                while (vcons[w + 1] < s0 + P - kBand - kRing) guard();
-            }
+            // 2. This chunk writes column chunk (s0 - kBand) / P of ring_out: its slot's last
+            // occupant, kSlots chunks earlier, must have been read by the band below.
+            const int c_out = (s0 - kBand) / P;  // negative in the first kBand steps (columns <= 0)
+            if (!last && s0 >= kBand && c_out >= kSlots)
+                mbar_wait(&empty[w + 1][c_out % kSlots], unsigned(c_out / kSlots - 1) & 1u);
             // 3. P steps.
 #pragma unroll 1
             for (int sb = 0; sb < P; sb += 2 * kUnroll) {
                 block(s0 + sb, sel_a, sel_b);
                 block(s0 + sb + kUnroll, sel_b, sel_a);
             }
-            // 4. Publish: columns up to s0 + P - kBand are in ring_out; s0 + P of ring_in are consumed.
+            // 4. Publish: column chunk c_out is in ring_out (lane 31 wrote it); chunk s0 / P of
+            // ring_in is read (every lane read it).
             __syncwarp();
-            if (lane == 31) {
-                __threadfence_block();
-                if (!last) vprog[w + 1] = s0 + P - kBand;
-                vcons[w] = s0 + P;
-            }
+            if (!last && s0 >= kBand && lane == 31) mbar_arrive(&full[w + 1][c_out % kSlots]);
+            if (!first && s0 / P < n_pub) mbar_arrive(&empty[w][(s0 / P) % kSlots]);
             // 5. Last band of the group: copy the bottom row to the global buffer, 32 columns at a time.
             if (write_global) {
                 const int ready = Ops::imin(s0 + P - kBand, p.N);  // reaches N in the last chunk
