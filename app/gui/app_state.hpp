@@ -166,9 +166,18 @@ struct SystemInfo {
     std::string dpx_note, dpx_free_note;  // "not available" reasons
 };
 
+// Engine settings from the command line (--threads, --dtw-scale), as `dpviz align` takes them;
+// not part of the saved session.
+struct EngineSettings {
+    unsigned threads = 0;             // CPU backends: 0 = all hardware threads
+    std::optional<double> dtw_scale;  // DTW fixed-point scale; unset: the largest safe one
+    friend bool operator==(const EngineSettings&, const EngineSettings&) = default;
+};
+
 struct AppState {
     InputSide query, target;
     Parameters params;
+    EngineSettings engine;
     MatrixView view;
     AlignmentView alignment;
     PanelsOpen panels;

@@ -185,6 +185,7 @@ Expected<Problem> build_problem(const JobRequest& req, std::vector<std::string>*
     s.gaps = {prm.gap_open, prm.gap_extend};
     s.dtw_cost = prm.dtw_cost;
     s.band = prm.algo == Algorithm::dtw && prm.band_on ? prm.band : -1;
+    s.dtw_scale = req.engine.dtw_scale;
     if (prm.algo == Algorithm::dtw) {
         auto q = load_signal(req.query, "query");
         if (!q) return q.error();
@@ -233,6 +234,7 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
             row.backend = b;
             AlignOptions opt;
             opt.backend = engine_backend(b);
+            opt.threads = req.engine.threads;
             opt.level = OutputLevel::path;
             opt.control.cancel = ctx.cancel_flag();
             auto r = align(*problem, opt);
@@ -257,6 +259,7 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
     ctx.set_stage("filling " + std::to_string(problem->rows()) + " x " + std::to_string(problem->cols()) + " cells");
     AlignOptions opt;
     opt.backend = engine_backend(req.params.backend);
+    opt.threads = req.engine.threads;
     opt.level = OutputLevel::matrix;
     opt.control.cancel = ctx.cancel_flag();  // a newer request or Cancel stops the engine early
     opt.control.progress = [&ctx](double f) { ctx.set_progress(f); };

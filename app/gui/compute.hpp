@@ -92,6 +92,7 @@ struct JobRequest {
     enum class Kind { align, all_backends } kind = Kind::align;
     InputSide query, target;
     Parameters params;
+    EngineSettings engine;     // threads, DTW scale
     bool device_view = false;  // the texture takes the interop path: keep the matrices on the GPU
     render::HeatmapOptions colors;  // the view's colormap choice: the job builds H's colour table
 };

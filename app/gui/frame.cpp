@@ -103,6 +103,7 @@ JobRequest make_job_request(const AppState& s, JobRequest::Kind kind) {
     r.query.record_names.clear();
     r.target.record_names.clear();
     r.params = s.params;
+    r.engine = s.engine;
     r.device_view = s.system.device_view;
     r.colors.auto_colormap = s.view.auto_colormap;
     r.colors.colormap = s.view.colormap;

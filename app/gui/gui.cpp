@@ -48,7 +48,8 @@ gzip; CSV/TSV signals with --algo dtw) or literal sequences with --seq.
 Inputs and parameters (as dpviz align):
   --algo A, --matrix NAME|FILE, --match N, --mismatch N, --gap-open N, --gap-extend N,
   --band N, --dtw-cost abs|squared, --column C, --query-record R, --target-record R, --seq,
-  --backend auto|cpu|cuda|cuda-portable (dpx / dpx-free accepted)
+  --backend auto|cpu|cuda|cuda-portable (dpx / dpx-free accepted), --threads N (CPU threads,
+  default all), --dtw-scale S (DTW fixed-point scale, a power of two; default the largest safe)
   --example globins|dna|dtw    a bundled example instead of QUERY TARGET
 
 View:
@@ -127,7 +128,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         "--band",     "--dtw-cost", "--column",  "--backend",  "--query-record",  "--target-record",
         "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
         "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
-        "--teach", "--teach-step", "--teach-color"};
+        "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale"};
     for (size_t k = 0; k < args.size(); ++k) {
         std::string a = args[k], v;
         if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
@@ -261,6 +262,18 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
             else if (a == "--measure-upload") o.measure.upload = std::max(*n, 50);
             else random_pair = *n;
             o.use_session = false;
+        } else if (a == "--threads") {
+            auto n = to_int(a, v);
+            if (!n) return n.error();
+            if (*n < 0 || *n > 1024) return usage_error("--threads must be between 0 and 1024");
+            s.engine.threads = unsigned(*n);
+        } else if (a == "--dtw-scale") {
+            // The number only; whether it is a usable scale is the engine's to say, in the status
+            // line of the job (as `dpviz align --dtw-scale` says it on stderr).
+            char* end = nullptr;
+            const double d = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != '\0') return usage_error("--dtw-scale expects a number, got '" + v + "'");
+            s.engine.dtw_scale = d;
         } else if (a == "--seed") {
             char* end = nullptr;
             seed = std::strtoull(v.c_str(), &end, 10);

@@ -119,6 +119,27 @@ TEST(GuiJobs, CancelButtonStopsTheEngineAndSaysCancelled) {
     EXPECT_FALSE(s.result);  // nothing from the cancelled job is shown
 }
 
+TEST(GuiCompute, ThreadsFromTheCommandLineReachTheCpuBackend) {
+    std::string q, t;
+    for (int i = 0; i < 400; ++i) {
+        q += "ACGT"[(i * 7 + i / 3) % 4];
+        t += "ACGT"[(i * 5 + i / 7) % 4];
+    }
+    JobRequest req;
+    req.query = pasted("q", q);
+    req.target = pasted("t", t);
+    req.params.algo = Algorithm::global;
+    req.params.backend = BackendChoice::cpu;
+    req.device_view = false;
+    for (const unsigned n : {1u, 2u}) {
+        req.engine.threads = n;
+        JobContext ctx;
+        const JobOutcome out = run_job(req, ctx);
+        ASSERT_TRUE(out.computed) << (out.error ? out.error->message : "");
+        EXPECT_EQ(out.computed->result.shape.threads, int32_t(n)) << n;
+    }
+}
+
 TEST(GuiCompute, WithoutInteropTheHostPathRunsAndWindowsAreTheWholeMatrices) {
     JobRequest req;
     req.query = pasted("q", "ACGTTGCAAGGCTTAC");

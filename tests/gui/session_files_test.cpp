@@ -4,7 +4,9 @@
 #include <sstream>
 
 #include "gui_test_util.hpp"
+#include "gui/compute.hpp"
 #include "gui/files.hpp"
+#include "gui/frame.hpp"
 #include "gui/gui.hpp"
 #include "gui/session.hpp"
 
@@ -162,10 +164,41 @@ TEST(GuiArgs, CommandLineSetsInputsParametersAndMode) {
     EXPECT_EQ(ex->example, Example::dtw_signals);
 }
 
+TEST(GuiArgs, ThreadsAndDtwScaleReachTheJob) {
+    auto o = parse_gui_args({"--threads", "1", "--dtw-scale=64", "--algo", "dtw", "--example", "dtw"}, {});
+    ASSERT_TRUE(o) << o.error().message;
+    EXPECT_EQ(o->initial.engine.threads, 1u);
+    ASSERT_TRUE(o->initial.engine.dtw_scale);
+    EXPECT_EQ(*o->initial.engine.dtw_scale, 64.0);
+    const JobRequest r = make_job_request(o->initial, JobRequest::Kind::align);
+    EXPECT_EQ(r.engine, o->initial.engine);
+    EXPECT_EQ(parse_gui_args({}, {})->initial.engine, EngineSettings{});  // defaults: all threads, safe scale
+
+    // The scale reaches the problem, and a scale the engine refuses fails the job.
+    JobRequest dtw;
+    dtw.params.algo = Algorithm::dtw;
+    dtw.query.source = dtw.target.source = InputSource::paste;
+    dtw.query.pasted = "0.5\n1.25\n2\n";
+    dtw.target.pasted = "0.75\n1\n2.5\n3\n";
+    dtw.engine.dtw_scale = 4.0;
+    auto coarse = build_problem(dtw);
+    dtw.engine.dtw_scale = 1024.0;
+    auto fine = build_problem(dtw);
+    ASSERT_TRUE(coarse) << coarse.error().message;
+    ASSERT_TRUE(fine) << fine.error().message;
+    EXPECT_EQ(coarse->dtw_scale, 4.0);
+    EXPECT_EQ(fine->dtw_scale, 1024.0);
+    EXPECT_EQ(coarse->query_fixed[1], 5);  // 1.25 x 4
+    EXPECT_EQ(fine->query_fixed[1], 1280);
+    dtw.engine.dtw_scale = 3.0;  // not a power of two: the engine says so, the job reports it
+    EXPECT_FALSE(build_problem(dtw));
+}
+
 TEST(GuiArgs, UsageErrorsNameTheProblem) {
     for (const std::vector<std::string>& bad :
          {std::vector<std::string>{"only_one.fa"}, {"--algo", "blast"}, {"--frames", "0"}, {"--bogus"},
-          {"--size", "10x10"}, {"--view", "1,2"}, {"--example", "globins", "a.fa", "b.fa"}, {"--frames"}}) {
+          {"--size", "10x10"}, {"--view", "1,2"}, {"--example", "globins", "a.fa", "b.fa"}, {"--frames"},
+          {"--threads", "-1"}, {"--threads", "2000"}, {"--threads", "x"}, {"--dtw-scale", "big"}}) {
         auto o = parse_gui_args(bad, {});
         ASSERT_FALSE(o) << bad.front();
         EXPECT_EQ(o.error().kind, ErrorKind::usage);
