@@ -79,7 +79,7 @@ struct PairPortableOps {
         return __float_as_int(fmaxf(__int_as_float(a), __int_as_float(b)));
     }
     static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
-        return fmax_i(fmax_i(up - g, fmax_i(left - g, diag + s)), kZero);
+        return fmax_i(up - g, fmax_i(fmax_i(left - g, diag + s), kZero));  // `up` last, as the DPX form
     }
     static __device__ __forceinline__ int key(int h, int u, int best) { return fmax_i(h + u, best); }
     // min(a, b) of the kernel's column counts (0 <= a, b < 2^30): ptxas would fuse min(x + c, y)
