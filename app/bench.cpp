@@ -53,6 +53,9 @@ Times fill and fill + traceback on generated pairs: seeded random sequences and 
                      workloads local 2048^2 x100 (<= 2.7 ms), edit 512 x 1024^2 (<= 0.96 ms) and
                      DTW 256 x 800^2 (<= 0.81 ms) on cuda and cuda-portable (median of --repeat,
                      default 10, after a warm-up; CUDA events), each checked against the CPU
+  --copies K         literature workloads: each batch holds its pairs K times over (default 1;
+                     the targets apply at 1): a GPU full of pairs, where the kernels are bound
+                     by instruction issue rather than by a pair's wavefront
 
 GCUPS = M*N cells / time. "ratio" = the dpviz CPU backend's fill+traceback GCUPS over the
 fastest correct parasail variant's.
@@ -74,6 +77,7 @@ struct Options {
     uint32_t seed = 1;
     bool json = false;
     bool literature = false;  // --workloads literature
+    int copies = 1;           // --copies K (literature only)
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -169,6 +173,12 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
             else if (*v == "path") o.level = OutputLevel::path;
             else if (*v == "matrix") o.level = OutputLevel::matrix;
             else return usage_error("--level is score, path or matrix, got '" + *v + "'");
+        } else if (a == "--copies") {
+            auto v = value();
+            if (!v) return v.error();
+            const auto n = parse_count(*v);
+            if (!n || *n < 1 || *n > 1000) return usage_error("--copies expects a number from 1 to 1000, got '" + *v + "'");
+            o.copies = int(*n);
         } else if (a == "--repeat" || a == "--threads" || a == "--seed") {
             auto v = value();
             if (!v) return v.error();
@@ -181,6 +191,7 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
             return usage_error("unknown bench option " + a + " (see dpviz bench --help)");
         }
     }
+    if (o.copies != 1 && !o.literature) return usage_error("--copies applies to --workloads literature only");
     for (const int n : o.lengths)
         if (n > 20000 && !large) return usage_error("lengths above 20k need --large (" + std::to_string(n) + ")");
     if (large && !pairs_given) o.lengths.push_back(65536);
@@ -494,6 +505,7 @@ int run_bench(const std::vector<std::string>& args, std::ostream& out, std::ostr
         lo.threads = o.threads;
         lo.seed = o.seed;
         lo.json = o.json;
+        lo.copies = o.copies;
         return run_literature_bench(lo, out, err);
     }
 #ifndef DPVIZ_HAVE_PARASAIL

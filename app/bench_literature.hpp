@@ -14,6 +14,7 @@ struct LiteratureOptions {
     unsigned threads = 0;   // CPU check: threads over pairs
     uint32_t seed = 1;
     bool json = false;
+    int copies = 1;         // the workload's pairs K times over in one batch (targets apply at 1)
 };
 
 int run_literature_bench(const LiteratureOptions& o, std::ostream& out, std::ostream& err);

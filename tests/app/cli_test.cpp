@@ -68,6 +68,21 @@ TEST(Cli, UsageErrorsNameTheOption) {
     for (const CliResult& r : {unknown, neg}) EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// `bench --copies K` multiplies the literature workloads' pairs: refused anywhere else, and
+// outside 1..1000, before anything is measured.
+TEST(Cli, BenchCopiesIsForTheLiteratureWorkloadsOnly) {
+    const CliResult alone = run({"bench", "--copies", "4"});
+    EXPECT_EQ(alone.code, kExitUsage);
+    EXPECT_NE(alone.err.find("--workloads literature"), std::string::npos) << alone.err;
+    for (const char* bad : {"0", "1001", "many", "-2"}) {
+        const CliResult r = run({"bench", "--workloads", "literature", "--copies", bad});
+        EXPECT_EQ(r.code, kExitUsage) << bad;
+        EXPECT_NE(r.err.find("--copies"), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+    EXPECT_NE(run({"bench", "--help"}).out.find("--copies K"), std::string::npos);
+}
+
 TEST(Cli, JsonCarriesEveryFieldAndTheReferenceScore) {
     const std::string q = "MVLSPADKTNVKAAWGKVGAHAGEYGAEALERMF", t = "MVHLTPEEKSAVTALWGKVNVDEVGGEALGRLL";
     const CliResult r = run({"align", "--seq", "--json", "--algo", "global", "--matrix", "BLOSUM62", "--gap-open", "10",
