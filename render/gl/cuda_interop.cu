@@ -7,7 +7,9 @@
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +50,16 @@ public:
         if (n) DPVIZ_INTEROP_CHECK(cudaMemcpy(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice));
         return Ok{};
     }
+    // Room for n elements, contents undefined (no copy).
+    Status reserve(size_t n) {
+        if (n > capacity_) {
+            release();
+            DPVIZ_INTEROP_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T)));
+            capacity_ = n;
+        }
+        return Ok{};
+    }
+    T* get() { return ptr_; }
     const T* get() const { return ptr_; }
 
 private:
@@ -113,30 +125,49 @@ private:
 constexpr int kTexW = 128, kTexH = 64, kTexThreadsX = 32, kTexThreadsY = 8, kTexRows = kTexH / kTexThreadsY;
 
 struct RowMax {
-    int32_t v[4];   // per texel column: the largest pool_key of the row's 1-2 cells under it
+    int32_t v[4];   // per texel column: the largest key of the row's 1-2 cells under it
     bool on[4];     // and whether any of them is on a path (with the mask)
+};
+
+// What the 2 x 2 kernel reads per cell: a key whose maximum over a texel's cells gives its colour.
+// The level's values (pool_key, then lut_color), or their 16-bit colour-table slots (lut_slot,
+// then slot_color: half the bytes, the same colours).
+struct ValueCells {
+    const int32_t* v;
+    static constexpr int32_t kNone = kNegInf;
+    __device__ int32_t key(int64_t at) const { return texel::pool_key(v[at]); }
+    __device__ uint32_t color(const texel::LutView& lut, int32_t k) const { return texel::lut_color(lut, k); }
+};
+struct SlotCells {
+    const uint16_t* s;
+    static constexpr int32_t kNone = 0;
+    __device__ int32_t key(int64_t at) const { return s[at]; }
+    __device__ uint32_t color(const texel::LutView& lut, int32_t k) const { return texel::slot_color(lut, uint32_t(k)); }
 };
 
 // The 2 x 2 case (every texel covers at most 2 x 2 cells of its level: spans_at_most_two, decided
 // on the host): a thread walks its 8 texel rows top-down and reads each level row once for its 4
 // columns (adjacent texel rows share a level row at most zoom levels), so a texel costs ~2.5
-// value loads instead of 4. The maximum and OR are those of pooled_color_small.
-__device__ RowMax row_max(const texel::LevelView& lv, bool with_mask, int32_t r, const int2 (&cs)[4]) {
+// loads instead of 4. The maximum and OR are those of pooled_color_small.
+template <class Cells>
+__device__ RowMax row_max(const Cells& cells, const texel::LevelView& lv, bool with_mask, int32_t r,
+                          const int2 (&cs)[4]) {
     RowMax m;
     const int64_t row = int64_t(r) * lv.cols;
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
         const bool two = cs[q].y - cs[q].x == 2;
         const int64_t at = row + cs[q].x;
-        const int32_t a = texel::pool_key(lv.values[at]), b = two ? texel::pool_key(lv.values[at + 1]) : kNegInf;
+        const int32_t a = cells.key(at), b = two ? cells.key(at + 1) : Cells::kNone;
         m.v[q] = a > b ? a : b;
         m.on[q] = with_mask && (lv.mask[at] || (two && lv.mask[at + 1]));
     }
     return m;
 }
 
+template <class Cells>
 __global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
-    view_texels_small(texel::LevelView lv, texel::LutView lut, texel::Request rq, cudaSurfaceObject_t out,
+    view_texels_small(Cells cells, texel::LevelView lv, texel::LutView lut, texel::Request rq, cudaSurfaceObject_t out,
                       int32_t surface_w) {
     __shared__ int2 col_span[kTexW], row_span[kTexH];
     const int32_t x0 = int32_t(blockIdx.x) * kTexW, y0 = int32_t(blockIdx.y) * kTexH;
@@ -161,12 +192,12 @@ __global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
     const int k0 = int(threadIdx.y) * kTexRows;
     for (int k = k0; k < k0 + kTexRows && y0 + k < rq.out_h; ++k) {
         const int2 rs = row_span[k];
-        const RowMax first = rs.x == last_r ? last : row_max(lv, with_mask, rs.x, cs);
+        const RowMax first = rs.x == last_r ? last : row_max(cells, lv, with_mask, rs.x, cs);
         RowMax m = first;
         last = first;
         last_r = rs.x;
         if (rs.y - rs.x == 2) {
-            last = row_max(lv, with_mask, rs.x + 1, cs);
+            last = row_max(cells, lv, with_mask, rs.x + 1, cs);
             last_r = rs.x + 1;
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
@@ -177,7 +208,7 @@ __global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
         uint32_t c[4];
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
-            const uint32_t col = texel::lut_color(lut, m.v[q]);
+            const uint32_t col = cells.color(lut, m.v[q]);
             c[q] = m.on[q] ? texel::blend_half(col, lut.mask_tint) : col;
         }
         if (vector) {
@@ -188,6 +219,12 @@ __global__ void __launch_bounds__(kTexThreadsX * kTexThreadsY)
                 if (x + q < rq.out_w) surf2Dwrite(c[q], out, (x + q) * int(sizeof(uint32_t)), y0 + k);
         }
     }
+}
+
+// The 16-bit colour-table slots of n values (lut_slot).
+__global__ void slot_cells(const int32_t* __restrict__ v, int64_t n, texel::LutView lut, uint16_t* __restrict__ out) {
+    for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < n; k += int64_t(gridDim.x) * blockDim.x)
+        out[k] = uint16_t(texel::lut_slot(lut, v[k]));
 }
 
 // Any request (views coarser than the top level included): texel_color's pooling loop per texel.
@@ -227,6 +264,8 @@ public:
             lut_version_ = src.lut_version;
             lut_entries_ = int64_t(src.lut->rgba.size());
         }
+        if (new_values || new_lut)
+            for (auto& sl : slots_) sl->state = SlotLevel::stale;
         // GPU-resident values are read where they are; host pyramids from their device copies.
         const std::vector<DeviceLevel>* dv = src.device_values;
         const int level = pick_level(req, int(dv ? dv->size() : levels_.size()));
@@ -247,6 +286,8 @@ public:
             if (!std::getenv("DPVIZ_INTEROP_DEFAULT_STREAM"))
                 DPVIZ_INTEROP_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         }
+        const bool small = texel::spans_at_most_two(rq);
+        const uint16_t* slots = small ? slot_level(level, lv, lt) : nullptr;
         MappedResource mapped(resource_, stream_);
         if (Status s = mapped.map(); !s) return s;
         cudaArray_t array = nullptr;
@@ -264,9 +305,13 @@ public:
             surface_w_ = int32_t(extent.width);
         }
         const dim3 block(kTexThreadsX, kTexThreadsY);
-        if (texel::spans_at_most_two(rq)) {
+        if (small) {
             const dim3 grid((unsigned(req.out_w) + kTexW - 1) / kTexW, (unsigned(req.out_h) + kTexH - 1) / kTexH);
-            view_texels_small<<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get(), surface_w_);
+            if (slots)
+                view_texels_small<<<grid, block, 0, stream_>>>(SlotCells{slots}, lv, lt, rq, surface_.get(), surface_w_);
+            else
+                view_texels_small<<<grid, block, 0, stream_>>>(ValueCells{lv.values}, lv, lt, rq, surface_.get(),
+                                                               surface_w_);
         } else {
             const dim3 grid((unsigned(req.out_w) + kTexThreadsX - 1) / kTexThreadsX,
                             (unsigned(req.out_h) + kTexThreadsY - 1) / kTexThreadsY);
@@ -284,6 +329,33 @@ private:
         int32_t rows = 0, cols = 0;
         bool has_mask = false;
     };
+
+    // The 16-bit colour-table slots of a level, made on this writer's stream the first time the
+    // 2 x 2 kernel reads that level with the current values and table, and kept until either
+    // changes: the kernel then reads half the bytes (the update waits on the level's cold read).
+    // None (the values are read) when the table has 65,536 entries (slots would not fit in 16
+    // bits), past kMaxSlotCells, or when the device has no memory for them.
+    struct SlotLevel {
+        DeviceBuffer<uint16_t> buf;
+        enum { stale, ready, none } state = stale;
+    };
+    static constexpr int64_t kMaxSlotCells = int64_t(1) << 28;  // 512 MiB of slots
+
+    const uint16_t* slot_level(int level, const texel::LevelView& lv, const texel::LutView& lut) {
+        while (slots_.size() <= size_t(level)) slots_.push_back(std::make_unique<SlotLevel>());
+        SlotLevel& sl = *slots_[size_t(level)];
+        if (sl.state == SlotLevel::stale) {
+            const int64_t n = int64_t(lv.rows) * lv.cols;
+            sl.state = SlotLevel::none;
+            if (lut.entries <= 65535 && n > 0 && n <= kMaxSlotCells && sl.buf.reserve(size_t(n))) {
+                const int blocks = int(std::min<int64_t>((n + 255) / 256, 132 * 16));
+                slot_cells<<<blocks, 256, 0, stream_>>>(lv.values, n, lut, sl.buf.get());
+                sl.state = cudaGetLastError() == cudaSuccess ? SlotLevel::ready : SlotLevel::none;
+            }
+            cudaGetLastError();  // an allocation that failed is not an error here: the values are read
+        }
+        return sl.state == SlotLevel::ready ? sl.buf.get() : nullptr;
+    }
 
     // Device copies of the host pyramid; of the mask only when the values are on the device already.
     Status upload_values(const ViewSource& src) {
@@ -314,6 +386,7 @@ private:
     SurfaceObject surface_;
     std::string name_;
     std::vector<LevelCopy> levels_;
+    std::vector<std::unique_ptr<SlotLevel>> slots_;
     DeviceBuffer<uint32_t> lut_;
     int64_t lut_entries_ = 0;
     uint64_t values_version_ = ~uint64_t(0);

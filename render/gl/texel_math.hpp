@@ -40,13 +40,23 @@ DPVIZ_HD inline bool reachable(int32_t v) { return v > kNegInf && v < kPosInf; }
 // Pooling key: every unreachable value (kPosInf included) loses to every reachable one.
 DPVIZ_HD inline int32_t pool_key(int32_t v) { return reachable(v) ? v : kNegInf; }
 
-DPVIZ_HD inline uint32_t lut_color(const LutView& lut, int32_t v) {
-    if (!reachable(v)) return lut.unreachable;
+// The colour-table slot of a value: 0 when unreachable, else 1 + its table index. The index is a
+// clamped floor of a linear map, so the slot never decreases as the value grows: the largest slot
+// of a texel's cells is the slot of their largest value, and a level of 16-bit slots (the interop
+// writer's, when the table has at most 65,535 entries) pools to the same colours as the values.
+DPVIZ_HD inline uint32_t lut_slot(const LutView& lut, int32_t v) {
+    if (!reachable(v)) return 0;
     const int64_t d = int64_t(v) - lut.lo;
     int64_t k = lut.entries == lut.span + 1 ? d : d * (lut.entries - 1) / lut.span;
     k = k < 0 ? 0 : (k >= lut.entries ? lut.entries - 1 : k);
-    return lut.rgba[k];
+    return uint32_t(k) + 1;
 }
+
+DPVIZ_HD inline uint32_t slot_color(const LutView& lut, uint32_t slot) {
+    return slot == 0 ? lut.unreachable : lut.rgba[slot - 1];
+}
+
+DPVIZ_HD inline uint32_t lut_color(const LutView& lut, int32_t v) { return slot_color(lut, lut_slot(lut, v)); }
 
 DPVIZ_HD inline uint32_t blend_half(uint32_t a, uint32_t b) {
     return ((a & 0xfefefefeu) >> 1) + ((b & 0xfefefefeu) >> 1) + (a & b & 0x01010101u);

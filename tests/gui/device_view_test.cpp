@@ -178,26 +178,41 @@ TEST_F(GlTextureResident, InteropPixelsPathAndHoverValuesEqualTheHostPath) {
 
 TEST_F(GlTextureResident, A2048ViewThroughInteropEqualsTheHostPixels) {
     // A host pyramid through the interop writer (the host path's device copies), 2048 x 2048
-    // texels of a 3000 x 2600 matrix with unreachable cells and a mask: every texel equal.
-    std::mt19937 g(9);
-    Grid<int32_t> v;
-    v.reset(3000, 2600, 0);
-    for (auto& x : v.data) x = g() % 50 == 0 ? (g() % 2 ? kNegInf : kPosInf) : int32_t(g() % 4001) - 1500;
-    Grid<uint8_t> m;
-    m.reset(3000, 2600, 0);
-    for (int k = 0; k < 2600; ++k) m.at(k, k) = 1;
-    const render::ValuePyramid p = render::build_value_pyramid(v);
-    const render::MaskPyramid mp = render::build_mask_pyramid(m);
-    render::HeatmapOptions ho;
-    const render::ColorLut lut = render::ColorLut::build(render::make_color_scale(render::value_range(v), ho));
-    for (const bool mask : {false, true}) {
-        const render::TexelRequest r{0, 0, 3000, 2600, 2048, 2048, mask};
-        const render::ViewSource src{&p, &mp, &lut, 77, 77};
-        std::vector<uint32_t> want(size_t(r.out_w) * r.out_h);
-        render::MatrixTexture::draw_host(src, r, want.data(), r.out_w);
-        ASSERT_TRUE(texture_.draw(src, r));
-        ASSERT_EQ(texture_.path(), render::UploadPath::cuda_interop);
-        EXPECT_EQ(texture_.read_back(r.out_w, r.out_h), want) << (mask ? "with the mask" : "");
+    // texels of a 3000 x 2600 matrix with unreachable cells and a mask: every texel equal. A
+    // narrow range (a table of 4,001 entries: the writer reads 16-bit table slots) and a wide one
+    // (65,536 sampled entries: it reads the values), each with the values' range and a third of
+    // it: a new table over the same values must give slots made again.
+    uint64_t version = 70;
+    for (const int32_t spread : {4001, 3'000'001}) {
+        std::mt19937 g(9);
+        Grid<int32_t> v;
+        v.reset(3000, 2600, 0);
+        for (auto& x : v.data) x = g() % 50 == 0 ? (g() % 2 ? kNegInf : kPosInf) : int32_t(g() % uint32_t(spread)) - 1500;
+        Grid<uint8_t> m;
+        m.reset(3000, 2600, 0);
+        for (int k = 0; k < 2600; ++k) m.at(k, k) = 1;
+        const render::ValuePyramid p = render::build_value_pyramid(v);
+        const render::MaskPyramid mp = render::build_mask_pyramid(m);
+        const uint64_t values_version = ++version;
+        for (const bool clipped : {false, true}) {
+            render::HeatmapOptions ho;
+            ho.auto_colormap = false;
+            ho.colormap = clipped ? render::Colormap::magma : render::Colormap::viridis;
+            render::ColorScale scale = render::make_color_scale(render::value_range(v), ho);
+            if (clipped) scale.max = scale.min + (scale.max - scale.min) / 3;  // other slots for the same values
+            const render::ColorLut lut = render::ColorLut::build(scale);
+            if (!clipped) EXPECT_EQ(lut.rgba.size(), size_t(std::min<int64_t>(spread, render::ColorLut::kMaxEntries)));
+            const render::ViewSource src{&p, &mp, &lut, values_version, ++version};
+            for (const bool mask : {false, true}) {
+                const render::TexelRequest r{0, 0, 3000, 2600, 2048, 2048, mask};
+                std::vector<uint32_t> want(size_t(r.out_w) * r.out_h);
+                render::MatrixTexture::draw_host(src, r, want.data(), r.out_w);
+                ASSERT_TRUE(texture_.draw(src, r));
+                ASSERT_EQ(texture_.path(), render::UploadPath::cuda_interop);
+                EXPECT_EQ(texture_.read_back(r.out_w, r.out_h), want)
+                    << "spread " << spread << (clipped ? ", clipped range" : "") << (mask ? ", with the mask" : "");
+            }
+        }
     }
 }
 
