@@ -198,6 +198,6 @@ cat "$SUMMARY"
 [ -f "$OUT/bench.txt" ] && cat "$OUT/bench.txt"
 [ -f "$OUT/diag.txt" ] && cat "$OUT/diag.txt"
 [ -f "$OUT/literature.txt" ] && cat "$OUT/literature.txt"
-[ -f "$OUT/sass_hot_sm90.txt" ] && grep -E "local (dpx|dpx-free) (score|path)|^edit|^dtw (dpx|dpx-free) score" "$OUT/sass_hot_sm90.txt"
+[ -f "$OUT/sass_hot_sm90.txt" ] && grep -E "local (dpx|dpx-free) (score|path)|^edit|^dtw(-noband)? (dpx|dpx-free) score" "$OUT/sass_hot_sm90.txt"
 [ -f "$OUT/sass_hot_sm80.txt" ] && grep -E "local dpx-free (score|path)" "$OUT/sass_hot_sm80.txt" | sed 's/^/sm_80 /'
 exit 0

@@ -102,8 +102,9 @@ std::vector<SassMix> parse_sass_mix(std::string_view text) {
 }
 
 std::string short_kernel_name(std::string_view mangled) {
-    // As kernels/cuda/sass_hot_loop.py: Alg<Kind, local, affine, squared>, the ops policy, Out.
-    static const std::regex alg(R"(KindE(\d)ELb([01])ELb([01])ELb([01]))");
+    // As kernels/cuda/sass_hot_loop.py: Alg<Kind, local, affine, squared[, banded]>, the ops
+    // policy, Out.
+    static const std::regex alg(R"(KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?)");
     static const std::regex out_level(R"(OutE(\d))");
     const std::string f(mangled);
     std::smatch m;
@@ -115,6 +116,7 @@ std::string short_kernel_name(std::string_view mangled) {
     if (m[2] == "1") s += "-local";
     if (m[3] == "1") s += "-affine";
     if (m[4] == "1") s += "-squared";
+    if (m[5] == "0") s += "-noband";
     s += f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
     static const char* const levels[] = {"score", "path", "matrix", "locate"};
     if (std::regex_search(f, m, out_level)) {
@@ -256,7 +258,10 @@ std::string fill_kernel_name(const Problem& p, bool dpx, OutputLevel level) {
             break;
         case Algorithm::edit: s = "edit"; break;
         case Algorithm::lcs: s = "lcs"; break;
-        case Algorithm::dtw: s = p.dtw_cost == DtwCost::squared ? "dtw-squared" : "dtw"; break;
+        case Algorithm::dtw:
+            s = p.dtw_cost == DtwCost::squared ? "dtw-squared" : "dtw";
+            if (p.band < 0) s += "-noband";  // kernels/cuda/dtw.cu: no band test per cell
+            break;
     }
     s += dpx ? " dpx" : " dpx-free";
     s += level == OutputLevel::score ? " score" : level == OutputLevel::path ? " path" : " matrix";

@@ -23,12 +23,15 @@ namespace dpviz::cuda {
 // ---------------------------------------------------------------------------------------------
 enum class Kind { align, edit, lcs, dtw };
 
-template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false>
+// kBanded_ = false: DTW without a Sakoe-Chiba band, where no cell of columns 1..N is outside it
+// (the per-cell band test and its select go; cells past column N are computed but never read).
+template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false, bool kBanded_ = true>
 struct Alg {
     static constexpr Kind kKind = K;
     static constexpr bool kLocal = kLocal_;
     static constexpr bool kAffine = kAffine_;
     static constexpr bool kSquared = kSquared_;
+    static constexpr bool kBanded = kBanded_;
     static constexpr bool kProfile = K != Kind::dtw;                 // scores from a per-band profile
     static constexpr bool kCapture = K == Kind::align && !kLocal_;   // semi-global needs row M
 
@@ -342,7 +345,7 @@ struct BandSweep {
                     int cost;
                     if constexpr (A::kSquared) cost = d * d;
                     else cost = d < 0 ? -d : d;
-                    const bool inb = (unsigned)(j0 + k - jlo[r]) <= jspan[r];
+                    const bool inb = !A::kBanded || (unsigned)(j0 + k - jlo[r]) <= jspan[r];
                     nh[r][k] = cell::dtw<Ops, kDirs>(dg, up, left, cost, inb, kPosInf, bb);
                 }
                 bits[r][k] = bb;

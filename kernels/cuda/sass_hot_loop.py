@@ -78,11 +78,11 @@ def opcode(text):
 
 def short(name):
     kinds = ['align', 'edit', 'lcs', 'dtw']
-    m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])', name)
+    m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
     if not m or 'band_fill' not in name:
         return None
     s = kinds[int(m.group(1))] + ('-local' if m.group(2) == '1' else '') + ('-affine' if m.group(3) == '1' else '') + \
-        ('-squared' if m.group(4) == '1' else '')
+        ('-squared' if m.group(4) == '1' else '') + ('-noband' if m.group(5) == '0' else '')
     s += ' dpx' if 'DpxOps' in name else ' dpx-free'
     lv = re.search(r'OutE(\d)', name)
     return s + ' ' + ['score', 'path', 'matrix', 'locate'][int(lv.group(1))] if lv else s

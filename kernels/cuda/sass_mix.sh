@@ -13,6 +13,7 @@ function short(f,   k, m, o, l, s) {
   if (match(f, /KindE[0-9]ELb[01]ELb[01]ELb[01]/)) {
     m = substr(f, RSTART, RLENGTH); k = kinds[substr(m, 6, 1) + 1]
     s = s " " k (substr(m, 10, 1) == "1" ? "-local" : "") (substr(m, 14, 1) == "1" ? "-affine" : "") (substr(m, 18, 1) == "1" ? "-squared" : "")
+    if (match(f, /KindE[0-9]ELb[01]ELb[01]ELb[01]ELb0/)) s = s "-noband"
   }
   if (s ~ /^batch/ && f ~ /EndCellE2/) s = s "-semiglobal"
   if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/ || s ~ /^locate/) s = s " dpx-free"

@@ -81,13 +81,18 @@ TEST(TeachMachineCode, EveryAlgorithmsKernelIsInTheReport) {
                 }
         }
     }
-    for (const DtwCost c : {DtwCost::abs, DtwCost::squared}) {
-        s.dtw_cost = c;
-        auto p = make_dtw_problem({"q", {1, 2, 3}}, {"t", {1, 3}}, s);
-        ASSERT_TRUE(p);
-        EXPECT_TRUE(r.loop(fill_kernel_name(*p, true, OutputLevel::matrix)));
-        EXPECT_TRUE(r.loop(fill_kernel_name(*p, false, OutputLevel::matrix)));
-    }
+    for (const DtwCost c : {DtwCost::abs, DtwCost::squared})
+        for (const int band : {-1, 2}) {  // without a band: the kernels without the band test
+            s.dtw_cost = c;
+            s.band = band;
+            auto p = make_dtw_problem({"q", {1, 2, 3}}, {"t", {1, 3}}, s);
+            ASSERT_TRUE(p);
+            const std::string name = fill_kernel_name(*p, true, OutputLevel::matrix);
+            EXPECT_EQ(name.find("-noband") != std::string::npos, band < 0) << name;
+            EXPECT_TRUE(r.loop(name)) << name;
+            EXPECT_TRUE(r.loop(fill_kernel_name(*p, false, OutputLevel::matrix)));
+        }
+    s.band = -1;
     s.gaps = {5, 1};
     auto p = make_problem(Algorithm::semiglobal, {"q", "ACGT"}, {"t", "ACGA"}, s);
     EXPECT_EQ(fill_kernel_name(*p, true, OutputLevel::matrix), "align-affine dpx matrix");
@@ -102,9 +107,12 @@ TEST(TeachMachineCode, ResourceUsageAndShortNames) {
         " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE3ELb0ELb0ELb1EEENS0_4cell11PortableOpsELNS1_3OutE0EEEvNS1_10FillParamsE:\n"
         "  REG:56 STACK:8 SHARED:16 LOCAL:0\n"
         " Function _Z11unpack_dirsPKjPhiiii:\n"
-        "  REG:16 STACK:0 SHARED:0 LOCAL:0\n";
+        "  REG:16 STACK:0 SHARED:0 LOCAL:0\n"
+        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE3ELb0ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE1EEEvNS1_10FillParamsE:\n"
+        "  REG:48 STACK:0 SHARED:0 LOCAL:0\n";
     const auto res = parse_res_usage(text);
-    ASSERT_EQ(res.size(), 2u);  // unpack_dirs is not a fill kernel
+    ASSERT_EQ(res.size(), 3u);  // unpack_dirs is not a fill kernel
+    EXPECT_EQ(res[2].kernel, "dtw-noband dpx path");
     EXPECT_EQ(res[0].kernel, "align-local dpx matrix");
     EXPECT_EQ(res[0].registers, 40);
     EXPECT_EQ(res[1].kernel, "dtw-squared dpx-free score");
