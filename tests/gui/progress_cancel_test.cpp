@@ -292,7 +292,7 @@ TEST(GuiArgs, MeasurementOptions) {
     EXPECT_EQ(o->initial.query.source, InputSource::paste);
     EXPECT_NE(o->initial.query.pasted.find(random_dna_pair(500, 9).first), std::string::npos);
     EXPECT_NE(o->initial.target.pasted.find(random_dna_pair(500, 9).second), std::string::npos);
-    for (const std::vector<std::string> bad : {std::vector<std::string>{"--measure-interactive", "0"},
+    for (const std::vector<std::string>& bad : {std::vector<std::string>{"--measure-interactive", "0"},
                                                {"--random-pair", "100", "a.fa", "b.fa"},
                                                {"--random-pair", "100", "--algo", "dtw"},
                                                {"--seed", "x"},

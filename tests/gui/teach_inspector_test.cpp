@@ -141,9 +141,13 @@ void check_cell(const Problem& p, const DpResult& r, Cell c, const std::string& 
     const bool reachable = !dtw || (p.in_band(c.i, c.j) && best < kPosInf);
     for (const Candidate& k : cs) {
         EXPECT_EQ(k.won, reachable && k.value == best) << where << " " << k.label;
-        if (k.won) EXPECT_NE(in.recurrences.back().winner.find(k.name), std::string::npos) << where << " " << k.name;
+        if (k.won) {
+            EXPECT_NE(in.recurrences.back().winner.find(k.name), std::string::npos) << where << " " << k.name;
+        }
     }
-    if (!dtw) EXPECT_EQ(best, H) << where;
+    if (!dtw) {
+        EXPECT_EQ(best, H) << where;
+    }
 }
 
 TEST(TeachInspector, NumbersMatchTheEngineForEveryAlgorithm) {

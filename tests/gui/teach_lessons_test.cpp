@@ -55,7 +55,9 @@ void run_lesson(int index, const std::vector<Expect>& expect) {
         EXPECT_EQ(s.params.algo, e.algo);
         EXPECT_EQ(s.result->problem.algo, e.algo);
         EXPECT_EQ(s.result->problem.affine(), e.affine);
-        if (e.score) EXPECT_EQ(s.result->result.score, *e.score);
+        if (e.score) {
+            EXPECT_EQ(s.result->result.score, *e.score);
+        }
         EXPECT_EQ(s.view.layer, e.layer);
         EXPECT_EQ(s.view.show_mask, e.mask);
         EXPECT_EQ(s.panels.machine_code, e.machine_code);
