@@ -348,7 +348,7 @@ private:
             const int64_t n = int64_t(lv.rows) * lv.cols;
             sl.state = SlotLevel::none;
             if (lut.entries <= 65535 && n > 0 && n <= kMaxSlotCells && sl.buf.reserve(size_t(n))) {
-                const int blocks = int(std::min<int64_t>((n + 255) / 256, 132 * 16));
+                const int blocks = int(std::min<int64_t>((n + 255) / 256, 2048));  // grid-stride beyond
                 slot_cells<<<blocks, 256, 0, stream_>>>(lv.values, n, lut, sl.buf.get());
                 sl.state = cudaGetLastError() == cudaSuccess ? SlotLevel::ready : SlotLevel::none;
             }
