@@ -91,6 +91,43 @@ TEST(ViewPixels, WideRangesUseASampledTableThatStaysMonotone) {
     }
 }
 
+// The interop writer pools 16-bit colour-table slots instead of values (cuda_interop.cu): that is
+// exact only if the slot never decreases as the value grows and unreachable is below every
+// reachable slot. Exact and sampled tables, values below, inside and above the table's range.
+TEST(ViewPixels, TableSlotsPoolToTheColourOfTheLargestValue) {
+    for (const int32_t hi : {4000, 70'000, 500'000'000}) {
+        ColorScale scale;
+        scale.map = Colormap::viridis;
+        scale.min = -1000;
+        scale.max = hi;
+        const ColorLut lut = ColorLut::build(scale);
+        const texel::LutView lv{lut.rgba.data(), int64_t(lut.rgba.size()), lut.lo, lut.span, lut.unreachable, lut.mask_tint};
+        EXPECT_EQ(texel::lut_slot(lv, kNegInf), 0u);
+        EXPECT_EQ(texel::lut_slot(lv, kPosInf), 0u);
+        EXPECT_EQ(texel::slot_color(lv, 0), lut.unreachable);
+        std::mt19937 g{uint32_t(hi)};
+        std::uniform_int_distribution<int32_t> d(-5000, hi + 5000);
+        uint32_t prev = 0;
+        for (int32_t v = -5000; v <= hi + 5000; v += std::max(1, (hi + 10000) / 4099)) {
+            const uint32_t slot = texel::lut_slot(lv, v);
+            EXPECT_GE(slot, std::max(prev, 1u)) << "v " << v;
+            EXPECT_LE(slot, uint32_t(lut.rgba.size())) << "v " << v;
+            EXPECT_EQ(texel::slot_color(lv, slot), texel::lut_color(lv, v)) << "v " << v;
+            prev = slot;
+        }
+        for (int trial = 0; trial < 2000; ++trial) {  // four cells of a texel, some unreachable
+            int32_t best = kNegInf;
+            uint32_t best_slot = 0;
+            for (int c = 0; c < 4; ++c) {
+                const int32_t v = g() % 5 == 0 ? (g() % 2 ? kNegInf : kPosInf) : d(g);
+                best = std::max(best, texel::pool_key(v));
+                best_slot = std::max(best_slot, texel::lut_slot(lv, v));
+            }
+            EXPECT_EQ(texel::slot_color(lv, best_slot), texel::lut_color(lv, best));
+        }
+    }
+}
+
 TEST(ViewPixels, PooledTexelsTakeTheLargestFiniteValue) {
     const Grid<int32_t> g = random_grid(301, 517, -50, 50, 11, 0.1);
     const ColorScale scale = scale_for(g, Colormap::magma, false);
@@ -166,7 +203,9 @@ TEST(ViewPixels, EveryTexelIsTheLargestValueOfTheCellsItCovers) {
                 int32_t ib, ie, jb, je;
                 texel::level_span(r.i0, r.rows, r.out_h, y, level, p.levels[size_t(level)].rows, ib, ie);
                 texel::level_span(r.j0, r.cols, r.out_w, x, level, p.levels[size_t(level)].cols, jb, je);
-                if (small) ASSERT_TRUE(ie - ib <= 2 && je - jb <= 2) << x << "," << y;
+                if (small) {
+                    ASSERT_TRUE(ie - ib <= 2 && je - jb <= 2) << x << "," << y;
+                }
                 int32_t best = kNegInf;
                 bool on = false;
                 for (int i = ib << level; i < std::min(ie << level, g.rows); ++i)
@@ -253,7 +292,9 @@ TEST_F(GlTexture, InteropIsChosenOnlyWhenRegistrationWorks) {
     if (tex->path() == UploadPath::host) {
         EXPECT_FALSE(tex->path_note().empty());
     }
-    if (std::getenv("DPVIZ_REQUIRE_INTEROP")) EXPECT_EQ(tex->path(), UploadPath::cuda_interop) << tex->path_note();
+    if (std::getenv("DPVIZ_REQUIRE_INTEROP")) {
+        EXPECT_EQ(tex->path(), UploadPath::cuda_interop) << tex->path_note();
+    }
     Grid<int32_t> g;
     g.reset(8, 8, 1);
     g.at(3, 4) = 5;
