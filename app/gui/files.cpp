@@ -1,20 +1,16 @@
-// Assets lookup, non-clobbering export names, atomic text writes and the exports (files.hpp).
+// Assets lookup, non-clobbering export names and the exports (files.hpp).
 #include "gui/files.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "dpviz/engine.hpp"
 #include "dpviz/render/heatmap.hpp"
+#include "dpviz/render/output_file.hpp"
 #include "dpviz/render/png.hpp"
 #include "gui/compute.hpp"
 
@@ -56,36 +52,6 @@ std::string unique_path(const std::string& path) {
         if (!fs::exists(candidate, ec)) return candidate.string();
     }
     return path;  // 100000 siblings: give up on suffixes rather than loop forever
-}
-
-Status write_text_atomic(const std::string& path, const std::string& text) {
-    const fs::path target(path);
-    const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-    const int fd = mkstemp(tmpl.data());
-    if (fd < 0) return resource_error("cannot write " + path + ": " + std::strerror(errno));
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0) {
-            const std::string why = std::strerror(errno);
-            ::close(fd);
-            std::remove(tmpl.c_str());
-            return resource_error("cannot write " + path + ": " + why);
-        }
-        done += size_t(n);
-    }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        std::remove(tmpl.c_str());
-        return resource_error("cannot write " + path + ": " + std::strerror(errno));
-    }
-    ::chmod(tmpl.c_str(), 0644);
-    if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(tmpl.c_str());
-        return resource_error("cannot write " + path + ": " + why);
-    }
-    return Ok{};
 }
 
 std::string path_csv(const Problem& p, const std::vector<Cell>& path) {
@@ -143,10 +109,10 @@ Expected<std::string> export_result(const AppState& s, const ExportRequest& req)
             return req.path;
         }
         case ExportKind::alignment_text:
-            if (Status st = write_text_atomic(req.path, c.pair_text); !st) return st.error();
+            if (Status st = render::write_file_atomic(req.path, c.pair_text); !st) return st.error();
             return req.path;
         case ExportKind::path_csv:
-            if (Status st = write_text_atomic(req.path, path_csv(c.problem, c.result.path)); !st) return st.error();
+            if (Status st = render::write_file_atomic(req.path, path_csv(c.problem, c.result.path)); !st) return st.error();
             return req.path;
         case ExportKind::window_png: break;
     }

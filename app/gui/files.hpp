@@ -1,5 +1,5 @@
 // Files the GUI reads and writes: where the bundled assets are, export names that never
-// overwrite silently, atomic text writes, the path as CSV, and the exports themselves.
+// overwrite silently, the path as CSV, and the exports themselves (through render's OutputFile).
 #pragma once
 
 #include <string>
@@ -18,8 +18,6 @@ std::string find_assets_dir(const std::string& exe_path);
 
 // `path` if no file is there, else the first free "stem-N.ext" (N = 1, 2, ...).
 std::string unique_path(const std::string& path);
-// Written to a temporary file in the same folder, then renamed over `path`.
-Status write_text_atomic(const std::string& path, const std::string& text);
 
 // "step,i,j,query,target" rows: the path's cells from its begin to its end cell.
 std::string path_csv(const Problem& p, const std::vector<Cell>& path);

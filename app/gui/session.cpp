@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/render/output_file.hpp"
 #include "gui/files.hpp"
 
 namespace dpviz::gui {
@@ -174,7 +175,7 @@ Status save_session(const AppState& s, const std::string& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) return resource_error("cannot create " + dir + ": " + ec.message());
-    return write_text_atomic((std::filesystem::path(dir) / "session.ini").string(), session_text(s));
+    return render::write_file_atomic((std::filesystem::path(dir) / "session.ini").string(), session_text(s));
 }
 
 void load_session(AppState& s, const std::string& dir) {

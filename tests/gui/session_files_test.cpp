@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dpviz/render/output_file.hpp"
 #include "gui_test_util.hpp"
 #include "gui/compute.hpp"
 #include "gui/files.hpp"
@@ -104,12 +105,12 @@ TEST(GuiFiles, UniquePathNeverOverwrites) {
 TEST(GuiFiles, AtomicTextWriteReplacesWholeOrNothing) {
     TempDir dir;
     const std::string p = dir.file("a.txt");
-    ASSERT_TRUE(write_text_atomic(p, "first"));
-    ASSERT_TRUE(write_text_atomic(p, "second"));
+    ASSERT_TRUE(render::write_file_atomic(p, "first"));
+    ASSERT_TRUE(render::write_file_atomic(p, "second"));
     EXPECT_EQ(slurp(p), "second");
-    const auto bad = write_text_atomic(dir.file("missing/sub/a.txt"), "x");
+    const auto bad = render::write_file_atomic(dir.file("missing/sub/a.txt"), "x");
     ASSERT_FALSE(bad);
-    EXPECT_NE(bad.error().message.find("cannot write"), std::string::npos);
+    EXPECT_NE(bad.error().message.find("writing " + dir.file("missing/sub/a.txt")), std::string::npos);
     size_t files = 0;  // no temporaries left behind
     for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.is_regular_file();
     EXPECT_EQ(files, 1u);
