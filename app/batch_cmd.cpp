@@ -104,7 +104,7 @@ Expected<std::vector<SignalInput>> load_signals(const std::string& path) {
                                   " signal columns; split the file");
         auto s = read_signal(path, std::to_string(col));
         if (!s) {
-            if (col > 1 && s.error().kind == ErrorKind::usage && s.error().message.find("requested") != std::string::npos)
+            if (col > 1 && s.error().kind == ErrorKind::input && s.error().message.find("requested") != std::string::npos)
                 break;  // past the last column
             return s.error();
         }
@@ -129,7 +129,9 @@ Expected<std::vector<std::pair<size_t, size_t>>> pairing(const std::vector<size_
     for (const size_t n : tlen) tsum += n;
     const uint64_t npairs = cross ? uint64_t(nq) * nt : nq;
     const uint64_t residues = cross ? qsum * nt + tsum * nq : qsum + tsum;
-    const uint64_t need = residues * bytes_per_residue + npairs * 2048, have = available_host_bytes();
+    const Expected<uint64_t> available = available_host_bytes();
+    if (!available) return available.error();
+    const uint64_t need = residues * bytes_per_residue + npairs * 2048, have = *available;
     if (need > have)
         return resource_error(std::to_string(npairs) + " pairs need " + std::to_string(need) + " bytes of memory, " +
                               std::to_string(have) + " available: split the batch");

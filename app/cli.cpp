@@ -19,6 +19,7 @@
 #endif
 #include "dpviz/engine.hpp"
 #include "dpviz/render/heatmap.hpp"
+#include "dpviz/render/output_file.hpp"
 #include "dpviz/render/png.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
@@ -39,8 +40,11 @@ Usage:
 Exit codes:
   0  success
   2  usage error (unknown option, bad parameter value or combination)
-  3  input error (unreadable, malformed or empty input; residue not in the matrix)
-  4  resource error (not enough memory, scores beyond int32, output file not writable)
+  3  input error (unreadable, malformed or empty input; unknown record or column; a line
+     too long; residue not in the matrix)
+  4  resource error (not enough memory; an input beyond dpviz's size limits; scores beyond
+     int32; output not written: full disk, closed output, a destination that is not a
+     regular file)
   5  device error (no display or a blank frame for the GUI; a GPU fault with no CPU fallback)
 )";
 
@@ -77,7 +81,10 @@ Computation and output:
   --score-only         score and end cell only, in linear memory (no path)
   --json               print one JSON object instead of the text alignment
   --png FILE           write the score matrix as a heatmap with the path, a colorbar and a
-                       caption (written atomically; an existing FILE is replaced)
+                       caption; - is standard output (the PNG is then the only output).
+                       Written atomically: an existing FILE is replaced only once the new one
+                       is complete; a link is followed; a FIFO, device, socket or folder is
+                       refused (exit 4)
   --png-size N         longer side of the matrix area in pixels (default 2048)
   --colormap M         viridis, magma, grayscale, diverging (default: diverging when scores go
                        negative, viridis otherwise)
@@ -170,6 +177,11 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const bool score_only = a.flags.count("--score-only") > 0;
     const std::string png = get("--png");
     if (score_only && !png.empty()) return fail(err, usage_error("--png needs the matrix; drop --score-only"));
+    const bool png_to_stdout = png == "-";
+    if (png_to_stdout && a.flags.count("--json"))
+        return fail(err, usage_error("--png - and --json would both go to standard output; give --png a file"));
+    if (!png.empty())  // refuse a destination that cannot be written before the fill, not after it
+        if (auto dest = render::resolve_destination(png); !dest) return fail(err, dest.error());
 
     Expected<Problem> problem = usage_error("unreachable");
     std::string query_origin = literal ? "query" : a.positional[0];
@@ -230,7 +242,9 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!img) return fail(err, img.error());
         if (auto st = render::write_png_atomic(*img, png); !st) return fail(err, st.error());
     }
-    if (a.flags.count("--json")) {
+    if (png_to_stdout) {
+        // The PNG is the output.
+    } else if (a.flags.count("--json")) {
         out << format_json(*problem, *result);
     } else if (score_only) {
         out << "score " << result->score << " end " << result->end.i << " " << result->end.j << " backend "
@@ -238,7 +252,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     } else {
         out << format_pair_text(*problem, *result);
     }
-    if (!png.empty() && !a.flags.count("--json")) out << "# PNG: " << png << "\n";
+    if (!png.empty() && !png_to_stdout && !a.flags.count("--json")) out << "# PNG: " << png << "\n";
     return kExitOk;
 }
 

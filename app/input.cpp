@@ -378,7 +378,7 @@ private:
 
     bool buffer(unsigned char c, const char* what) {
         if (line_buf_.size() >= limits_.max_line)
-            return fail(resource_error(at_line() + ": " + what + " line longer than " + show_bytes(limits_.max_line) +
+            return fail(input_error(at_line() + ": " + what + " line longer than " + show_bytes(limits_.max_line) +
                                        ", the line length limit"));
         line_buf_.push_back(static_cast<char>(c));
         return true;
@@ -502,12 +502,12 @@ Error no_record(const std::string& origin, const std::string& which, const Choic
     const std::string records = std::to_string(count) + (count == 1 ? " record" : " records");
     if (choice.index && *choice.index == 0) return usage_error(origin + ": record indices start at 1 (" + records + ")");
     if (choice.index)
-        return usage_error(origin + ": record " + std::to_string(*choice.index) + " requested, but there " +
+        return input_error(origin + ": record " + std::to_string(*choice.index) + " requested, but there " +
                            (count == 1 ? "is " : "are ") + records);
     std::string names;
     for (const auto& n : first_names) names += (names.empty() ? "" : ", ") + show_token(n);
     if (count > first_names.size()) names += ", ...";
-    return usage_error(origin + ": no record named " + show_token(which) + " (" + records +
+    return input_error(origin + ": no record named " + show_token(which) + " (" + records +
                        (names.empty() ? "" : ": " + names) + ")");
 }
 
@@ -565,7 +565,7 @@ public:
             const size_t nl = chunk.find('\n');
             const std::string_view piece = chunk.substr(0, nl);
             if (partial_.size() + piece.size() > max_line_)
-                return resource_error(origin_ + ":" + std::to_string(line_) + ": line longer than " +
+                return input_error(origin_ + ":" + std::to_string(line_) + ": line longer than " +
                                       show_bytes(max_line_) + ", the line length limit");
             if (nl == std::string_view::npos) {
                 partial_.append(piece);
@@ -704,13 +704,13 @@ private:
                 chosen_ = static_cast<size_t>(*idx - 1);
                 return Ok{};
             }
-            return usage_error(origin_ + ": column " + column_ + " requested, but there " +
+            return input_error(origin_ + ": column " + column_ + " requested, but there " +
                                (fields_ == 1 ? "is 1 column" : "are " + count));
         }
         if (header_.empty())
             return usage_error(origin_ + ": no header line, so column " + show_token(column_) +
                                " can only be chosen by its 1-based index (" + count + ")");
-        return usage_error(origin_ + ": no column named " + show_token(column_) + " in the header on line " +
+        return input_error(origin_ + ": no column named " + show_token(column_) + " in the header on line " +
                            std::to_string(header_line_));
     }
 

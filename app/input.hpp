@@ -45,8 +45,9 @@ Expected<std::vector<SequenceRecord>> read_sequences(const std::string& path, co
 Expected<std::vector<SequenceRecord>> parse_sequences(const std::string& text, const std::string& origin,
                                                       const ReadLimits& limits = {});
 // Picks one record: `which` is "" (the first), a record name, or a 1-based index ("3"); a
-// name wins over an index, so a record named "2" stays reachable. Errors (usage) say how many
-// records there are; a picked record with no residues is an input error.
+// name wins over an index, so a record named "2" stays reachable. A record that is not there is
+// an input error (index 0 a usage error), saying how many records there are; a picked record
+// with no residues is an input error.
 Expected<SequenceRecord> pick_record(const std::vector<SequenceRecord>& records, const std::string& which,
                                      const std::string& origin);
 // read_sequences + pick_record in one pass that keeps only the wanted record in memory, so a

@@ -24,6 +24,7 @@
 
 #include "cli.hpp"
 #include "dpviz/engine.hpp"
+#include "dpviz/render/output_file.hpp"
 #include "dpviz/render/png.hpp"
 #include "gui/compute.hpp"
 #include "gui/files.hpp"
@@ -434,7 +435,16 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         std::filesystem::create_directories(cfg, ec);
         if (!ec) ini_path = (std::filesystem::path(cfg) / "imgui.ini").string();
     }
-    io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
+    // dpviz reads and writes the layout itself: ImGui's own saving ignores write errors.
+    io.IniFilename = nullptr;
+    if (!ini_path.empty() && std::filesystem::is_regular_file(ini_path))
+        ImGui::LoadIniSettingsFromDisk(ini_path.c_str());
+    bool layout_error_shown = false;
+    const auto save_layout = [&]() -> Status {
+        io.WantSaveIniSettings = false;
+        if (ini_path.empty()) return Ok{};
+        return render::write_file_atomic(ini_path, ImGui::SaveIniSettingsToMemory());
+    };
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 3.0f;
     // Opaque panels: the dark style's 94 % window background let a panel behind (Export under
@@ -552,12 +562,22 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
             }
         }
         glfwSwapBuffers(window.get());
+        if (io.WantSaveIniSettings) {  // ImGui asks a few seconds after the layout changed
+            Status st = save_layout();
+            if (!st && !layout_error_shown) err << "dpviz: " << st.error().message << "\n";
+            layout_error_shown = layout_error_shown || !st;
+        }
     }
 
     if (worker.progress().busy && !screenshot)
         err << "dpviz: stopping the running computation\n";
     if (opt.use_session) {
-        if (Status st = save_session(s, cfg); !st) err << "dpviz: note: session not saved: " << st.error().message << "\n";
+        // A layout or session that could not be written is an error (exit 4), as any write.
+        for (const Status& st : {save_layout(), save_session(s, cfg)}) {
+            if (st) continue;
+            err << "dpviz: " << st.error().message << "\n";
+            if (code == app::kExitOk) code = app::kExitResource;
+        }
     }
     view.release();  // GL objects go before the context
     ImGui_ImplOpenGL3_Shutdown();

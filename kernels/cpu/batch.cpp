@@ -73,7 +73,9 @@ Expected<BatchResult> run_cpu(std::span<const Problem> pairs, bool reference, co
     uint64_t per_pair = 0;
     for (const Problem& p : pairs)
         per_pair = std::max(per_pair, estimate_host_bytes(p, reference ? OutputLevel::matrix : OutputLevel::score));
-    const uint64_t need = per_pair * threads, have = available_host_bytes();
+    const Expected<uint64_t> available = available_host_bytes();
+    if (!available) return available.error();
+    const uint64_t need = per_pair * threads, have = *available;
     if (need > have)
         return resource_error("the batch needs " + gib(need) + " of memory on " + std::to_string(threads) +
                               " threads, " + gib(have) + " available: use fewer threads or shorter pairs");

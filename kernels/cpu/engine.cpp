@@ -51,11 +51,47 @@ uint64_t estimate_host_bytes(const Problem& p, OutputLevel level) {
     return cells * per_cell + inputs + path + rows + (1u << 20);
 }
 
-uint64_t available_host_bytes() {
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
+    // digits[.digits] [K|M|G|T][i][B], case-insensitive, blanks around: 100MB, 1.5GiB, 512 k.
+    size_t k = 0;
+    auto blank = [&] { while (k < text.size() && (text[k] == ' ' || text[k] == '\t')) ++k; };
+    blank();
+    long double value = 0;
+    size_t digits = 0;
+    for (; k < text.size() && text[k] >= '0' && text[k] <= '9'; ++k, ++digits) value = value * 10 + (text[k] - '0');
+    if (k < text.size() && text[k] == '.') {
+        long double place = 0.1L;
+        for (++k; k < text.size() && text[k] >= '0' && text[k] <= '9'; ++k, ++digits, place /= 10)
+            value += place * (text[k] - '0');
+    }
+    if (digits == 0) return std::nullopt;
+    blank();
+    int power = 0;
+    if (k < text.size()) {
+        const char* units = "KMGT";
+        for (int u = 0; u < 4; ++u)
+            if ((text[k] | 0x20) == (units[u] | 0x20)) power = u + 1;
+        if (power > 0) {
+            ++k;
+            if (k < text.size() && (text[k] | 0x20) == 'i') ++k;
+        }
+        if (k < text.size() && (text[k] | 0x20) == 'b') ++k;
+    }
+    blank();
+    if (k != text.size()) return std::nullopt;
+    for (int u = 0; u < power; ++u) value *= 1024;
+    if (value >= 18446744073709551616.0L) return std::nullopt;  // 2^64
+    return uint64_t(value);
+}
+
+Expected<uint64_t> available_host_bytes() {
     if (const char* env = std::getenv("DPVIZ_MEMORY_LIMIT")) {
-        char* end = nullptr;
-        const unsigned long long v = std::strtoull(env, &end, 10);
-        if (end != env) return v;
+        if (const std::optional<uint64_t> v = parse_byte_size(env)) return *v;
+        std::string shown;
+        for (const char c : std::string_view(env).substr(0, 64)) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
+        return usage_error("DPVIZ_MEMORY_LIMIT='" + shown +
+                           "' is not a size: give bytes, or a number with K, M, G or T (powers of two, "
+                           "optionally followed by iB or B), e.g. 100M or 1.5GiB");
     }
     std::ifstream f("/proc/meminfo");
     std::string key;
@@ -71,7 +107,9 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     if (auto fault = gpu_fault::current(); !fault) return fault.error();
     const OutputLevel level = opt.backend == Backend::cpu_reference ? OutputLevel::matrix : opt.level;
     const uint64_t need = estimate_host_bytes(p, level);
-    const uint64_t have = opt.memory_limit ? *opt.memory_limit : available_host_bytes();
+    const Expected<uint64_t> available = opt.memory_limit ? Expected<uint64_t>(*opt.memory_limit) : available_host_bytes();
+    if (!available) return available.error();
+    const uint64_t have = *available;
     if (need > have) {
         std::string hint = level == OutputLevel::matrix ? "drop the matrix output (no --png), or "
                                                          : "";

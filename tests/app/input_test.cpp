@@ -203,9 +203,9 @@ TEST(PickRecord, ErrorsSayHowManyRecordsExist) {
     const std::string path = fixture("multi.fa");
     auto records = read_sequences(path);
     ASSERT_TRUE(records);
-    EXPECT_TRUE(fails_with(pick_record(*records, "4", path), ErrorKind::usage, {path, "record 4", "3 records"}));
+    EXPECT_TRUE(fails_with(pick_record(*records, "4", path), ErrorKind::input, {path, "record 4", "3 records"}));
     EXPECT_TRUE(fails_with(pick_record(*records, "0", path), ErrorKind::usage, {path, "start at 1", "3 records"}));
-    EXPECT_TRUE(fails_with(pick_record(*records, "chr9", path), ErrorKind::usage,
+    EXPECT_TRUE(fails_with(pick_record(*records, "chr9", path), ErrorKind::input,
                            {path, "'chr9'", "3 records", "'seq1'", "'seq3'"}));
     EXPECT_TRUE(fails_with(pick_record({}, "", "x.fa"), ErrorKind::input, {"x.fa", "no records"}));
 }
@@ -233,8 +233,8 @@ TEST(ReadRecord, MatchesPickRecord) {
     EXPECT_EQ(read_record(path, "")->name, "seq1");
     EXPECT_EQ(read_record(path, "3")->name, "seq3");
     EXPECT_EQ(read_record(path, "seq2")->residues, "MKV*");
-    EXPECT_TRUE(fails_with(read_record(path, "9"), ErrorKind::usage, {path, "record 9", "3 records"}));
-    EXPECT_TRUE(fails_with(read_record(path, "nope"), ErrorKind::usage, {path, "'nope'", "3 records"}));
+    EXPECT_TRUE(fails_with(read_record(path, "9"), ErrorKind::input, {path, "record 9", "3 records"}));
+    EXPECT_TRUE(fails_with(read_record(path, "nope"), ErrorKind::input, {path, "'nope'", "3 records"}));
     EXPECT_TRUE(fails_with(read_record(fixture("empty_record.fa"), "1"), ErrorKind::input, {"no residues"}));
 
     TempDir dir;
@@ -336,7 +336,7 @@ TEST(SequenceLimits, LongHeaderLineIsRejected) {
     const std::string path = dir.write("header.fa", ">" + std::string(size_t(4) << 20, 'h') + "\nACGT\n");
     ReadLimits limits;
     limits.max_line = 1 << 20;
-    EXPECT_TRUE(fails_with(read_sequences(path, limits), ErrorKind::resource, {path + ":1:", "header", "1 MiB"}));
+    EXPECT_TRUE(fails_with(read_sequences(path, limits), ErrorKind::input, {path + ":1:", "header", "1 MiB"}));
 }
 
 TEST(SequenceLimits, FileLargerThanLimit) {
@@ -448,8 +448,8 @@ TEST(ReadSignal, SingleColumnWithCommentsIsTheDefault) {
 TEST(ReadSignal, SeveralColumnsNeedAChoice) {
     EXPECT_TRUE(fails_with(read_signal(fixture("signal.csv")), ErrorKind::usage,
                            {fixture("signal.csv"), "2 columns", "'time'", "'value'", "--column"}));
-    EXPECT_TRUE(fails_with(read_signal(fixture("signal.csv"), "3"), ErrorKind::usage, {"column 3", "2 columns"}));
-    EXPECT_TRUE(fails_with(read_signal(fixture("signal.csv"), "volts"), ErrorKind::usage,
+    EXPECT_TRUE(fails_with(read_signal(fixture("signal.csv"), "3"), ErrorKind::input, {"column 3", "2 columns"}));
+    EXPECT_TRUE(fails_with(read_signal(fixture("signal.csv"), "volts"), ErrorKind::input,
                            {"no column named 'volts'", "line 1"}));
 }
 
@@ -490,11 +490,11 @@ TEST(SignalErrors, RaggedRowsAndEmptySignals) {
 TEST(SignalLimits, LongLineIsRejected) {
     ReadLimits limits;
     limits.max_line = 1000;
-    EXPECT_TRUE(fails_with(parse_signal("1\n" + std::string(5000, '1') + "\n", "w", "", limits), ErrorKind::resource,
+    EXPECT_TRUE(fails_with(parse_signal("1\n" + std::string(5000, '1') + "\n", "w", "", limits), ErrorKind::input,
                            {"w:2:", "longer than 1000 bytes"}));
     TempDir dir;
     const std::string path = dir.write("wide.csv", std::string(size_t(3) << 20, '7'));
-    EXPECT_TRUE(fails_with(read_signal(path, "", limits), ErrorKind::resource, {path + ":1:", "line"}));
+    EXPECT_TRUE(fails_with(read_signal(path, "", limits), ErrorKind::input, {path + ":1:", "line"}));
 }
 
 }  // namespace

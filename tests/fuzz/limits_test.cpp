@@ -345,7 +345,7 @@ TEST(PathologicalSignals, GiantSingleLineStopsAtMaxLine) {
         Stream s("value\n", "1", kGiantLine, "\n");
         return result_of(read_signal(s.path()));
     });
-    EXPECT_TRUE(rejected(c, ErrorKind::resource, "line longer than 1 MiB"));
+    EXPECT_TRUE(rejected(c, ErrorKind::input, "line longer than 1 MiB"));
     EXPECT_TRUE(bounded(c, 16, 5));
 }
 

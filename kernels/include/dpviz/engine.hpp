@@ -44,8 +44,13 @@ struct AlignOptions {
 
 // Bytes a request needs on the host for the given output level (matrices, bits and path).
 uint64_t estimate_host_bytes(const Problem& p, OutputLevel level);
-// Bytes the machine can give us now: $DPVIZ_MEMORY_LIMIT if set, else MemAvailable.
-uint64_t available_host_bytes();
+// Bytes the machine can give us now: $DPVIZ_MEMORY_LIMIT if set, else MemAvailable. A
+// DPVIZ_MEMORY_LIMIT that is not a size is a usage error naming the variable.
+Expected<uint64_t> available_host_bytes();
+// A size as people write it: bytes ("1500000"), or a number (decimals allowed) with K, M, G or
+// T, powers of two, optionally followed by "iB" or "B", any case ("100MB", "1.5GiB", "512k").
+// nullopt for anything else.
+std::optional<uint64_t> parse_byte_size(std::string_view text);
 
 // Fill + traceback on the chosen backend. Checks memory before allocating; a request that
 // does not fit returns a resource error saying how much it needs and what to do instead.
