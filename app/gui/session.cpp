@@ -172,10 +172,11 @@ int apply_session_text(AppState& s, const std::string& text) {
 
 Status save_session(const AppState& s, const std::string& dir) {
     if (dir.empty()) return Ok{};
+    const std::string path = (std::filesystem::path(dir) / "session.ini").string();
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) return resource_error("cannot create " + dir + ": " + ec.message());
-    return render::write_file_atomic((std::filesystem::path(dir) / "session.ini").string(), session_text(s));
+    if (ec) return resource_error("writing " + path + ": cannot make the folder: " + ec.message());
+    return render::write_file_atomic(path, session_text(s));
 }
 
 void load_session(AppState& s, const std::string& dir) {

@@ -1,5 +1,6 @@
-// The Export panel's writes: a FIFO, a folder or a link to a FIFO at the destination is refused
-// with the reason in the status line and left as it was; a link to a file is followed.
+// The GUI's writes: the Export panel refuses a FIFO or a folder at the destination with the
+// reason in the status line and leaves it as it was, follows a link to a file; a session that
+// cannot be saved is an error that names the file.
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 
 #include "gui_test_util.hpp"
 #include "gui/files.hpp"
+#include "gui/session.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -54,6 +56,28 @@ TEST(GuiExport, NonRegularDestinationsAreRefusedInTheStatusLine) {
     std::string first;
     std::getline(in, first);
     EXPECT_EQ(first.rfind("step,i,j", 0), 0u) << first;
+}
+
+TEST(GuiSessionSave, AFailedSaveNamesTheFileAndLeavesItAsItWas) {
+    TempDir dir;
+    AppState s = fresh_state();
+    ASSERT_EQ(::mkfifo(dir.file("session.ini").c_str(), 0600), 0);
+    const Status fifo = save_session(s, dir.path());
+    ASSERT_FALSE(fifo);
+    EXPECT_EQ(fifo.error().kind, ErrorKind::resource);
+    EXPECT_EQ(fifo.error().message.rfind("writing " + dir.file("session.ini") + ": it is a FIFO", 0), 0u)
+        << fifo.error().message;
+    struct stat sb {};
+    ASSERT_EQ(::lstat(dir.file("session.ini").c_str(), &sb), 0);
+    EXPECT_TRUE(S_ISFIFO(sb.st_mode));
+    // A file where the config folder should be.
+    { std::ofstream(dir.file("not_a_folder")) << "x"; }
+    const Status blocked = save_session(s, dir.file("not_a_folder"));
+    ASSERT_FALSE(blocked);
+    EXPECT_NE(blocked.error().message.find("writing " + dir.file("not_a_folder") + "/session.ini: "), std::string::npos)
+        << blocked.error().message;
+    ASSERT_TRUE(save_session(s, dir.file("fresh/dpviz")));  // a missing folder is made
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir.file("fresh/dpviz/session.ini")));
 }
 
 }  // namespace
