@@ -9,18 +9,21 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDPVIZ_TESTS=OFF >/dev/
 cmake --build build -j"$(nproc)" --target dpviz
 dpviz=./build/app/dpviz
 example=assets/examples/globins.fa
+# The GUI and the PNG show the same alignment: these inputs and parameters for both.
+pair=(--algo global --matrix BLOSUM62 --gap-open 10 --gap-extend 1
+      --query-record HBA_HUMAN --target-record HBB_HUMAN "$example" "$example")
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && $dpviz gui --help >/dev/null 2>&1; then
-  exec $dpviz gui --example globins
+  exec $dpviz gui "${pair[@]}"
 fi
 
 mkdir -p out
 png=$PWD/out/example_globins.png
-$dpviz align --algo global --query-record HBA_HUMAN --target-record HBB_HUMAN --png "$png" "$example" "$example"
+$dpviz align --png "$png" "${pair[@]}"
 echo
 echo "dpviz: no display; rendered the example (HBA_HUMAN x HBB_HUMAN, global, BLOSUM62 10/1) to $png"
 if command -v xvfb-run >/dev/null && $dpviz gui --help >/dev/null 2>&1; then
   shot=$PWD/out/example_gui.png
-  xvfb-run -a -s '-screen 0 1280x800x24' $dpviz gui --example globins --screenshot "$shot" --frames 5
+  xvfb-run -a -s '-screen 0 1280x800x24' $dpviz gui --screenshot "$shot" --frames 5 "${pair[@]}"
   echo "dpviz: the GUI on the same example, drawn on a virtual display: $shot"
 fi
