@@ -790,29 +790,6 @@ Status check_text_size(const std::string& text, const std::string& origin, const
 // [SECTION] Public entry points
 // ---------------------------------------------------------------------------------------------
 
-const char* alphabet_name(SeqAlphabet a) {
-    switch (a) {
-    case SeqAlphabet::dna: return "DNA";
-    case SeqAlphabet::rna: return "RNA";
-    case SeqAlphabet::protein: return "protein";
-    }
-    return "?";
-}
-
-SeqAlphabet detect_alphabet(const std::string& residues) {
-    // IUPAC nucleotide codes shared by DNA and RNA; T or U decides which.
-    constexpr std::string_view kCommon = "ACGNRYSWKMBDHV";
-    bool has_t = false, has_u = false;
-    for (const char raw : residues) {
-        const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(raw)));
-        if (c == 'T') has_t = true;
-        else if (c == 'U') has_u = true;
-        else if (kCommon.find(c) == std::string_view::npos) return SeqAlphabet::protein;
-    }
-    if (has_u && has_t) return SeqAlphabet::protein;
-    return has_u ? SeqAlphabet::rna : SeqAlphabet::dna;
-}
-
 Expected<std::vector<SequenceRecord>> read_sequences(const std::string& path, const ReadLimits& limits) {
     CollectSink sink(path, limits.max_records);
     SequenceParser parser(path, limits, sink);

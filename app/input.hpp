@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "dpviz/alphabet.hpp"
 #include "dpviz/expected.hpp"
 #include "dpviz/types.hpp"
 
 namespace dpviz::app {
 
-enum class SeqAlphabet { dna, rna, protein };
-const char* alphabet_name(SeqAlphabet a);  // "DNA", "RNA", "protein"
-// DNA when every letter is ACGT or an IUPAC nucleotide code (N R Y S W K M B D H V);
-// RNA when U appears instead of T (same codes otherwise); protein otherwise. Empty: DNA.
-SeqAlphabet detect_alphabet(const std::string& residues);
+// The alphabet rule lives with the engine (dpviz/alphabet.hpp), one copy for every front end.
+using SeqAlphabet = dpviz::Alphabet;
+using dpviz::alphabet_name;
+using dpviz::detect_alphabet;
 
 struct SequenceRecord {
     std::string name;         // first word of the header; plain text: the origin's file name stem

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "dpviz/alphabet.hpp"
 #include "dpviz/engine.hpp"
 
 namespace dpviz {
@@ -18,6 +21,57 @@ std::string lower(std::string_view s) {
 }
 
 constexpr int32_t kMaxPenalty = 1'000'000;
+
+// EMBOSS's ambiguous and rare protein letters and the stop: a matrix without one of them scores
+// it 0 against everything (needle and water give every letter outside the matrix a zero row).
+constexpr std::string_view kZeroWhenMissing = "BZJOUX*";
+
+// A nucleotide matrix: every letter of it is a nucleotide code (NUC.4.4, an ACGT file).
+bool is_nucleotide_matrix(const SubstitutionMatrix& m) {
+    return !m.alphabet.empty() && std::all_of(m.alphabet.begin(), m.alphabet.end(), is_nucleotide_code);
+}
+
+// The letter a nucleotide matrix scores `c` as when it lacks `c`: U as T (RNA against a DNA
+// matrix), T as U, X as N (EMBOSS reads X in a nucleotide sequence as N). 0: none.
+char nucleotide_alias(const SubstitutionMatrix& m, char c) {
+    for (const auto& [from, to] : {std::pair{'U', 'T'}, std::pair{'T', 'U'}, std::pair{'X', 'N'}})
+        if (c == from && m.index_of(to) >= 0) return to;
+    return 0;
+}
+
+// Adds a row and a column for each letter of `residues` that `m` lacks and that has a defined
+// meaning: a nucleotide alias copies the scores of the letter it stands for; a letter of
+// kZeroWhenMissing scores 0 and goes last (m.unscored counts those). Other missing letters stay
+// missing, so encoding reports them. This is the one place where letters map to matrix rows.
+void add_missing_letters(SubstitutionMatrix& m, const std::string& residues) {
+    const bool nucleotide = is_nucleotide_matrix(m);
+    std::string aliased, zero;
+    std::vector<int> source;  // per alias: the row it copies
+    for (const char c : residues) {
+        if (m.index_of(c) >= 0 || aliased.find(c) != std::string::npos || zero.find(c) != std::string::npos) continue;
+        if (const char to = nucleotide ? nucleotide_alias(m, c) : 0) {
+            aliased += c;
+            source.push_back(m.index_of(to));
+        } else if (kZeroWhenMissing.find(c) != std::string_view::npos) {
+            zero += c;
+        }
+    }
+    if (aliased.empty() && zero.empty()) return;
+    // New order: the scored letters, the aliases, then every zero letter (old and new).
+    const int kept = m.size() - m.unscored;
+    std::vector<int> from;  // per new letter: the row of `m` it reads, -1 for zeros
+    for (int k = 0; k < kept; ++k) from.push_back(k);
+    from.insert(from.end(), source.begin(), source.end());
+    from.insert(from.end(), size_t(m.unscored) + zero.size(), -1);
+    const size_t n = from.size();
+    std::vector<int32_t> scores(n * n, 0);
+    for (size_t x = 0; x < n; ++x)
+        for (size_t y = 0; y < n; ++y)
+            if (from[x] >= 0 && from[y] >= 0) scores[x * n + y] = m.at(from[x], from[y]);
+    m.alphabet = m.alphabet.substr(0, size_t(kept)) + aliased + m.alphabet.substr(size_t(kept)) + zero;
+    m.scores = std::move(scores);
+    m.unscored += static_cast<int>(zero.size());
+}
 
 }  // namespace
 
@@ -107,6 +161,7 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
 
     if (uses_substitution_matrix(algo) && s.matrix) {
         p.matrix = *s.matrix;
+        add_missing_letters(p.matrix, p.query + p.target);
     } else {
         // Match/mismatch (or plain identity for edit distance and LCS) over the letters present.
         std::string letters = p.query + p.target;

@@ -79,6 +79,19 @@ std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell en
     return path;
 }
 
+namespace {
+
+// EMBOSS's similarity (measured with needle, docs/algorithms.md "Alphabets"): a pair is similar
+// when one of its residues scores > 0 both against itself and against the other. With every
+// built-in matrix that is just s(a, b) > 0; an identical pair that scores <= 0 (N/N, X/X) is
+// not similar, and a letter the matrix scores 0 (J, O, U in BLOSUM62) never is.
+bool similar(const Problem& p, int a, int b) {
+    const SubstitutionMatrix& m = p.matrix;
+    return (m.at(a, a) > 0 && m.at(a, b) > 0) || (m.at(b, b) > 0 && m.at(b, a) > 0);
+}
+
+}  // namespace
+
 Alignment make_alignment(const Problem& p, const std::vector<Cell>& path) {
     Alignment a;
     if (path.empty()) return a;
@@ -105,10 +118,11 @@ Alignment make_alignment(const Problem& p, const std::vector<Cell>& path) {
         char mark = ' ';
         if (di && dj) {
             const bool same = has_residues ? p.query_codes[to.i - 1] == p.target_codes[to.j - 1] : true;
-            const bool sim = same || (has_matrix && p.sub(to.i, to.j) > 0);
-            if (same) ++a.identical;
+            const bool identical = same && (!has_residues || p.matrix.scores_letter(p.query_codes[to.i - 1]));
+            const bool sim = has_matrix ? similar(p, p.query_codes[to.i - 1], p.target_codes[to.j - 1]) : identical;
+            if (identical) ++a.identical;
             if (sim) ++a.similar;
-            mark = same ? '|' : (sim ? ':' : '.');
+            mark = identical ? '|' : (sim ? ':' : '.');
             push(same ? '=' : 'X');
         } else {
             ++a.gaps;

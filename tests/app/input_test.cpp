@@ -172,7 +172,7 @@ TEST(DetectAlphabet, DnaRnaProtein) {
     EXPECT_EQ(detect_alphabet(""), SeqAlphabet::dna);
     EXPECT_EQ(detect_alphabet("ACGU"), SeqAlphabet::rna);
     EXPECT_EQ(detect_alphabet("acgun"), SeqAlphabet::rna);
-    EXPECT_EQ(detect_alphabet("ACGTU"), SeqAlphabet::protein);
+    EXPECT_EQ(detect_alphabet("ACGTU"), SeqAlphabet::dna);  // T and U together: nucleotide, as in EMBOSS
     EXPECT_EQ(detect_alphabet("MKVLE"), SeqAlphabet::protein);
     EXPECT_EQ(detect_alphabet("ACGT*"), SeqAlphabet::protein);
     EXPECT_STREQ(alphabet_name(SeqAlphabet::dna), "DNA");

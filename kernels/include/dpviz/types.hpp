@@ -37,8 +37,12 @@ struct SubstitutionMatrix {
     std::string name;              // "BLOSUM62", "match/mismatch", or a file name
     std::string alphabet;          // row and column letters, in file order
     std::vector<int32_t> scores;   // alphabet.size()^2, row-major
+    // The last `unscored` letters were added by make_problem for residues the matrix lacks that
+    // EMBOSS scores 0 against everything (B Z J O U X *): they are never identical or similar.
+    int unscored = 0;
 
     int size() const { return static_cast<int>(alphabet.size()); }
+    bool scores_letter(int code) const { return code < size() - unscored; }
     int32_t at(int row, int col) const { return scores[static_cast<size_t>(row) * alphabet.size() + col]; }
     int index_of(char c) const;    // case-insensitive; -1 when the letter is not in the alphabet
     int32_t min_score() const;
@@ -168,13 +172,15 @@ struct Grid {
 struct Alignment {
     int32_t query_begin = 0, query_end = 0;    // 0-based residues, end exclusive
     int32_t target_begin = 0, target_end = 0;
-    std::string cigar;         // '=' match, 'X' mismatch, 'I' query residue vs gap, 'D' target residue vs gap
+    std::string cigar;         // '=' same letter, 'X' different letters, 'I' query residue vs gap, 'D' target residue vs gap
     std::string query_row;     // aligned query with '-' for gaps
-    std::string markup;        // '|' identical, ':' similar (score > 0), '.' other pair, ' ' gap
+    std::string markup;        // '|' identical, ':' similar but not identical, '.' other pair, ' ' gap
     std::string target_row;
     int32_t length = 0;        // alignment columns
+    // EMBOSS's counts (docs/algorithms.md, "Alphabets"): identical = the same letter, one the
+    // matrix scores; similar = a positive score (so N/N in NUC.4.4 is identical, not similar).
     int32_t identical = 0;
-    int32_t similar = 0;       // identical included
+    int32_t similar = 0;
     int32_t gaps = 0;          // gap columns
     double identity() const { return length ? double(identical) / length : 0.0; }
     double similarity() const { return length ? double(similar) / length : 0.0; }
