@@ -36,7 +36,9 @@ files (CSV/TSV/whitespace) whose every column is one signal. The pairs are:
 Algorithm and scoring (as in dpviz align):
   --algo A             local (default), global, semiglobal, edit, lcs, dtw
   --matrix NAME|FILE   substitution matrix (default: BLOSUM62 for protein, NUC.4.4 for DNA/RNA,
-                       decided over all records)
+                       decided over all records of both sides together)
+  --alphabet A         dna, rna or protein: sets the default matrix; every residue of every
+                       record is checked against it (exit 3 naming file, record, position)
   --match N, --mismatch N, --gap-open N (10), --gap-extend N (1)
   --dtw-cost C         abs (default) or squared; --band N; --dtw-scale S (default: per pair)
 
@@ -150,7 +152,7 @@ Expected<std::vector<std::pair<size_t, size_t>>> pairing(const std::vector<size_
 int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     static const std::vector<std::string> kValues = {"--algo",    "--matrix",   "--match",     "--mismatch",
                                                      "--gap-open", "--gap-extend", "--dtw-cost", "--band",
-                                                     "--dtw-scale", "--backend", "--threads"};
+                                                     "--dtw-scale", "--backend", "--threads", "--alphabet"};
     static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--help"};
     auto parsed = parse_args(args, 0, kValues, kFlags, "dpviz batch --help");
     if (!parsed) return fail(err, parsed.error());
@@ -204,12 +206,11 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
         for (const auto& x : *ts) tl.push_back(x.residues.size());
         auto pairs = pairing(ql, tl, a.flags.count("--all-vs-all") > 0, 2);  // letter + code
         if (!pairs) return fail(err, pairs.error());
-        if (uses_substitution_matrix(*algo)) {
-            std::string all;
-            for (const auto* side : {&*qs, &*ts})
-                for (const SequenceInput& x : *side) all += x.residues;
-            if (Status st = substitution_from_args(a, all, s); !st) return fail(err, st.error());
-        }
+        // One alphabet for the whole batch, from (or checked over) every record of both sides.
+        std::vector<NamedSequence> inputs;
+        for (const SequenceInput& x : *qs) inputs.push_back({literal ? "query" : a.positional[0], &x});
+        for (const SequenceInput& x : *ts) inputs.push_back({literal ? "target" : a.positional[1], &x});
+        if (Status st = sequence_scoring_from_args(a, *algo, inputs, s); !st) return fail(err, st.error());
         for (const auto& [q, t] : *pairs) {
             auto p = make_problem(*algo, (*qs)[q], (*ts)[t], s);
             if (!p) {

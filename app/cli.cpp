@@ -59,6 +59,11 @@ Algorithm and scoring:
   --matrix NAME|FILE   BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250, NUC.4.4 (aliases
                        EBLOSUM62, EDNAFULL, ...) or an NCBI-format matrix file.
                        Default: BLOSUM62 for protein, NUC.4.4 for DNA/RNA.
+  --alphabet A         dna, rna or protein: the default matrix follows it and every residue
+                       is checked against it (exit 3 naming file, record, position, letter).
+                       Default: decided from both inputs together, nucleotide when every
+                       letter is ACGTU, an IUPAC code (BDHKMNRSVWY) or X; U scores as T.
+                       B Z J O U X * missing from a matrix score 0, as in EMBOSS.
   --match N            match score (uses match/mismatch instead of a matrix)
   --mismatch N         mismatch score, <= 0 (default -1 with --match)
   --gap-open N         cost of a gap's first residue (default 10)
@@ -151,7 +156,7 @@ Expected<SequenceInput> load_sequence(const std::string& arg, bool literal, cons
 
 int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     auto parsed = parse_args(args, 1,
-                             {"--algo", "--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend",
+                             {"--algo", "--matrix", "--alphabet", "--match", "--mismatch", "--gap-open", "--gap-extend",
                               "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
                               "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap"},
                              {"--seq", "--json", "--score-only", "--help"});
@@ -198,8 +203,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!q) return fail(err, q.error());
         auto t = load_sequence(a.positional[1], literal, get("--target-record"), "target");
         if (!t) return fail(err, t.error());
-        if (uses_substitution_matrix(*algo))
-            if (Status st = substitution_from_args(a, q->residues + t->residues, s); !st) return fail(err, st.error());
+        const NamedSequence sides[] = {{query_origin, &*q}, {target_origin, &*t}};
+        if (Status st = sequence_scoring_from_args(a, *algo, sides, s); !st) return fail(err, st.error());
         problem = make_problem(*algo, *q, *t, s);
         if (!problem && problem.error().kind == ErrorKind::input) {
             // Name the file and the record: "FILE: record NAME: query: position K: residue 'J' ...".

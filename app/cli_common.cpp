@@ -151,6 +151,10 @@ Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
     if (*algo != Algorithm::dtw)
         for (const char* o : {"--dtw-cost", "--dtw-scale", "--column"})
             if (a.has(o)) return usage_error(std::string(o) + " applies to --algo dtw only");
+    if (*algo == Algorithm::dtw && a.has("--alphabet"))
+        return usage_error("--alphabet does not apply to --algo dtw (signals have no residues)");
+    if (a.has("--alphabet") && !parse_alphabet(a.get("--alphabet")))  // before any input is read
+        return usage_error("unknown --alphabet '" + a.get("--alphabet") + "' (dna, rna, protein)");
     if (!uses_gap_penalties(*algo))
         for (const char* o : {"--matrix", "--match", "--mismatch", "--gap-open", "--gap-extend"})
             if (a.has(o))
@@ -158,7 +162,35 @@ Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
     return out;
 }
 
-Status substitution_from_args(const Args& a, const std::string& residues, ScoringOptions& s) {
+Expected<Alphabet> alphabet_from_args(const Args& a, std::span<const NamedSequence> inputs) {
+    if (!a.has("--alphabet")) {
+        std::vector<std::string_view> all;
+        for (const NamedSequence& in : inputs) all.push_back(in.sequence->residues);
+        return detect_alphabet(all);
+    }
+    const std::string given = a.get("--alphabet");
+    const auto forced = parse_alphabet(given);
+    if (!forced) return usage_error("unknown --alphabet '" + given + "' (dna, rna, protein)");
+    for (const NamedSequence& in : inputs) {
+        const std::string& r = in.sequence->residues;
+        const auto k = first_rejected(r, *forced);
+        if (!k) continue;
+        const unsigned char c = static_cast<unsigned char>(r[*k]);
+        const std::string shown = std::isprint(c) ? std::string("'") + char(c) + "'" : "byte " + std::to_string(c);
+        const std::string why = *forced == Alphabet::protein
+                                    ? "is not a protein residue (--alphabet protein takes the letters A-Z and '*')"
+                                    : "is not a nucleotide code (--alphabet " + given +
+                                          " takes A C G T U, the IUPAC codes B D H K M N R S V W Y, and X)";
+        return input_error(in.origin + ": record '" + in.sequence->name + "': position " + std::to_string(*k + 1) +
+                           ": residue " + shown + " " + why);
+    }
+    return *forced;
+}
+
+namespace {
+
+// The substitution scores into `s`: --match/--mismatch, or --matrix (default: the alphabet's).
+Status substitution_from_args(const Args& a, Alphabet alphabet, ScoringOptions& s) {
     const bool mm = a.has("--match") || a.has("--mismatch");
     if (mm && a.has("--matrix")) return usage_error("give --matrix or --match/--mismatch, not both");
     if (mm) {
@@ -174,11 +206,21 @@ Status substitution_from_args(const Args& a, const std::string& residues, Scorin
         return Ok{};
     }
     std::string name = a.get("--matrix");
-    if (name.empty()) name = detect_alphabet(residues) == SeqAlphabet::protein ? "BLOSUM62" : "NUC.4.4";
+    if (name.empty()) name = alphabet == Alphabet::protein ? "BLOSUM62" : "NUC.4.4";
     auto m = load_matrix(name);
     if (!m) return m.error();
     s.matrix = *m;
     return Ok{};
+}
+
+}  // namespace
+
+Status sequence_scoring_from_args(const Args& a, Algorithm algo, std::span<const NamedSequence> inputs,
+                                  ScoringOptions& s) {
+    auto alphabet = alphabet_from_args(a, inputs);
+    if (!alphabet) return alphabet.error();
+    if (!uses_substitution_matrix(algo)) return Ok{};
+    return substitution_from_args(a, *alphabet, s);
 }
 
 }  // namespace dpviz::app

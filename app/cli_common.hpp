@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "dpviz/alphabet.hpp"
 #include "dpviz/engine.hpp"
 #include "dpviz/expected.hpp"
 
@@ -45,8 +47,20 @@ struct AlgoScoring {
     ScoringOptions scoring;
 };
 Expected<AlgoScoring> algo_scoring_from_args(const Args& a);
-// The substitution scores into `s`: --match/--mismatch, or --matrix (default: BLOSUM62 when
-// `residues` look like protein, NUC.4.4 otherwise).
-Status substitution_from_args(const Args& a, const std::string& residues, ScoringOptions& s);
+// One input sequence as messages name it: its file (or "query" / "target" for --seq) and its
+// record (SequenceInput::name).
+struct NamedSequence {
+    std::string origin;
+    const SequenceInput* sequence = nullptr;
+};
+// The alphabet of a job: --alphabet dna|rna|protein, every residue checked against it (one it
+// does not accept is an input error naming the file, the record, the position and the letter),
+// or else detect_alphabet over all the inputs together.
+Expected<Alphabet> alphabet_from_args(const Args& a, std::span<const NamedSequence> inputs);
+// What a sequence job takes from the options and its inputs: the alphabet (alphabet_from_args)
+// and, for local, global and semiglobal, the substitution scores into `s`: --match/--mismatch,
+// or --matrix, by default the alphabet's (BLOSUM62 for protein, NUC.4.4 for DNA and RNA).
+Status sequence_scoring_from_args(const Args& a, Algorithm algo, std::span<const NamedSequence> inputs,
+                                  ScoringOptions& s);
 
 }  // namespace dpviz::app
