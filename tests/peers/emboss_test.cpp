@@ -1,13 +1,21 @@
 // dpviz against EMBOSS on real pairs: global = needle with end gaps penalized like internal
 // ones, semiglobal = needle's default (free end gaps), local = water; same matrix, same gaps.
+// On EMBOSS's ambiguity and RNA test files also the identity and similarity counts.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "dpviz/alphabet.hpp"
 #include "dpviz/engine.hpp"
 #include "peer_env.hpp"
 #include "real_pairs.hpp"
@@ -15,23 +23,30 @@
 namespace dpviz::peers {
 namespace {
 
-// The EMBOSS score of the best alignment: needle/water print it as "# Score: 123.0" (floats,
-// exact here because matrix and penalties are integers).
-int32_t emboss_score(Algorithm algo, const Seq& q, const Seq& t, bool protein, GapPenalties g) {
+// needle (global: end gaps penalized like internal ones; semiglobal: needle's free end gaps) or
+// water, scoring with `datafile`; its report in EMBOSS's pair format.
+std::string emboss_report(Algorithm algo, const Seq& q, const Seq& t, const std::string& datafile, GapPenalties g) {
     const std::string open = std::to_string(g.open), extend = std::to_string(g.extend);
     std::vector<std::string> argv = {algo == Algorithm::local ? "water" : "needle",
                                      "-asequence", q.fasta, "-bsequence", t.fasta,
-                                     "-datafile", protein ? "EBLOSUM62" : "EDNAFULL",
+                                     "-datafile", datafile,
                                      "-gapopen", open, "-gapextend", extend,
                                      "-aformat3", "pair", "-outfile", "stdout", "-auto"};
     if (algo == Algorithm::global) argv.insert(argv.end(), {"-endweight", "-endopen", open, "-endextend", extend});
     if (algo == Algorithm::semiglobal) argv.push_back("-noendweight");
     const CommandOutput r = run_command(argv);
     if (r.status != 0) throw std::runtime_error(argv[0] + " failed (" + std::to_string(r.status) + "): " + r.err);
-    const auto at = r.out.find("# Score:");
-    if (at == std::string::npos) throw std::runtime_error(argv[0] + " printed no '# Score:' line:\n" + r.out);
-    const double score = std::strtod(r.out.c_str() + at + 8, nullptr);
-    if (score != std::round(score)) throw std::runtime_error(argv[0] + " score is not an integer: " + std::to_string(score));
+    return r.out;
+}
+
+// The EMBOSS score of the best alignment: needle/water print it as "# Score: 123.0" (floats,
+// exact here because matrix and penalties are integers).
+int32_t emboss_score(Algorithm algo, const Seq& q, const Seq& t, bool protein, GapPenalties g) {
+    const std::string out = emboss_report(algo, q, t, protein ? "EBLOSUM62" : "EDNAFULL", g);
+    const auto at = out.find("# Score:");
+    if (at == std::string::npos) throw std::runtime_error("no '# Score:' line in:\n" + out);
+    const double score = std::strtod(out.c_str() + at + 8, nullptr);
+    if (score != std::round(score)) throw std::runtime_error("the EMBOSS score is not an integer: " + std::to_string(score));
     return static_cast<int32_t>(score);
 }
 
@@ -165,6 +180,181 @@ TEST(EmbossCli, JsonScoreEqualsNeedle) {
         EXPECT_NE(r.out.find("\"algo\":\"" + std::string(algorithm_name(run.algo)) + "\""), std::string::npos) << r.out;
         EXPECT_NE(r.out.find("\"query_length\":" + std::to_string(q.residues.size())), std::string::npos) << r.out;
         EXPECT_EQ(json_score(r.out), emboss_score(run.algo, q, t, rp.protein, {10, 1})) << r.out;
+    }
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Alphabets: EMBOSS's ambiguity test sequences and RNA against DNA (docs/algorithms.md)
+// ---------------------------------------------------------------------------------------------
+
+// What a pair report says, needle's or dpviz's text output (the same "# Identity:  10/32" lines):
+// score, length, identical and similar columns, and the two aligned rows (upper case).
+struct PairReport {
+    int32_t score = 0;
+    int length = -1, identical = -1, similar = -1;
+    std::string query_row, target_row;
+};
+
+PairReport parse_report(const std::string& text) {
+    PairReport r;
+    std::istringstream in(text);
+    int rows = 0;
+    auto count = [](const std::string& line) { return std::atoi(line.c_str() + line.find(':') + 1); };
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("# Score:", 0) == 0) r.score = static_cast<int32_t>(std::lround(std::strtod(line.c_str() + 8, nullptr)));
+        else if (line.rfind("# Length:", 0) == 0) r.length = count(line);
+        else if (line.rfind("# Identity:", 0) == 0) r.identical = count(line);
+        else if (line.rfind("# Similarity:", 0) == 0) r.similar = count(line);
+        if (line.empty() || line[0] == '#' || std::isspace(static_cast<unsigned char>(line[0]))) continue;
+        // "NAME  START RESIDUES END": the query's line, then (after the markup) the target's.
+        std::istringstream f(line);
+        std::string name, start, residues, end;
+        if (!(f >> name >> start >> residues >> end)) continue;
+        for (char& c : residues) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        (rows++ % 2 == 0 ? r.query_row : r.target_row) += residues;
+    }
+    if (r.length < 0 || r.identical < 0 || r.similar < 0) throw std::runtime_error("not a pair report:\n" + text);
+    return r;
+}
+
+// EMBOSS's files as they are, and pairs built from them: every IUPAC code and every protein
+// letter, an RNA (rna1.seq) against a DNA copy of it with IUPAC codes and a deletion.
+std::pair<Seq, Seq> alphabet_pair(const std::string& label) {
+    if (label == "ambignuc") return {test_data("ambignuc.fasta"), test_data("ambignuc.fasta")};
+    if (label == "ambignuc_bases")  // each code against one of its bases, the second half varied
+        return {test_data("ambignuc.fasta"), literal("ambignuc_bases", "ACCAGTGCAGCTTGACacgtgcgctaccaaaggcc")};
+    if (label == "ambigprot") return {test_data("ambigprot.fasta"), test_data("ambigprot.fasta")};
+    if (label == "ambigprot_variant")  // J/L, O/K, U/C, X/A, Z/E, B/D; then the special letters swapped
+        return {test_data("ambigprot.fasta"),
+                literal("ambigprot_variant", "ADCDEFGHILKLMNKPQRSTCVWAYE*abcdefghiojklmnupqrstjvw*yzbx")};
+    if (label == "rna_dna") return {test_data("rna1.seq"), literal("rna1_dna", "CACTACTCCAAGGRCCTATCTTTCTCAGTGCNACAGTAA")};
+    if (label == "rna_dna_file") return {test_data("rna1.seq"), test_data("dna.fasta")};
+    if (label == "cofold_rna") return {test_data("cofold-red.fasta"), test_data("cofold-blue.fasta")};
+    throw std::runtime_error("no alphabet pair " + label);
+}
+
+std::string alphabet_data_missing() {
+    for (const char* f : {"ambignuc.fasta", "ambigprot.fasta", "rna1.seq", "dna.fasta", "cofold-red.fasta"})
+        if (!find_program("needle") || access((std::string(kEmbossTestData) + "/" + f).c_str(), R_OK) != 0)
+            return std::string(kEmbossTestData) + "/" + f + " or needle is missing (apt install emboss emboss-test)";
+    return emboss_missing();
+}
+
+struct AlphabetCase {
+    std::string pair;
+    Algorithm algo;
+    bool protein;    // the matrix: EBLOSUM62 / BLOSUM62, else EDNAFULL / NUC.4.4
+    bool same_path;  // EMBOSS and dpviz report the same alignment (no co-optimal alternative taken)
+};
+
+std::string alphabet_case_name(const testing::TestParamInfo<AlphabetCase>& info) {
+    return info.param.pair + "_" + std::string(algorithm_name(info.param.algo));
+}
+
+class EmbossAlphabets : public testing::TestWithParam<AlphabetCase> {};
+
+TEST_P(EmbossAlphabets, ScoreIdentityAndSimilarityEqualEmboss) {
+    if (const std::string why = alphabet_data_missing(); !why.empty()) GTEST_SKIP() << why;
+    const AlphabetCase& c = GetParam();
+    const auto [q, t] = alphabet_pair(c.pair);
+    SCOPED_TRACE(q.name + " x " + t.name + ", " + std::string(algorithm_name(c.algo)));
+    // dpviz's own rule picks the matrix EMBOSS uses for these files.
+    const std::string_view both[] = {q.residues, t.residues};
+    EXPECT_EQ(detect_alphabet(both) == Alphabet::protein, c.protein);
+
+    const Problem p = make(c.algo, q, t, &matrix_for(c.protein), {10, 1});
+    const int32_t score = dpviz_score(p);
+    const DpResult r = align_reference(p);
+    const PairReport e = parse_report(emboss_report(c.algo, q, t, c.protein ? "EBLOSUM62" : "EDNAFULL", {10, 1}));
+    EXPECT_EQ(score, e.score);
+    if (!c.same_path) return;  // co-optimal alignments may differ in their counts
+    ASSERT_EQ(r.alignment.query_row, e.query_row);
+    ASSERT_EQ(r.alignment.target_row, e.target_row);
+    EXPECT_EQ(r.alignment.length, e.length);
+    EXPECT_EQ(r.alignment.identical, e.identical);
+    EXPECT_EQ(r.alignment.similar, e.similar);
+}
+
+std::vector<AlphabetCase> alphabet_cases() {
+    std::vector<AlphabetCase> v;
+    for (const Algorithm a : {Algorithm::global, Algorithm::local}) {
+        v.push_back({"ambignuc", a, false, true});
+        v.push_back({"ambignuc_bases", a, false, true});
+        v.push_back({"ambigprot", a, true, true});
+        v.push_back({"ambigprot_variant", a, true, true});
+        v.push_back({"rna_dna", a, false, true});
+        v.push_back({"cofold_rna", a, false, true});
+    }
+    v.push_back({"rna_dna_file", Algorithm::global, false, false});  // needle takes another co-optimal path
+    v.push_back({"rna_dna_file", Algorithm::local, false, true});
+    // Semi-global: scores only (needle's Length and rows include the free end gaps).
+    for (const char* pair : {"ambignuc_bases", "ambigprot_variant", "rna_dna", "rna_dna_file"})
+        v.push_back({pair, Algorithm::semiglobal, std::string(pair) == "ambigprot_variant", false});
+    return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(TestData, EmbossAlphabets, testing::ValuesIn(alphabet_cases()), alphabet_case_name);
+
+// EMBOSS calls a pair similar when one residue scores > 0 against itself and against the other
+// (measured with needle): P/Q scores +2 here but both diagonals are negative.
+TEST(EmbossAlphabetsRule, SimilarityWithACustomMatrix) {
+    if (const std::string why = emboss_missing(); !why.empty()) GTEST_SKIP() << why;
+    const std::string file = scratch_file("PQTEST",
+                                          "   A  E  P  Q  W\n"
+                                          "A  0  1  0  0  0\n"
+                                          "E  1  4  0  0  0\n"
+                                          "P  0  0 -1  2  0\n"
+                                          "Q  0  0  2 -1  0\n"
+                                          "W  0  0  0  0 11\n");
+    const Seq q = literal("pq_query", "WPWAWEWAW"), t = literal("pq_target", "WQWEWAWAW");
+    const Problem p = make(Algorithm::global, q, t, &matrix(file), {10, 1});
+    const Alignment a = align_reference(p).alignment;
+    const PairReport e = parse_report(emboss_report(Algorithm::global, q, t, file, {10, 1}));
+    EXPECT_EQ(dpviz_score(p), e.score);
+    ASSERT_EQ(a.query_row, e.query_row);
+    EXPECT_EQ(a.identical, e.identical);
+    EXPECT_EQ(a.similar, e.similar);
+    EXPECT_EQ(a.identical, 6);  // W x5, A/A (score 0)
+    EXPECT_EQ(a.similar, 7);    // W x5, A/E, E/A; not P/Q, not A/A
+}
+
+// The binary on the files, with the matrix it picks itself: text header and rows, and the batch
+// score, against needle / water.
+TEST(EmbossCli, AlphabetDecidedFromBothInputsMatchesNeedle) {
+    if (const std::string why = alphabet_data_missing(); !why.empty()) GTEST_SKIP() << why;
+    for (const AlphabetCase& c : alphabet_cases()) {
+        if (!c.same_path) continue;
+        const auto [q, t] = alphabet_pair(c.pair);
+        const std::string algo(algorithm_name(c.algo));
+        SCOPED_TRACE(c.pair + ", " + algo);
+        const CommandOutput r = run_command({DPVIZ_BINARY, "align", "--algo", algo, "--gap-open", "10", "--gap-extend",
+                                             "1", "--backend", "cpu", q.fasta, t.fasta});
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_NE(r.out.find(c.protein ? "# Matrix: BLOSUM62" : "# Matrix: NUC.4.4"), std::string::npos) << r.out;
+        const PairReport ours = parse_report(r.out);
+        const PairReport e = parse_report(emboss_report(c.algo, q, t, c.protein ? "EBLOSUM62" : "EDNAFULL", {10, 1}));
+        EXPECT_EQ(ours.score, e.score);
+        EXPECT_EQ(ours.query_row, e.query_row);
+        EXPECT_EQ(ours.target_row, e.target_row);
+        EXPECT_EQ(ours.length, e.length);
+        EXPECT_EQ(ours.identical, e.identical);
+        EXPECT_EQ(ours.similar, e.similar);
+
+        const CommandOutput b = run_command({DPVIZ_BINARY, "batch", "--algo", algo, "--gap-open", "10", "--gap-extend",
+                                             "1", "--backend", "cpu", q.fasta, t.fasta});
+        ASSERT_EQ(b.status, 0) << b.err;
+        // "#pair ..." header, then "1 QUERY TARGET M N SCORE I J BACKEND".
+        std::istringstream rows(b.out);
+        std::string header, pair, qn, tn, m, n, score;
+        std::getline(rows, header);
+        std::getline(rows, pair, '\t');
+        std::getline(rows, qn, '\t');
+        std::getline(rows, tn, '\t');
+        std::getline(rows, m, '\t');
+        std::getline(rows, n, '\t');
+        std::getline(rows, score, '\t');
+        EXPECT_EQ(score, std::to_string(e.score)) << b.out;
     }
 }
 

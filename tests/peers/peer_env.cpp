@@ -193,6 +193,21 @@ Seq segment(const Seq& s, int begin, int end) {
 
 Seq literal(const std::string& name, const std::string& residues) { return write_fasta(name, residues); }
 
+Seq test_data(const std::string& file) {
+    const std::string path = std::string(kEmbossTestData) + "/" + file;
+    auto rec = app::read_record(path, "");
+    if (!rec) throw std::runtime_error("dpviz cannot read " + path + ": " + rec.error().message);
+    return {rec->name, rec->residues, path};
+}
+
+std::string scratch_file(const std::string& name, const std::string& content) {
+    const fs::path path = scratch() / name;
+    std::ofstream f(path, std::ios::binary);
+    f << content;
+    if (!f) throw std::runtime_error("cannot write " + path.string());
+    return path.string();
+}
+
 const SubstitutionMatrix& matrix(const std::string& name_or_path) {
     static std::mutex mu;
     static std::map<std::string, SubstitutionMatrix> cache;

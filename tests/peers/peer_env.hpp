@@ -18,6 +18,7 @@ namespace dpviz::peers {
 inline constexpr const char* kEmbossData = "/usr/share/EMBOSS/data";             // EBLOSUM62, EDNAFULL
 inline constexpr const char* kSwissDat = "/usr/share/EMBOSS/test/swiss/seq.dat";  // 100 SwissProt entries
 inline constexpr const char* kEmblDir = "/usr/share/EMBOSS/test/embl";            // EMBL flat files
+inline constexpr const char* kEmbossTestData = "/usr/share/EMBOSS/test/data";      // ambignuc.fasta, rna1.seq, ...
 
 // Empty when `needle`, `water`, `seqret`, EMBOSS's matrices and its test data are all there;
 // otherwise why not (for GTEST_SKIP).
@@ -45,6 +46,11 @@ Seq embl(const std::string& file, const std::string& id);
 Seq segment(const Seq& s, int begin, int end);
 // Any residues, written to a FASTA file (synthetic cases).
 Seq literal(const std::string& name, const std::string& residues);
+// A sequence file of emboss-test's data folder used as it is (every tool reads that file): its
+// first record as dpviz's reader returns it. Throws when the file is missing.
+Seq test_data(const std::string& file);
+// A file in the scratch directory holding `content` (a matrix for -datafile and --matrix).
+std::string scratch_file(const std::string& name, const std::string& content);
 
 // Both helpers above throw std::runtime_error with the command and its stderr when a peer
 // fails; GoogleTest reports that as a failure of the test that asked.
