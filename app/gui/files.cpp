@@ -14,33 +14,9 @@
 #include "dpviz/render/png.hpp"
 #include "gui/compute.hpp"
 
-#ifndef DPVIZ_SOURCE_ASSETS
-#define DPVIZ_SOURCE_ASSETS ""
-#endif
-
 namespace dpviz::gui {
 
 namespace fs = std::filesystem;
-
-std::string find_assets_dir(const std::string& exe_path) {
-    std::vector<fs::path> candidates;
-    if (const char* env = std::getenv("DPVIZ_ASSETS"); env && *env) candidates.emplace_back(env);
-    std::error_code ec;
-    fs::path exe = exe_path.empty() ? fs::path() : fs::weakly_canonical(exe_path, ec);
-    if (exe_path.empty() || ec) exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!exe.empty()) {
-        const fs::path dir = exe.parent_path();
-        candidates.push_back(dir / "assets");
-        candidates.push_back(dir / ".." / "share" / "dpviz" / "assets");
-        candidates.push_back(dir / ".." / ".." / "assets");  // build tree: build/app/dpviz
-    }
-    candidates.emplace_back(DPVIZ_SOURCE_ASSETS);
-    for (const fs::path& c : candidates) {
-        if (c.empty()) continue;
-        if (fs::exists(c / "examples" / "globins.fa", ec)) return fs::weakly_canonical(c, ec).string();
-    }
-    return "";
-}
 
 std::string unique_path(const std::string& path) {
     std::error_code ec;

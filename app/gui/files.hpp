@@ -5,16 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "assets_dir.hpp"
 #include "dpviz/expected.hpp"
 #include "dpviz/types.hpp"
 #include "gui/app_state.hpp"
 
 namespace dpviz::gui {
 
-// The assets folder (holding examples/globins.fa): $DPVIZ_ASSETS, then next to the executable
-// (<exe dir>/assets, <exe dir>/../share/dpviz/assets, the build tree's ../../assets), then the
-// source tree's path compiled in. "" when none exists.
-std::string find_assets_dir(const std::string& exe_path);
+// The assets folder (holding examples/globins.fa): the one lookup of app/assets_dir.hpp.
+using app::find_assets_dir;
 
 // `path` if no file is there, else the first free "stem-N.ext" (N = 1, 2, ...).
 std::string unique_path(const std::string& path);

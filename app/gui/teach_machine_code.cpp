@@ -17,6 +17,7 @@
 #include <regex>
 #include <sstream>
 
+#include "assets_dir.hpp"
 #include "gui/compute.hpp"
 
 namespace dpviz::gui {
@@ -229,18 +230,12 @@ SassReport load_sass_report(const std::string& build_dir, const std::string& doc
 }
 
 SassReport load_default_sass_report(const std::string& assets_dir) {
-    namespace fs = std::filesystem;
-    std::string build_dir, docs;
+    std::string build_dir;
 #ifdef DPVIZ_BUILD_DIR
     build_dir = DPVIZ_BUILD_DIR;
 #endif
-#ifdef DPVIZ_SOURCE_DOCS
-    docs = std::string(DPVIZ_SOURCE_DOCS) + "/sass";
-#endif
-    std::error_code ec;
-    if ((docs.empty() || !fs::is_directory(docs, ec)) && !assets_dir.empty())
-        docs = (fs::path(assets_dir) / ".." / "docs" / "sass").lexically_normal().string();
-    return load_sass_report(build_dir, docs);
+    // The shipped reports come from where the examples came from: installed or the source tree.
+    return load_sass_report(build_dir, app::sass_reports_dir(assets_dir));
 }
 
 // ---------------------------------------------------------------------------------------------

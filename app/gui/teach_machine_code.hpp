@@ -66,8 +66,8 @@ std::string short_kernel_name(std::string_view mangled);
 // and falls back, per part, to `docs_sass_dir` (sass_hot_sm90.txt, sass_mix_sm90.txt,
 // sass_res_sm90.txt). Either may be empty.
 SassReport load_sass_report(const std::string& build_dir, const std::string& docs_sass_dir);
-// The directories this binary knows: the build folder and the source tree's docs/sass (compiled
-// in), and <assets>/../docs/sass.
+// The directories this binary knows: the build folder (compiled in), then the shipped reports
+// found from the assets folder (app::sass_reports_dir: installed or the source tree's docs/sass).
 SassReport load_default_sass_report(const std::string& assets_dir);
 
 // DPX instructions of sm_90: VIADDMNMX, VIMNMX3, VIBMNMX and the 16x2 forms of VIMNMX.
