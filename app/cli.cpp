@@ -23,6 +23,7 @@
 #include "dpviz/render/png.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
+#include "progress_line.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -93,6 +94,8 @@ Computation and output:
   --png-size N         longer side of the matrix area in pixels (default 2048)
   --colormap M         viridis, magma, grayscale, diverging (default: diverging when scores go
                        negative, viridis otherwise)
+  --quiet              no progress line (otherwise a fill past one second shows one on
+                       standard error when that is a terminal: percent done and cells/s)
 
 Exit codes: 0 success, 2 usage, 3 input, 4 resource, 5 device (see dpviz --help).
 )";
@@ -159,7 +162,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                              {"--algo", "--matrix", "--alphabet", "--match", "--mismatch", "--gap-open", "--gap-extend",
                               "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
                               "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap"},
-                             {"--seq", "--json", "--score-only", "--help"});
+                             {"--seq", "--json", "--score-only", "--quiet", "--help"});
     if (!parsed) return fail(err, parsed.error());
     const Args& a = *parsed;
     if (a.flags.count("--help")) {
@@ -237,7 +240,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         hopt.auto_colormap = false;
     }
 
-    auto result = align(*problem, opt);
+    auto result = align_with_progress(*problem, opt, err, a.flags.count("--quiet") > 0);
     if (!result) return fail(err, result.error());
     if (!result->fallback.empty()) err << "dpviz: note: " << one_line(result->fallback) << "\n";
 
