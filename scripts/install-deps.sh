@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages dpviz needs, only those that are missing.
 #   scripts/install-deps.sh run    build + run (GUI stack, PNG export)
-#   scripts/install-deps.sh test   also the test tools and peers (GoogleTest, EMBOSS, parasail, edlib, clang)
+#   scripts/install-deps.sh test   also the test tools and peers (GoogleTest, EMBOSS, parasail, edlib, clang,
+#                                  desktop-file-utils for the package check)
 set -euo pipefail
 want=${1:-run}
 
@@ -9,7 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev libstb-dev
       libimgui-dev libglfw3-dev python3-glad libgl-dev xvfb xauth libgl1-mesa-dri)
 if [ "$want" = test ]; then
   pkgs+=(libgtest-dev googletest emboss emboss-data emboss-test parasail libparasail-dev
-         libedlib-dev edlib-aligner clang libclang-rt-14-dev)
+         libedlib-dev edlib-aligner clang libclang-rt-14-dev desktop-file-utils)
 fi
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every test.
-#   1. Release build (CUDA when nvcc is found): all CTest tests (gpu-labelled ones skip without a device).
+#   1. Release build (CUDA when nvcc is found): all CTest tests (gpu-labelled ones skip without a device),
+#      then its .deb: built, unpacked into a temporary root and run from there (scripts/package-check.sh).
 #   2. A bounded fuzz run: each libFuzzer target for 60 s (clang, ASan+UBSan; docs/robustness.md).
 #   3. ASan+UBSan build (CPU only): all CTest tests again.
 set -euo pipefail
@@ -11,6 +12,7 @@ jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDPVIZ_TESTS=ON >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+bash scripts/package-check.sh build
 
 bash scripts/fuzz.sh 60
 
