@@ -2,9 +2,11 @@
 #include "gui/frame.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "gui/files.hpp"
+#include "gui/teach_lessons.hpp"
 
 namespace dpviz::gui {
 
@@ -150,10 +152,15 @@ void process_requests(AppState& s, Worker& worker) {
         s.job.submitted = worker.submit(make_job_request(s, JobRequest::Kind::align));
         rq.compute = false;
     }
-    // Timing every backend waits for the alignment in flight (it would supersede it otherwise).
-    if (rq.run_all_backends && !rq.compute && !worker.progress().busy) {
-        s.job.submitted = worker.submit(make_job_request(s, JobRequest::Kind::all_backends));
-        rq.run_all_backends = false;
+    // Timing every backend waits for the alignment in flight (it would supersede it otherwise),
+    // and for its outcome to be in the state: the worker keeps one finished outcome, and a
+    // timing job that finished before the next take replaced the alignment's result.
+    if (rq.run_all_backends && !rq.compute) {
+        collect_outcome(s, worker);  // not busy after this: the last outcome has been taken
+        if (!s.job.busy) {
+            s.job.submitted = worker.submit(make_job_request(s, JobRequest::Kind::all_backends));
+            rq.run_all_backends = false;
+        }
     }
     if (rq.export_file && rq.export_file->kind != ExportKind::window_png) {
         auto written = export_result(s, *rq.export_file);
@@ -161,6 +168,51 @@ void process_requests(AppState& s, Worker& worker) {
         rq.export_file.reset();
     }
     collect_outcome(s, worker);
+}
+
+namespace {
+
+// The running job in words. The stage is the job's own ("filling 143 x 148 cells", "timing
+// DPX", "loading inputs", ...); a fill also names the backend it was asked for.
+std::string running_job(const AppState& s) {
+    const JobState& j = s.job;
+    std::string what;
+    if (j.finishing_cancelled) what = "a superseded job to stop (it was " + j.stage + ")";
+    else if (j.stage == "queued" || j.stage == "starting" || j.stage.empty()) what = "the worker to start the job";
+    else if (j.stage.rfind("filling ", 0) == 0)
+        what = s.params.backend == BackendChoice::automatic
+                   ? "the fill of " + j.stage.substr(8) + " (backend auto)"
+                   : std::string("the ") + backend_choice_label(s.params.backend) + " fill of " + j.stage.substr(8);
+    else what = "the job's stage '" + j.stage + "'";
+    char how[80];
+    if (j.progress >= 0) std::snprintf(how, sizeof how, " (%.0f %% done, %.1f s in)", 100.0 * j.progress, j.elapsed_s);
+    else std::snprintf(how, sizeof how, " (%.1f s in)", j.elapsed_s);
+    return what + how;
+}
+
+}  // namespace
+
+std::string pending_work(const AppState& s, bool want_timings) {
+    if (s.job.busy) return running_job(s);
+    if (s.requests.compute) return "a requested computation to be submitted";
+    if (s.requests.run_all_backends) return "the run of all backends to be submitted";
+    if (want_timings && s.timings.empty() && s.error.empty())
+        return "the timings of all backends (none is running or requested)";
+    if (!s.result) return s.error.empty() ? "a first result (none is running or requested)" : "";
+    if (!lesson_view_applied(s)) return "the lesson step's view";
+    if (s.view.center_pending) return "the matrix panel to center the requested cell";
+    if (!s.panels.matrix) return "";
+    const int rows = s.result->rows(), cols = s.result->cols();
+    if (s.view.fit_pending || s.view.canvas.w <= 0) return "the matrix panel to lay out the shown result";
+    // What the panel asks of this result (its `wanted` may still be the last result's): with no
+    // cell of the matrix in view there is no texture to wait for.
+    const render::TexelRequest visible = view_request(s.view.xf, s.view.canvas, rows, cols, s.view.show_mask);
+    if (visible.rows <= 0 || visible.out_w <= 0) return "";
+    const TextureContent& t = s.view.texture;
+    if (t.result_id == s.result->id && t.drawn == s.view.wanted && t.drawn == visible) return "";
+    return "the matrix texture of the shown " + std::to_string(rows) + " x " + std::to_string(cols) + " result (rows " +
+           std::to_string(visible.i0) + "-" + std::to_string(visible.i0 + visible.rows - 1) + ", columns " +
+           std::to_string(visible.j0) + "-" + std::to_string(visible.j0 + visible.cols - 1) + ")";
 }
 
 void collect_outcome(AppState& s, Worker& worker) {

@@ -19,6 +19,7 @@
 #include <cfloat>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <ostream>
 
@@ -73,6 +74,8 @@ View:
 Headless check:
   --screenshot FILE            render, save the window as PNG, exit (no session is used)
   --frames N                   frames rendered after the result is shown (default 3)
+  --timeout S                  give up after S seconds, naming what was still pending (exit 4;
+                               default 120 for --screenshot, 900 for the measurements)
 
 Measurements (print a table, exit; no session is used):
   --measure-interactive N      change gap open N times (two values in turn) and time each change
@@ -83,8 +86,12 @@ Measurements (print a table, exit; no session is used):
   --random-pair LEN            instead of QUERY TARGET: a seeded random DNA pair of LEN residues,
                                ~80% identical (--seed S, default 1)
 
+With --screenshot or a measurement, a --view or --hover cell outside the matrix (query length + 1
+rows, target length + 1 columns) is a usage error, found before any window opens.
+
 Exit codes: 0 success, 2 usage, 3 input (with --screenshot: the inputs did not load),
-5 no display (GLFW error 65544) or a blank frame.
+4 a wait timed out (--timeout) or a file could not be written, 5 no display (GLFW error 65544)
+or a blank frame.
 )";
 
 namespace {
@@ -129,7 +136,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         "--band",     "--dtw-cost", "--column",  "--backend",  "--query-record",  "--target-record",
         "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
         "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
-        "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale"};
+        "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale", "--timeout"};
     for (size_t k = 0; k < args.size(); ++k) {
         std::string a = args[k], v;
         if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
@@ -275,6 +282,12 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
             const double d = std::strtod(v.c_str(), &end);
             if (v.empty() || *end != '\0') return usage_error("--dtw-scale expects a number, got '" + v + "'");
             s.engine.dtw_scale = d;
+        } else if (a == "--timeout") {
+            char* end = nullptr;
+            const double t = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != '\0' || !(t > 0) || t > 86400)
+                return usage_error("--timeout expects seconds, more than 0 and at most 86400, got '" + v + "'");
+            o.timeout_s = t;
         } else if (a == "--seed") {
             char* end = nullptr;
             seed = std::strtoull(v.c_str(), &end, 10);
@@ -330,6 +343,28 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         o.example = example == "globins" ? Example::globins : example == "dna" ? Example::dna_repeat_inversion
                                                                                : Example::dtw_signals;
     return o;
+}
+
+namespace {
+
+std::string number_text(double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", x);
+    return b;
+}
+
+}  // namespace
+
+Status check_view_cells(const GuiOptions& o, int rows, int cols) {
+    const auto outside = [&](double i, double j) { return !(i >= 0 && i < rows && j >= 0 && j < cols); };
+    const auto message = [&](const std::string& opt, double i, double j) {
+        return opt + ": cell (" + number_text(i) + ", " + number_text(j) + ") is outside the " + std::to_string(rows) +
+               " x " + std::to_string(cols) + " matrix (rows 0-" + std::to_string(rows - 1) + ", columns 0-" +
+               std::to_string(cols - 1) + ": query length + 1 by target length + 1)";
+    };
+    if (const auto& c = o.initial.view.center_pending; c && outside(c->i, c->j)) return usage_error(message("--view", c->i, c->j));
+    if (o.hover && outside(o.hover->i, o.hover->j)) return usage_error(message("--hover", o.hover->i, o.hover->j));
+    return Ok{};
 }
 
 namespace {
@@ -397,19 +432,22 @@ private:
 // [SECTION] Frame loop
 // ---------------------------------------------------------------------------------------------
 
-// The screenshot is taken once the requested work is on screen: result shown, texture drawn
-// for the current view, timings in (with --run-all); then `frames` more frames.
-bool view_settled(const AppState& s, bool want_timings) {
-    if (s.job.busy || s.requests.compute || s.requests.run_all_backends) return false;
-    if (want_timings && s.timings.empty() && s.error.empty()) return false;
-    if (!s.result) return !s.error.empty();
-    if (!lesson_view_applied(s) || s.view.center_pending) return false;
-    const TextureContent& t = s.view.texture;
-    return !s.panels.matrix || (t.result_id == s.result->id && t.drawn == s.view.wanted);
-}
-
+// The screenshot is taken once the requested work is on screen (pending_work() is ""): result
+// shown, texture drawn for the current view, timings in (with --run-all); then `frames` more
+// frames. Every wait ends: after the timeout the message names what was still pending.
 constexpr double kScreenshotTimeoutS = 120.0;
 constexpr double kMeasureTimeoutS = 900.0;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The time a wait took, as its message gives it ("120.0"): a frame may end past the limit.
+std::string seconds_text(double s) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f", s);
+    return b;
+}
 
 int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
     AppState& s = opt.initial;
@@ -461,7 +499,10 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
     if (opt.run_all_backends) s.requests.run_all_backends = true;  // runs once the first result is in
 
     int settled_frames = 0;
+    const double measure_timeout = opt.timeout_s > 0 ? opt.timeout_s : kMeasureTimeoutS;
+    const double screenshot_timeout = opt.timeout_s > 0 ? opt.timeout_s : kScreenshotTimeoutS;
     const auto started = std::chrono::steady_clock::now();
+    auto screenshot_started = started;  // after a measurement: when it ended
     int code = app::kExitOk;
     while (!glfwWindowShouldClose(window.get()) && !s.requests.quit) {
         // Idle windows sleep until an event. While a job runs, frames come at about 60 per second
@@ -514,11 +555,14 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
             const auto t_end = std::chrono::steady_clock::now();
             measure.frame_parts(std::chrono::duration<double, std::milli>(t_gl - t_ui).count(),
                                 std::chrono::duration<double, std::milli>(t_end - t_gl).count());
-            const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            if (measure.after_frame(s, view.last_drawn_result(), view.last_upload_ms()) || waited > kMeasureTimeoutS) {
+            const double waited = seconds_since(started);
+            const bool done = measure.after_frame(s, view.last_drawn_result(), view.last_upload_ms());
+            if (done || waited > measure_timeout) {
                 measured = true;
-                if (waited > kMeasureTimeoutS) {
-                    err << "dpviz: measurement: gave up after " << kMeasureTimeoutS << " s\n";
+                screenshot_started = std::chrono::steady_clock::now();
+                if (!done) {
+                    err << "dpviz: measurement: waited " << seconds_text(waited) << " s for "
+                        << measure.waiting_for(s, view.last_drawn_result()) << "\n";
                     code = app::kExitResource;
                 } else if (!measure.failed() && measure.wants_upload() && s.result) {
                     const int w = std::min(2048, s.result->cols()), h = std::min(2048, s.result->rows());
@@ -529,19 +573,21 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
                         measure.set_upload_back_to_back(*b2b);
                     else err << "dpviz: --measure-upload: " << ms.error().message << "\n";
                 }
-                measure.report(s, out, err);
+                if (done || measure.trials() > 0) measure.report(s, out, err);  // no empty table after a timeout
                 if (measure.failed()) code = app::kExitInput;
-                if (!screenshot) break;
+                if (!screenshot || !done) break;  // no screenshot of a measurement that timed out
             }
         }
         if (screenshot && (!measuring || measured)) {
-            const bool settled = view_settled(s, opt.run_all_backends);
+            const std::string pending = pending_work(s, opt.run_all_backends);
+            const bool settled = pending.empty();
             settled_frames = settled ? settled_frames + 1 : 0;
-            const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            if (settled_frames >= opt.frames || waited > kScreenshotTimeoutS) {
+            const double waited = seconds_since(screenshot_started);
+            if (settled_frames >= opt.frames || waited > screenshot_timeout) {
                 const render::Image img = read_framebuffer(fb_w, fb_h);
-                if (waited > kScreenshotTimeoutS && !settled) {
-                    err << "dpviz: --screenshot: gave up waiting for the computation after " << kScreenshotTimeoutS << " s\n";
+                if (!settled) {
+                    err << "dpviz: --screenshot: waited " << seconds_text(waited) << " s for " << pending
+                        << "; nothing written (--timeout S waits longer)\n";
                     code = app::kExitResource;
                 } else if (image_is_blank(img)) {
                     err << "dpviz: --screenshot: the frame is blank (nothing was drawn; GL: " << s.system.gl_renderer
@@ -649,6 +695,18 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         const bool session_inputs = !(s.query.path.empty() && s.query.pasted.empty());
         if (session_inputs) s.requests.compute = true;
         else if (!s.assets_dir.empty()) load_example(s, Example::globins);  // first run: something to look at
+    }
+    // Cells named on the command line, against the matrix they name, before a window opens: a
+    // view with no cell of the matrix in it draws nothing, and a screenshot would wait for it.
+    // Inputs that do not load are left to the job, whose error the screenshot shows.
+    const bool headless_check = !opt.screenshot.empty() || opt.measure.interactive > 0 || opt.measure.upload > 0;
+    if (headless_check && (s.view.center_pending || opt.hover)) {
+        if (auto p = build_problem(make_job_request(s, JobRequest::Kind::align)); p) {
+            if (Status st = check_view_cells(opt, p->rows() + 1, p->cols() + 1); !st) {
+                err << "dpviz: " << st.error().message << "\n";
+                return kExitUsage;
+            }
+        }
     }
     return run_window(opt, out, err);
 }

@@ -29,11 +29,15 @@ struct GuiOptions {
     std::optional<int> lesson;   // --lesson N (1-based): open this lesson at start
     int lesson_step = 1;         // --lesson-step K (1-based)
     MeasureOptions measure;      // --measure-interactive N, --measure-upload N, --json
+    double timeout_s = 0;        // --timeout S for --screenshot and the measurements (0: their defaults)
     bool help = false;
 };
 // `args` are the arguments after "gui". `session` holds a saved session applied before the
 // command line (command-line values win).
 Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args, const AppState& session);
+// The --view centre and the --hover cell must lie in the matrix of `rows` x `cols` cells
+// (query length + 1 by target length + 1); the usage error names its size.
+Status check_view_cells(const GuiOptions& o, int rows, int cols);
 
 extern const char* const kGuiHelp;
 

@@ -10,6 +10,7 @@
 
 #include "cli_common.hpp"
 #include "gui/compute.hpp"
+#include "gui/frame.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -108,6 +109,20 @@ bool InteractiveMeasure::after_frame(const AppState& s, uint64_t drawn_result, d
         }
     }
     return !pending_ && started_ >= opt_.interactive + kWarmup;
+}
+
+std::string InteractiveMeasure::waiting_for(const AppState& s, uint64_t drawn_result) const {
+    std::string what;
+    const int total = opt_.interactive + kWarmup;
+    if (opt_.interactive <= 0 || started_ == 0) what = "the first result on screen";
+    else if (pending_)
+        what = "change " + std::to_string(started_) + " of " + std::to_string(total) + " (gap open " +
+               std::to_string(s.params.gap_open) + ", " + std::to_string(kWarmup) + " of them warm-up) to reach the screen";
+    else what = "change " + std::to_string(started_ + 1) + " of " + std::to_string(total) + " to start";
+    std::string detail = pending_work(s, false);
+    // The texture the loop drew last (the measured frame's), not the one the panel reports.
+    if (detail.empty() && s.result && drawn_result != s.result->id) detail = "the matrix texture of the new result";
+    return detail.empty() ? what : what + ": " + detail;
 }
 
 void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostream& err) const {

@@ -62,6 +62,10 @@ public:
         upload_h_ = h;
     }
     bool failed() const { return !error_.empty(); }
+    int trials() const { return int(trials_.size()); }  // timed changes done so far
+    // What the measurement waits for now, in words ("change 3 of 22 (gap open 11) to reach the
+    // screen: the CPU fill of ..."), for the message of a measurement that timed out.
+    std::string waiting_for(const AppState& s, uint64_t drawn_result) const;
     // The table (and JSON with --json) on `out`; errors on `err`.
     void report(const AppState& s, std::ostream& out, std::ostream& err) const;
 
