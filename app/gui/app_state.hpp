@@ -185,6 +185,7 @@ struct AppState {
     JobState job;
     std::shared_ptr<const Computed> result;
     std::string error;                     // last job's error (one line), shown until the next result
+    std::string notice;                    // one line from start-up (a session file that was ignored), until dismissed
     std::vector<TimingRow> timings;        // last "run all backends"
     std::vector<std::string> recent_files;  // newest first
     ExportSettings export_settings;

@@ -656,7 +656,10 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     AppState session;
     const bool no_session = has_option(args, "--no-session") || has_option(args, "--screenshot") ||
                             has_option(args, "--measure-interactive") || has_option(args, "--measure-upload");
-    if (!no_session) load_session(session, config_dir());
+    if (!no_session) {
+        session.notice = load_session(session, config_dir());
+        if (!session.notice.empty()) err << "dpviz: note: " << session.notice << "\n";
+    }
     session.query.record_names.clear();
     session.target.record_names.clear();
     auto parsed = parse_gui_args(args, session);

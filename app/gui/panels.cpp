@@ -81,6 +81,10 @@ void draw_menu_bar(AppState& s) {
     draw_lessons_menu(s);
     ImGui::Separator();
     draw_progress(s);
+    if (!s.notice.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.35f, 1.0f), "%s", s.notice.c_str());
+        if (ImGui::SmallButton("dismiss")) s.notice.clear();
+    }
     char fps[32];
     std::snprintf(fps, sizeof fps, "%.0f fps", ImGui::GetIO().Framerate);
     ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(fps).x - 12);

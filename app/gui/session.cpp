@@ -1,7 +1,11 @@
-// session.ini: the last inputs, parameters, view options and recent files, as key=value lines.
+// session.ini: the last inputs, parameters, view options and recent files, as key=value lines;
+// a file that is not a sound session (cut short, binary, out of range) is ignored as a whole.
 #include "gui/session.hpp"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -16,6 +20,13 @@ namespace dpviz::gui {
 namespace {
 
 constexpr size_t kMaxSavedPaste = size_t(1) << 20;
+// What session_text() can write: two pasted inputs (escaping at most doubles them), short keys
+// and values, 12 recent files. Anything longer is not a session this program wrote.
+constexpr size_t kMaxLineBytes = 2 * kMaxSavedPaste + 64;
+constexpr uintmax_t kMaxSessionBytes = 8u << 20;
+constexpr int kMaxRecent = 12;
+// The engine's bound for scores and penalties (problem.cpp's kMaxPenalty).
+constexpr int kMaxScore = 1000000;
 
 // One line per value: backslash, newline and carriage return escaped.
 std::string escape(const std::string& s) {
@@ -42,12 +53,21 @@ std::string unescape(const std::string& s) {
     return o;
 }
 
-bool parse_int(const std::string& v, int& out) {
+bool parse_int(const std::string& v, int& out, int lo = -kMaxScore, int hi = kMaxScore) {
     char* end = nullptr;
+    errno = 0;
     const long x = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0' || x < -1000000 || x > 1000000) return false;
+    if (v.empty() || *end != '\0' || errno == ERANGE || x < lo || x > hi) return false;
     out = int(x);
     return true;
+}
+
+// A value as a notice shows it: at most 40 bytes, control bytes as '?'.
+std::string shown(const std::string& v) {
+    std::string o = v.size() > 40 ? v.substr(0, 40) + "..." : v;
+    for (char& c : o)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return o;
 }
 
 }  // namespace
@@ -90,14 +110,21 @@ std::string session_text(const AppState& s) {
     return o.str();
 }
 
-int apply_session_text(AppState& s, const std::string& text) {
+namespace {
+
+// Applies the lines of `text` that it understands. The first line it cannot use (a known key
+// with a bad value) is described in `*bad` when given; `*known` counts lines with a known key.
+int apply_lines(AppState& s, const std::string& text, std::string* bad, int* known) {
     std::istringstream in(text);
     std::string line;
-    int applied = 0;
+    int applied = 0, line_no = 0;
     std::vector<std::string> recent;
     using Setter = std::function<bool(const std::string&)>;
     auto str = [](std::string& dst) { return Setter([&dst](const std::string& v) { dst = v; return true; }); };
-    auto num = [](int& dst) { return Setter([&dst](const std::string& v) { return parse_int(v, dst); }); };
+    // Scores and penalties as the engine takes them: a negative gap or band is no session's.
+    auto num = [](int& dst, int lo, int hi) {
+        return Setter([&dst, lo, hi](const std::string& v) { return parse_int(v, dst, lo, hi); });
+    };
     auto flag = [](bool& dst) {
         return Setter([&dst](const std::string& v) {
             if (v != "0" && v != "1") return false;
@@ -119,10 +146,10 @@ int apply_session_text(AppState& s, const std::string& text) {
         {"query.column", str(s.query.column)},      {"target.source", source(s.target.source)},
         {"target.path", str(s.target.path)},        {"target.record", str(s.target.record)},
         {"target.pasted", str(s.target.pasted)},    {"target.column", str(s.target.column)},
-        {"matrix", str(p.matrix)},                  {"match", num(p.match)},
-        {"mismatch", num(p.mismatch)},              {"gap_open", num(p.gap_open)},
-        {"gap_extend", num(p.gap_extend)},          {"band_on", flag(p.band_on)},
-        {"band", num(p.band)},                      {"show_path", flag(s.view.show_path)},
+        {"matrix", str(p.matrix)},                  {"match", num(p.match, 1, kMaxScore)},
+        {"mismatch", num(p.mismatch, -kMaxScore, 0)}, {"gap_open", num(p.gap_open, 0, kMaxScore)},
+        {"gap_extend", num(p.gap_extend, 0, kMaxScore)}, {"band_on", flag(p.band_on)},
+        {"band", num(p.band, 0, kMaxScore)},        {"show_path", flag(s.view.show_path)},
         {"show_mask", flag(s.view.show_mask)},      {"show_details", flag(s.view.show_details)},
         {"export.folder", str(s.export_settings.folder)}, {"export.stem", str(s.export_settings.stem)},
         {"algo", [&](const std::string& v) {
@@ -160,14 +187,63 @@ int apply_session_text(AppState& s, const std::string& text) {
          }},
     };
     while (std::getline(in, line)) {
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.pop_back();  // edited on Windows: session_text escapes its own
         if (line.empty() || line[0] == '#') continue;
         const auto eq = line.find('=');
         if (eq == std::string::npos) continue;
         const auto it = keys.find(line.substr(0, eq));
-        if (it != keys.end() && it->second(unescape(line.substr(eq + 1)))) ++applied;
+        if (it == keys.end()) continue;  // a key of another version
+        if (known) ++*known;
+        if (it->second(unescape(line.substr(eq + 1)))) ++applied;
+        else if (bad && bad->empty())
+            *bad = "line " + std::to_string(line_no) + ": " + shown(line.substr(0, eq)) + "=" +
+                   shown(line.substr(eq + 1)) + " is not a value dpviz uses";
     }
+    if (recent.size() > size_t(kMaxRecent)) recent.resize(size_t(kMaxRecent));
     if (!recent.empty()) s.recent_files = recent;
     return applied;
+}
+
+// Why `text` is not a session this program wrote, or "" when it is one.
+std::string session_text_problem(const std::string& text) {
+    if (text.empty()) return "it is empty";
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t k = 0; k < text.size(); ++k) {
+        const unsigned char c = static_cast<unsigned char>(text[k]);
+        if (c == '\n') {
+            if (k - line_start > kMaxLineBytes)
+                return "line " + std::to_string(line) + " is " + std::to_string(k - line_start) + " bytes long";
+            ++line;
+            line_start = k + 1;
+        } else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+            char b[96];
+            std::snprintf(b, sizeof b, "binary data (byte 0x%02x on line %d)", unsigned(c), line);
+            return b;
+        }
+    }
+    if (text.size() - line_start > kMaxLineBytes)
+        return "line " + std::to_string(line) + " is " + std::to_string(text.size() - line_start) + " bytes long";
+    // session_text() ends every line with a newline: a last line without one was cut short.
+    if (text.back() != '\n') return "it is cut short (line " + std::to_string(line) + " has no end)";
+    return "";
+}
+
+}  // namespace
+
+int apply_session_text(AppState& s, const std::string& text) { return apply_lines(s, text, nullptr, nullptr); }
+
+std::string apply_session_file_text(AppState& s, const std::string& text) {
+    if (std::string why = session_text_problem(text); !why.empty()) return why;
+    AppState candidate = s;
+    std::string bad;
+    int known = 0;
+    apply_lines(candidate, text, &bad, &known);
+    if (!bad.empty()) return bad;
+    if (known == 0) return "no line of it is a dpviz session setting";
+    s = std::move(candidate);
+    return "";
 }
 
 Status save_session(const AppState& s, const std::string& dir) {
@@ -179,13 +255,31 @@ Status save_session(const AppState& s, const std::string& dir) {
     return render::write_file_atomic(path, session_text(s));
 }
 
-void load_session(AppState& s, const std::string& dir) {
-    if (dir.empty()) return;
-    std::ifstream f(std::filesystem::path(dir) / "session.ini");
-    if (!f) return;
-    std::ostringstream text;
-    text << f.rdbuf();
-    apply_session_text(s, text.str());
+std::string load_session(AppState& s, const std::string& dir) {
+    namespace fs = std::filesystem;
+    if (dir.empty()) return "";
+    const fs::path path = fs::path(dir) / "session.ini";
+    const auto ignored = [&](const std::string& why) {
+        return path.string() + " ignored: " + why + "; starting with the defaults";
+    };
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (st.type() == fs::file_type::not_found) return "";  // a first run
+    if (ec) return ignored(ec.message());
+    // Never opened unless a plain file: a FIFO would block the start, a device never end.
+    if (st.type() == fs::file_type::directory) return ignored("it is a folder");
+    if (st.type() != fs::file_type::regular) return ignored("it is not a regular file");
+    const uintmax_t size = fs::file_size(path, ec);
+    if (ec) return ignored(ec.message());
+    if (size > kMaxSessionBytes) return ignored("it is " + std::to_string(size) + " bytes, more than a session holds");
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return ignored(std::string("cannot read it: ") + std::strerror(errno));
+    std::string text(size_t(size), '\0');
+    f.read(text.data(), std::streamsize(size));
+    text.resize(size_t(f.gcount()));  // it may have shrunk since
+    if (f.bad()) return ignored("cannot read it");
+    if (std::string why = apply_session_file_text(s, text); !why.empty()) return ignored(why);
+    return "";
 }
 
 }  // namespace dpviz::gui
