@@ -33,19 +33,19 @@ std::string unique_path(const std::string& path) {
 std::string path_csv(const Problem& p, const std::vector<Cell>& path) {
     std::ostringstream o;
     const bool dtw = p.algo == Algorithm::dtw;
-    o << "step,i,j," << (dtw ? "query_value,target_value" : "query_residue,target_residue") << "\n";
-    for (size_t k = 0; k < path.size(); ++k) {
-        const Cell c = path[k];
-        o << k << "," << c.i << "," << c.j << ",";
-        // The residues this cell pairs (empty on row/column 0), as in the textbook table.
+    o << "step,i,j,move," << (dtw ? "query_value,target_value" : "query_residue,target_residue") << "\n";
+    // path[0] is where the traceback stopped: (0, 0), a border cell, or the local start cell
+    // whose H is 0. It is the cell before the alignment, so the rows are the steps after it.
+    for (size_t k = 1; k < path.size(); ++k) {
+        const Cell from = path[k - 1], c = path[k];
+        const bool down = c.i > from.i, right = c.j > from.j;
+        const char move = down && right ? 'M' : (down ? 'I' : 'D');
+        o << k << "," << c.i << "," << c.j << "," << move << ",";
         if (dtw) {
-            if (c.i >= 1) o << p.query_signal[size_t(c.i - 1)];
-            o << ",";
-            if (c.j >= 1) o << p.target_signal[size_t(c.j - 1)];
+            // A warping-path cell always pairs two samples: I and D repeat the other side's.
+            o << p.query_signal[size_t(c.i - 1)] << "," << p.target_signal[size_t(c.j - 1)];
         } else {
-            if (c.i >= 1) o << p.query[size_t(c.i - 1)];
-            o << ",";
-            if (c.j >= 1) o << p.target[size_t(c.j - 1)];
+            o << (down ? p.query[size_t(c.i - 1)] : '-') << "," << (right ? p.target[size_t(c.j - 1)] : '-');
         }
         o << "\n";
     }

@@ -18,7 +18,9 @@ using app::find_assets_dir;
 // `path` if no file is there, else the first free "stem-N.ext" (N = 1, 2, ...).
 std::string unique_path(const std::string& path);
 
-// "step,i,j,query,target" rows: the path's cells from its begin to its end cell.
+// "step,i,j,move,query_residue,target_residue" (DTW: query_value,target_value), one row per step
+// of the path, the cell it enters: move M (diagonal), I (down: a query residue against a gap),
+// D (right: a target residue against a gap), '-' on the gapped side (docs/gui.md, Export).
 std::string path_csv(const Problem& p, const std::vector<Cell>& path);
 
 // The file an export of `kind` goes to under the current settings (suffix applied unless

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dpviz/engine.hpp"
 #include "dpviz/render/output_file.hpp"
 #include "gui_test_util.hpp"
 #include "gui/compute.hpp"
@@ -116,13 +117,59 @@ TEST(GuiFiles, AtomicTextWriteReplacesWholeOrNothing) {
     EXPECT_EQ(files, 1u);
 }
 
+// One row per step of the path, for the cell the step enters: (0, 0), where the traceback stops,
+// is not a row, and a gap step shows '-' on the gapped side.
 TEST(GuiFiles, PathCsvListsTheCellsAndResidues) {
     ScoringOptions so;
     auto p = make_problem(Algorithm::global, {"q", "ACG"}, {"t", "AG"}, so);
     ASSERT_TRUE(p);
     const std::vector<Cell> path = {{0, 0}, {1, 1}, {2, 1}, {3, 2}};
     EXPECT_EQ(path_csv(*p, path),
-              "step,i,j,query_residue,target_residue\n0,0,0,,\n1,1,1,A,A\n2,2,1,C,A\n3,3,2,G,G\n");
+              "step,i,j,move,query_residue,target_residue\n1,1,1,M,A,A\n2,2,1,I,C,-\n3,3,2,M,G,G\n");
+}
+
+// A gap in the target (I, a step down) and one in the query (D, a step right) in one path, as
+// the engine traces it: G A - over - A T is the only alignment scoring -1.
+TEST(GuiFiles, PathCsvShowsGapsOnBothSides) {
+    ScoringOptions so;
+    so.gaps = {1, 1};
+    auto p = make_problem(Algorithm::global, {"q", "GA"}, {"t", "AT"}, so);
+    ASSERT_TRUE(p);
+    const DpResult r = align_reference(*p);
+    ASSERT_EQ(r.score, -1);
+    ASSERT_EQ(r.path, (std::vector<Cell>{{0, 0}, {1, 0}, {2, 1}, {2, 2}}));
+    EXPECT_EQ(path_csv(*p, r.path),
+              "step,i,j,move,query_residue,target_residue\n1,1,0,I,G,-\n2,2,1,M,A,A\n3,2,2,D,-,T\n");
+}
+
+// A local alignment's traceback stops on the cell whose H is 0, before the first aligned pair:
+// the CSV starts with that pair, not with the start cell.
+TEST(GuiFiles, PathCsvOfALocalAlignmentHoldsOnlyTheAlignedCells) {
+    ScoringOptions so;
+    so.match = 2;
+    so.gaps = {2, 2};
+    auto p = make_problem(Algorithm::local, {"q", "TTACGTT"}, {"t", "GGACGGG"}, so);
+    ASSERT_TRUE(p);
+    const DpResult r = align_reference(*p);
+    ASSERT_EQ(r.score, 6);
+    ASSERT_EQ(r.path.front(), (Cell{2, 2}));  // H = 0: where the alignment may start
+    EXPECT_EQ(path_csv(*p, r.path),
+              "step,i,j,move,query_residue,target_residue\n1,3,3,M,A,A\n2,4,4,M,C,C\n3,5,5,M,G,G\n");
+}
+
+// DTW: every cell pairs a query sample with a target sample; I repeats the target's sample,
+// D the query's.
+TEST(GuiFiles, PathCsvOfAWarpingPathNamesTheThreeMoves) {
+    ScoringOptions so;
+    auto p = make_dtw_problem({"q", {0, 1, 1, 2}}, {"t", {0, 0, 1, 2}}, so);
+    ASSERT_TRUE(p);
+    const DpResult r = align_reference(*p);
+    ASSERT_EQ(r.score, 0);
+    ASSERT_EQ(r.path, (std::vector<Cell>{{0, 0}, {1, 1}, {1, 2}, {2, 3}, {3, 3}, {4, 4}}));
+    EXPECT_EQ(path_csv(*p, r.path),
+              "step,i,j,move,query_value,target_value\n1,1,1,M,0,0\n2,1,2,D,0,0\n3,2,3,M,1,1\n4,3,3,I,1,1\n"
+              "5,4,4,M,2,2\n");
+    EXPECT_EQ(path_csv(*p, {{0, 0}}), "step,i,j,move,query_value,target_value\n");  // no steps, no rows
 }
 
 TEST(GuiFiles, AssetsAreFoundFromTheEnvironment) {
