@@ -12,6 +12,7 @@
 #include "dpviz/render/colormap.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/types.hpp"
+#include "gui/file_dialog.hpp"
 #include "gui/teach_playback.hpp"
 #include "gui/view_math.hpp"
 
@@ -85,6 +86,19 @@ struct MatrixView {
     std::optional<Cell> inspected;    // any cell last clicked: the recurrence inspector shows it
     render::TexelRequest wanted;      // the region the panel wants in the texture (panel -> loop)
     TextureContent texture;           // what the texture holds (loop -> panel)
+    std::string goto_text;            // the go-to-cell field: "row, column"
+    std::string goto_error;           // why the last go-to was refused ("" after one that worked)
+    bool goto_focus = false;          // Ctrl+G: put the keyboard in the field on the next frame
+    std::optional<Cell> context_cell; // the cell the matrix's context menu was opened on
+};
+
+// The UI scale (ui_scale.hpp): fonts and style are rebuilt whenever base x zoom changes.
+struct UiScale {
+    float base = 1.0f;         // the monitor's content scale (GLFW), or --scale S
+    bool base_fixed = false;   // --scale given: a change of monitor does not move it
+    float zoom = 1.0f;         // Ctrl + / Ctrl - / Ctrl 0; saved in session.ini (ui_zoom)
+    float built = 0.0f;        // the scale the fonts and style were last built at (0: not yet)
+    std::string font_note;     // why the DejaVu fonts are not in use; "" when they are
 };
 
 struct AlignmentView {
@@ -196,6 +210,8 @@ struct AppState {
     SystemInfo system;
     TeachState teach;
     WavefrontView wavefront;               // playback and ownership overlays: view, step, playing, speed
+    UiScale ui;                            // font size and style scale
+    FileDialogState file_dialog;           // the in-app file browser (file_dialog.hpp)
     bool headless = false;                 // tests: no GL texture, no window
 };
 

@@ -33,7 +33,9 @@
 #include "gui/gl_view.hpp"
 #include "gui/panels.hpp"
 #include "gui/session.hpp"
+#include "gui/keys.hpp"
 #include "gui/teach_lessons.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 
@@ -66,9 +68,12 @@ View:
   --inspect I,J                the cell the inspector shows (as a click on it)
   --lesson N [--lesson-step K] open lesson N (1-3) at step K (Lessons menu; sets inputs and view)
   --teach playback|ownership   open the Wavefront panel with this view over the matrix
-  --teach-step K               playback: show the fill after step K (0-based; clamped to the last)
+  --teach-step K               playback: show the fill up to step K (1 = the first step, as the
+                               Wavefront panel counts; clamped to the last)
   --teach-color block|warp|lane  ownership: colour cells by block (CPU: thread), warp or lane
   --size WxH                   window size (default 1280x800)
+  --scale S                    UI scale (fonts and spacing) S, 0.5-4, instead of the monitor's
+                               content scale; Ctrl +, Ctrl - and Ctrl 0 change it in the window
   --no-session                 neither read nor write ~/.config/dpviz (imgui.ini, session.ini)
 
 Headless check:
@@ -136,7 +141,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         "--band",     "--dtw-cost", "--column",  "--backend",  "--query-record",  "--target-record",
         "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
         "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
-        "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale", "--timeout"};
+        "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale", "--timeout", "--scale"};
     for (size_t k = 0; k < args.size(); ++k) {
         std::string a = args[k], v;
         if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
@@ -223,6 +228,13 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
                 return usage_error("--size must be between 320x240 and 8192x8192");
             o.width = int(wh->first);
             o.height = int(wh->second);
+        } else if (a == "--scale") {
+            char* end = nullptr;
+            const double x = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != '\0' || !(x >= kMinUiScale && x <= kMaxUiScale))
+                return usage_error("--scale expects a number from 0.5 to 4, got '" + v + "'");
+            s.ui.base = float(x);
+            s.ui.base_fixed = true;
         } else if (a == "--screenshot") {
             if (v.empty()) return usage_error("--screenshot needs a file name");
             o.screenshot = v;
@@ -235,8 +247,8 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         } else if (a == "--teach-step") {
             char* end = nullptr;
             const long long k = std::strtoll(v.c_str(), &end, 10);
-            if (v.empty() || *end || k < 0) return usage_error("--teach-step expects a step number >= 0, got '" + v + "'");
-            s.wavefront.playback.step = k;
+            if (v.empty() || *end || k < 1) return usage_error("--teach-step expects a step number >= 1, got '" + v + "'");
+            s.wavefront.playback.step = k - 1;  // the schedule's steps are 0-based; people count from 1
         } else if (a == "--teach-color") {
             if (v != "block" && v != "warp" && v != "lane") return usage_error("--teach-color is block, warp or lane, got '" + v + "'");
             s.wavefront.color_by = v == "block" ? OwnerField::block : v == "warp" ? OwnerField::warp : OwnerField::lane;
@@ -385,6 +397,17 @@ void on_glfw_error(int code, const char* text) {
     g_glfw_error.text = text ? text : "";
 }
 
+// The window moved to a monitor of another scale (or the desktop's scale changed).
+void on_content_scale(GLFWwindow* w, float x, float) {
+    auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
+    if (!s->ui.base_fixed && x > 0) s->ui.base = x;
+}
+
+// The panels test keys by GLFW's codes (keys.hpp): ImGui 1.86's backend indexes io.KeysDown by them.
+static_assert(kKey0 == GLFW_KEY_0 && kKeyMinus == GLFW_KEY_MINUS && kKeyEqual == GLFW_KEY_EQUAL && kKeyC == GLFW_KEY_C &&
+              kKeyG == GLFW_KEY_G && kKeyKeypad0 == GLFW_KEY_KP_0 && kKeyKeypadSubtract == GLFW_KEY_KP_SUBTRACT &&
+              kKeyKeypadAdd == GLFW_KEY_KP_ADD);
+
 void on_drop(GLFWwindow* w, int count, const char** paths) {
     auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
     for (int k = 0; k < count; ++k) s->requests.dropped_files.emplace_back(paths[k]);
@@ -413,6 +436,7 @@ public:
         glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
         glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // a 2x monitor gets a window twice the size
         window_ = glfwCreateWindow(w, h, "dpviz", nullptr, nullptr);
         if (!window_) return device_error(glfw_failure("no OpenGL 3.3 core context"));
         glfwMakeContextCurrent(window_);
@@ -483,11 +507,16 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         if (ini_path.empty()) return Ok{};
         return render::write_file_atomic(ini_path, ImGui::SaveIniSettingsToMemory());
     };
-    ImGui::StyleColorsDark();
-    ImGui::GetStyle().WindowRounding = 3.0f;
-    // Opaque panels: the dark style's 94 % window background let a panel behind (Export under
-    // Wavefront) show through the text of the one in front.
-    ImGui::GetStyle().Colors[ImGuiCol_WindowBg].w = 1.0f;
+    // Fonts and style at the monitor's content scale (or --scale); rebuilt in the loop when it
+    // changes (Ctrl +/-, another monitor).
+    if (!s.ui.base_fixed) {
+        float sx = 1.0f, sy = 1.0f;
+        glfwGetWindowContentScale(window.get(), &sx, &sy);
+        if (sx > 0) s.ui.base = sx;
+    }
+    glfwSetWindowContentScaleCallback(window.get(), on_content_scale);
+    apply_ui_scale(s);
+    if (!s.ui.font_note.empty()) err << "dpviz: note: " << s.ui.font_note << "\n";
     ImGui_ImplGlfw_InitForOpenGL(window.get(), true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
 
@@ -517,6 +546,10 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         if (measuring && !measured) measure.after_collect(s);
         view.update(s);  // the region the matrix panel asked for last frame
 
+        if (apply_ui_scale(s)) {  // the scale changed: the new atlas goes to GL before the frame
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         if (opt.hover && s.result && s.view.canvas.w > 0) {

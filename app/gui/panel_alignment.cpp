@@ -4,41 +4,50 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 namespace {
+
+// One figure of the summary line: on this line (after a gap) when it fits, else on the next.
+void figure(const char* fmt, ...) IM_FMTARGS(1);
+void figure(const char* fmt, ...) {
+    char text[256];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    const float gap = ImGui::GetFontSize() * 1.2f;
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text).x <= right) ImGui::SameLine(0.0f, gap);
+    ImGui::TextUnformatted(text);
+}
 
 void draw_summary(const Computed& c) {
     const Alignment& a = c.result.alignment;
     const Problem& p = c.problem;
     ImGui::Text("score %d", c.result.score);
-    ImGui::SameLine();
-    ImGui::TextDisabled("|");
-    ImGui::SameLine();
-    ImGui::Text("length %d", a.length);
+    figure("length %d", a.length);
     if (p.algo != Algorithm::dtw) {
-        ImGui::SameLine();
-        ImGui::Text("  identity %d/%d (%.1f%%)", a.identical, a.length, 100.0 * a.identity());
-        if (uses_substitution_matrix(p.algo)) {
-            ImGui::SameLine();
-            ImGui::Text("  similarity %d/%d (%.1f%%)", a.similar, a.length, 100.0 * a.similarity());
-        }
-        ImGui::SameLine();
-        ImGui::Text("  gaps %d/%d (%.1f%%)", a.gaps, a.length, a.length ? 100.0 * a.gaps / a.length : 0.0);
+        figure("identity %d/%d (%.1f%%)", a.identical, a.length, 100.0 * a.identity());
+        if (uses_substitution_matrix(p.algo)) figure("similarity %d/%d (%.1f%%)", a.similar, a.length, 100.0 * a.similarity());
+        figure("gaps %d/%d (%.1f%%)", a.gaps, a.length, a.length ? 100.0 * a.gaps / a.length : 0.0);
     } else {
-        ImGui::SameLine();
-        ImGui::Text("  distance %.6g (double precision %.6g, quantization %.2g)", c.result.dtw_distance,
-                    c.result.dtw_reference, c.result.dtw_distance - c.result.dtw_reference);
+        figure("distance %.6g (double precision %.6g, quantization %.2g)", c.result.dtw_distance, c.result.dtw_reference,
+               c.result.dtw_distance - c.result.dtw_reference);
     }
-    ImGui::TextDisabled("query %s %d..%d   target %s %d..%d   CIGAR %.60s%s", p.query_name.c_str(), a.query_begin + 1,
-                        a.query_end, p.target_name.c_str(), a.target_begin + 1, a.target_end, a.cigar.c_str(),
-                        a.cigar.size() > 60 ? "..." : "");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("query %s %d..%d   target %s %d..%d   CIGAR %.60s%s", p.query_name.c_str(), a.query_begin + 1,
+                 a.query_end, p.target_name.c_str(), a.target_begin + 1, a.target_end, a.cigar.c_str(),
+                 a.cigar.size() > 60 ? "..." : "");
+    ImGui::PopStyleColor();
 }
 
 }  // namespace
@@ -52,8 +61,10 @@ void draw_alignment(AppState& s) {
     const Alignment& a = c.result.alignment;
     draw_summary(c);
 
-    // The strip: a ruler, the query row, the markup and the target row, one column per path step.
-    const float cw = ImGui::CalcTextSize("M").x;  // the default font is monospaced
+    // The strip: a ruler, the query row, the markup and the target row, one column per path step,
+    // in the monospaced font.
+    ImGui::PushFont(mono_font());
+    const float cw = ImGui::CalcTextSize("M").x;
     const float lh = ImGui::GetTextLineHeightWithSpacing();
     const float strip_h = lh * 4 + ImGui::GetStyle().ScrollbarSize + 8;
     ImGui::BeginChild("strip", ImVec2(0, strip_h), true, ImGuiWindowFlags_HorizontalScrollbar);
@@ -113,10 +124,13 @@ void draw_alignment(AppState& s) {
         s.alignment.scroll_to_column.reset();
     }
     ImGui::EndChild();
+    ImGui::PopFont();
 
     if (ImGui::CollapsingHeader("Pairwise text (as exported)")) {
         ImGui::BeginChild("pair_text", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+        ImGui::PushFont(mono_font());
         ImGui::TextUnformatted(c.pair_text.c_str(), c.pair_text.c_str() + c.pair_text.size());
+        ImGui::PopFont();
         ImGui::EndChild();
     }
 }

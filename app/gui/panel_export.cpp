@@ -6,12 +6,13 @@
 
 #include "gui/files.hpp"
 #include "gui/panels.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 
 void draw_export(AppState& s) {
     ExportSettings& e = s.export_settings;
-    ImGui::PushItemWidth(-60);
+    ImGui::PushItemWidth(-(ImGui::CalcTextSize("folder").x + ImGui::GetStyle().ItemInnerSpacing.x * 2));
     ImGui::InputTextWithHint("folder", "current directory", &e.folder);
     ImGui::InputText("name", &e.stem);
     ImGui::PopItemWidth();
@@ -31,12 +32,16 @@ void draw_export(AppState& s) {
         const bool needs_result = it.kind != ExportKind::window_png;
         if (needs_result && !have) ImGui::BeginDisabled();
         const std::string target = export_target(e, it.kind);
-        if (ImGui::Button(it.label, ImVec2(110, 0))) s.requests.export_file = ExportRequest{it.kind, target};
+        // Buttons of one width (the longest label's); the file name beside, else below, wrapped.
+        const float w = ImGui::CalcTextSize("Alignment text").x + ImGui::GetStyle().FramePadding.x * 4;
+        if (ImGui::Button(it.label, ImVec2(w, 0))) s.requests.export_file = ExportRequest{it.kind, target};
         if (needs_result && !have) ImGui::EndDisabled();
         ImGui::SameLine();
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", target.c_str());
+        ImGui::PopTextWrapPos();
     }
-    if (!s.export_message.empty()) ImGui::TextWrapped("%s", s.export_message.c_str());
+    if (!s.export_message.empty()) text_wrapped("%s", s.export_message.c_str());
 }
 
 }  // namespace dpviz::gui

@@ -1,16 +1,19 @@
 // Matrix panel: the score matrix as a texture (drawn by the frame loop for the region this
-// panel asks for), zoom toward the cursor, pan by dragging, fit and 1:1, the path and the
-// optimal-cell mask, a textbook table (residues, scores, arrows) once cells are large, a
-// tooltip with the recurrence's candidates, and the colorbar.
+// panel asks for), zoom toward the cursor, pan by dragging, fit and 1:1, go to a cell, the path
+// and the optimal-cell mask, a textbook table (scores, arrows, the path behind them) once cells
+// are large, rulers with sequence positions (and residues at cell scale) in their own margins,
+// a tooltip with the recurrence's candidates, copying a cell's coordinates, and the colorbar.
 //
 // Index of this file
 // [SECTION] Helpers
-// [SECTION] Toolbar
-// [SECTION] Overlays: path, highlight, table, axes
-// [SECTION] Tooltip
+// [SECTION] Toolbar and go to cell
+// [SECTION] Overlays: path, highlight, table
+// [SECTION] Rulers
+// [SECTION] Tooltip, context menu, clipboard
 // [SECTION] Colorbar
 // [SECTION] Panel
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,8 +22,10 @@
 
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
+#include "gui/keys.hpp"
 #include "gui/panels.hpp"
 #include "gui/teach_overlay.hpp"
+#include "gui/ui_scale.hpp"
 #include "gui/view_math.hpp"
 
 namespace dpviz::gui {
@@ -30,12 +35,27 @@ namespace {
 // [SECTION] Helpers
 // ---------------------------------------------------------------------------------------------
 
-constexpr float kColorbarWidth = 74.0f;
+// Screen pixels per cell at UI scale 1 (they grow with the scale, as the text does).
 constexpr double kTableCellPx = 26.0;  // from here on, cells show their value and arrows
-constexpr double kAxisCellPx = 9.0;    // from here on, residues along the axes
+constexpr double kGotoCellPx = 40.0;   // go to cell: at least this zoom (table scale)
+constexpr int kPathFillAlpha = 105;    // table scale: the path's cells tinted behind their values
 
 ImU32 im_color(render::Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 ImVec2 im_vec(Vec2d p) { return ImVec2(float(p.x), float(p.y)); }
+
+double table_cell_px(const AppState& s) { return kTableCellPx * ui_scale(s.ui); }
+
+// Whether text of `size` at `at` lies wholly on the canvas.
+bool inside(const Canvas& cv, ImVec2 at, ImVec2 size) {
+    return at.x >= cv.x && at.y >= cv.y && at.x + size.x <= cv.x + cv.w && at.y + size.y <= cv.y + cv.h;
+}
+bool table_scale(const AppState& s) { return s.view.show_details && s.view.xf.cell_px >= table_cell_px(s); }
+
+// `top` over `bottom` at `alpha` (0-255): what a translucent fill leaves under the text.
+render::Rgb blend(render::Rgb bottom, render::Rgb top, int alpha) {
+    auto mix = [&](uint8_t b, uint8_t t) { return uint8_t((b * (255 - alpha) + t * alpha + 127) / 255); };
+    return {mix(bottom.r, top.r), mix(bottom.g, top.g), mix(bottom.b, top.b)};
+}
 
 std::string value_text(int32_t v) {
     if (render::is_unreachable(v)) return v > 0 ? "inf" : "-inf";
@@ -66,17 +86,37 @@ CellRange visible_cells(const ViewTransform& xf, const Canvas& cv, int rows, int
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Toolbar
+// [SECTION] Toolbar and go to cell
 // ---------------------------------------------------------------------------------------------
+
+// Centres cell (i, j) of the go-to field at table scale (or closer, if the view already is) and
+// makes it the inspected cell.
+void go_to_cell(AppState& s, const Computed& c) {
+    MatrixView& v = s.view;
+    const std::optional<Cell> cell = parse_cell_text(v.goto_text);
+    if (!cell) {
+        v.goto_error = "go to: type a row and a column, e.g. 12, 40";
+        return;
+    }
+    if (cell->i >= c.rows() || cell->j >= c.cols()) {
+        v.goto_error = "go to: (" + std::to_string(cell->i) + ", " + std::to_string(cell->j) + ") is outside the matrix (rows 0-" +
+                       std::to_string(c.rows() - 1) + ", columns 0-" + std::to_string(c.cols() - 1) + ")";
+        return;
+    }
+    v.goto_error.clear();
+    const double px = std::max(v.xf.cell_px, kGotoCellPx * ui_scale(s.ui));
+    v.center_pending = MatrixView::CenterOn{double(cell->i), double(cell->j), px};
+    v.inspected = *cell;
+}
 
 void draw_toolbar(AppState& s, const Computed& c) {
     MatrixView& v = s.view;
     if (ImGui::Button("Fit")) v.fit_pending = true;
-    ImGui::SameLine();
+    same_line_if_fits(button_width("1:1"));
     if (ImGui::Button("1:1")) v.one_to_one_pending = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("one cell per screen pixel");
     if (c.problem.affine()) {
-        ImGui::SameLine();
+        same_line_if_fits(check_width("H") * 3 + ImGui::GetStyle().ItemSpacing.x * 2);
         int layer = int(v.layer);
         ImGui::RadioButton("H", &layer, int(Layer::H));
         ImGui::SameLine();
@@ -87,17 +127,17 @@ void draw_toolbar(AppState& s, const Computed& c) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("F: best score ending in a vertical gap (query residue vs '-')");
         v.layer = Layer(layer);
     }
-    ImGui::SameLine();
+    same_line_if_fits(check_width("path"));
     ImGui::Checkbox("path", &v.show_path);
-    ImGui::SameLine();
+    same_line_if_fits(check_width("optimal"));
     ImGui::Checkbox("optimal", &v.show_mask);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("cells on any optimal path (every direction bit followed back)");
-    ImGui::SameLine();
+    same_line_if_fits(check_width("table"));
     ImGui::Checkbox("table", &v.show_details);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoomed in: residues, each cell's value and its direction arrows");
-    ImGui::SameLine();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoomed in: each cell's value and its direction arrows");
     const std::string current = v.auto_colormap ? "auto" : std::string(render::colormap_name(v.colormap));
-    ImGui::SetNextItemWidth(100);
+    same_line_if_fits(ui_px(100));
+    ImGui::SetNextItemWidth(ui_px(100));
     if (ImGui::BeginCombo("##colormap", current.c_str())) {
         if (ImGui::Selectable("auto", v.auto_colormap)) v.auto_colormap = true;
         for (const auto m : {render::Colormap::viridis, render::Colormap::magma, render::Colormap::grayscale,
@@ -109,21 +149,48 @@ void draw_toolbar(AppState& s, const Computed& c) {
         }
         ImGui::EndCombo();
     }
+    // Go to cell: "row, column" (Ctrl+G puts the keyboard here), Enter or Go.
+    same_line_if_fits(ui_px(96) + ImGui::GetStyle().ItemSpacing.x + button_width("Go"));
+    if (v.goto_focus) {
+        ImGui::SetKeyboardFocusHere();
+        v.goto_focus = false;
+    }
+    ImGui::SetNextItemWidth(ui_px(96));
+    bool go = ImGui::InputTextWithHint("##goto", "row, col", &v.goto_text, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("go to cell (Ctrl+G): row i, column j, as the tooltip names them");
+    ImGui::SameLine();
+    go |= ImGui::Button("Go");
+    if (go) go_to_cell(s, c);
     char zoom[32];
     std::snprintf(zoom, sizeof zoom, "%.3g px/cell", v.xf.cell_px);
-    ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(zoom).x) ImGui::NewLine();
+    same_line_if_fits(ImGui::CalcTextSize(zoom).x);
     ImGui::TextDisabled("%s", zoom);
+    if (!v.goto_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", v.goto_error.c_str());
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Overlays: path, highlight, table, axes
+// [SECTION] Overlays: path, highlight, table
 // ---------------------------------------------------------------------------------------------
 
 void draw_path(ImDrawList* dl, const AppState& s, const Computed& c, const Canvas& cv, const render::ColorScale& scale) {
     const auto& path = c.result.path;
     if (path.size() < 2) return;
     const ViewTransform& xf = s.view.xf;
+    const render::PathStyle style = render::path_style(scale.map);
+    if (table_scale(s)) {
+        // The path's cells tinted and outlined, under the values and arrows drawn next.
+        const float t = float(std::clamp(xf.cell_px * 0.06, 1.5, 3.0));
+        for (const Cell& cell : path) {
+            const ImVec2 a = im_vec(to_screen(xf, cv, {double(cell.j), double(cell.i)}));
+            const ImVec2 b = im_vec(to_screen(xf, cv, {cell.j + 1.0, cell.i + 1.0}));
+            if (b.x < cv.x || b.y < cv.y || a.x > cv.x + cv.w || a.y > cv.y + cv.h) continue;
+            dl->AddRectFilled(a, b, im_color(style.core, kPathFillAlpha));
+            const bool end = &cell == &path.back();
+            dl->AddRect(ImVec2(a.x + t * 0.5f, a.y + t * 0.5f), ImVec2(b.x - t * 0.5f, b.y - t * 0.5f),
+                        im_color(end ? style.outline : style.core), 0.0f, 0, end ? t * 1.6f : t);
+        }
+        return;
+    }
     std::vector<ImVec2> pts;
     pts.reserve(std::min<size_t>(path.size(), 20000));
     for (const Cell& cell : path) {
@@ -134,16 +201,12 @@ void draw_path(ImDrawList* dl, const AppState& s, const Computed& c, const Canva
             continue;
         pts.push_back(p);
     }
-    const render::PathStyle style = render::path_style(scale.map);
-    // Thin and translucent at table scale, so the values and arrows under it stay readable.
-    const bool table = s.view.show_details && xf.cell_px >= kTableCellPx;
-    const float t = float(std::clamp(xf.cell_px * 0.16, 1.5, table ? 2.5 : 4.0));
-    const int alpha = table ? 150 : 255;
-    dl->AddPolyline(pts.data(), int(pts.size()), im_color(style.outline, alpha), ImDrawFlags_None, t + 2.0f);
-    dl->AddPolyline(pts.data(), int(pts.size()), im_color(style.core, alpha), ImDrawFlags_None, t);
+    const float t = float(std::clamp(xf.cell_px * 0.16, 1.5, 4.0)) * std::max(1.0f, ui_scale(s.ui) * 0.75f);
+    dl->AddPolyline(pts.data(), int(pts.size()), im_color(style.outline), ImDrawFlags_None, t + 2.0f);
+    dl->AddPolyline(pts.data(), int(pts.size()), im_color(style.core), ImDrawFlags_None, t);
     // The end cell (where the traceback starts) as a dot.
-    dl->AddCircleFilled(pts.back(), t + 2.0f, im_color(style.outline, alpha));
-    dl->AddCircleFilled(pts.back(), t, im_color(style.core, alpha));
+    dl->AddCircleFilled(pts.back(), t + 2.0f, im_color(style.outline));
+    dl->AddCircleFilled(pts.back(), t, im_color(style.core));
 }
 
 void outline_cell(ImDrawList* dl, const ViewTransform& xf, const Canvas& cv, Cell c, ImU32 color, float thickness) {
@@ -170,18 +233,28 @@ void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canv
     const MatrixRefs w = c.window(r.i0, r.i1, r.j0, r.j1);
     const Grid<int32_t>* g = s.view.layer == Layer::E ? w.E : s.view.layer == Layer::F ? w.F : w.H;
     const float px = float(xf.cell_px);
-    const float font = std::min(ImGui::GetFontSize(), px * 0.42f);
-    ImFont* f = ImGui::GetFont();
+    ImFont* f = mono_font();
+    const float font = std::min(f->FontSize, px * 0.42f);
+    // Path cells are tinted (draw_path, underneath): their ink is chosen against the tint.
+    std::vector<uint8_t> on_path;
+    const int vis_cols = r.j1 - r.j0;
+    if (s.view.show_path && vis_cols > 0 && r.i1 > r.i0) {
+        on_path.assign(size_t(r.i1 - r.i0) * size_t(vis_cols), 0);
+        for (const Cell& p : c.result.path)
+            if (p.i >= r.i0 && p.i < r.i1 && p.j >= r.j0 && p.j < r.j1) on_path[size_t(p.i - r.i0) * vis_cols + (p.j - r.j0)] = 1;
+    }
+    const render::Rgb tint = render::path_style(scale.map).core;
     for (int i = r.i0; i < r.i1; ++i) {
         for (int j = r.j0; j < r.j1; ++j) {
             const ImVec2 a = im_vec(to_screen(xf, cv, {double(j), double(i)}));
             const int32_t v = w.value(g, i, j);
-            const ImU32 ink = text_on(scale.color(v));
+            const bool path_cell = !on_path.empty() && on_path[size_t(i - r.i0) * vis_cols + (j - r.j0)];
+            const ImU32 ink = text_on(path_cell ? blend(scale.color(v), tint, kPathFillAlpha) : scale.color(v));
             const std::string t = value_text(v);
             const ImVec2 size = f->CalcTextSizeA(font, FLT_MAX, 0.0f, t.c_str());
-            if (size.x < px - 4)
-                dl->AddText(f, font, ImVec2(a.x + px * 0.62f - size.x * 0.5f, a.y + px * 0.58f - size.y * 0.5f), ink,
-                            t.c_str());
+            const ImVec2 at(a.x + px * 0.62f - size.x * 0.5f, a.y + px * 0.58f - size.y * 0.5f);
+            // Whole numbers only: a value cut by the canvas edge could read as another ("-1" as "1").
+            if (size.x < px - 4 && inside(cv, at, size)) dl->AddText(f, font, at, ink, t.c_str());
             if (!w.dirs || w.dirs->empty()) continue;
             const CellArrows ar = arrows_of(c.problem, w.bits(i, j), layer_kind(s.view.layer));
             const float head = std::max(3.0f, px * 0.09f);
@@ -194,39 +267,130 @@ void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canv
     }
 }
 
-// Residues along the top (target) and left (query) edges of the canvas.
-void draw_axes(ImDrawList* dl, const AppState& s, const Computed& c, const Canvas& cv, const CellRange& r) {
-    if (c.problem.algo == Algorithm::dtw) return;
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Rulers
+// ---------------------------------------------------------------------------------------------
+
+// The margins above and left of the heatmap: positions at nice intervals (1, 2, 5 x 10^k), ticks
+// between them, and the residues themselves once a cell is wide enough for a letter. The same
+// size at every zoom, so the canvas does not jump. Column j holds target residue j (1-based),
+// row i query residue i; row and column 0 are the empty prefixes.
+struct Rulers {
+    float left = 0, top = 0;  // margin widths
+    float pad = 0, tick = 0, fh = 0, digit = 0;
+    bool letters = false;     // sequences (not DTW signals): a line of residues
+    int row_digits = 1;
+};
+
+Rulers ruler_layout(const Computed& c) {
+    Rulers r;
+    ImGui::PushFont(mono_font());
+    r.fh = ImGui::GetFontSize();
+    r.digit = ImGui::CalcTextSize("0").x;
+    ImGui::PopFont();
+    r.pad = std::round(r.fh * 0.25f);
+    r.tick = std::round(r.fh * 0.4f);
+    r.letters = c.problem.algo != Algorithm::dtw;
+    r.row_digits = int(std::to_string(std::max(c.rows() - 1, 1)).size());
+    const float letter_band = r.letters ? r.digit + 2 * r.pad : 0.0f;
+    r.left = r.pad + r.row_digits * r.digit + r.pad + r.tick + letter_band;
+    r.top = r.pad + r.fh + r.tick + (r.letters ? r.fh + r.pad : 0.0f);
+    return r;
+}
+
+// Minor ticks between the labelled ones: fifths of 5 x 10^k and 10^k, halves of 2 x 10^k.
+int64_t minor_step(int64_t step) { return step == 1 ? 0 : step % 5 == 0 ? step / 5 : step / 2; }
+
+void draw_rulers(ImDrawList* dl, const AppState& s, const Computed& c, const Canvas& cv, const CellRange& vis,
+                 const Rulers& r) {
     const ViewTransform& xf = s.view.xf;
-    const float band = std::min(18.0f, float(xf.cell_px));
-    const ImU32 bg = IM_COL32(20, 20, 24, 215), ink = IM_COL32(235, 235, 235, 255);
-    dl->AddRectFilled(ImVec2(float(cv.x), float(cv.y)), ImVec2(float(cv.x + cv.w), float(cv.y) + band), bg);
-    dl->AddRectFilled(ImVec2(float(cv.x), float(cv.y)), ImVec2(float(cv.x) + band, float(cv.y + cv.h)), bg);
-    char text[2] = {0, 0};
-    const float h = ImGui::GetFontSize();
-    for (int j = std::max(r.j0, 1); j < r.j1; ++j) {
-        text[0] = c.problem.target[size_t(j - 1)];
-        const ImVec2 p = im_vec(to_screen(xf, cv, {j + 0.5, 0.0}));
-        dl->AddText(ImVec2(p.x - ImGui::CalcTextSize(text).x * 0.5f, float(cv.y) + (band - h) * 0.5f), ink, text);
+    const ImU32 bg = IM_COL32(24, 24, 28, 255), ink = IM_COL32(225, 225, 225, 255);
+    const ImU32 dim = IM_COL32(150, 150, 155, 255), mark = IM_COL32(255, 255, 255, 60);
+    ImFont* f = mono_font();
+    const float fh = r.fh;
+    // Residues once a letter fits a cell both ways (across for columns, down for rows).
+    const bool letters = r.letters && xf.cell_px >= std::max(r.digit + 2.0f, fh * 0.8f);
+    const std::optional<Cell> hover = s.view.hover;
+    char text[24];
+
+    // Top: the target's positions along the columns.
+    const ImVec2 t0(float(cv.x), float(cv.y) - r.top), t1(float(cv.x + cv.w), float(cv.y));
+    dl->PushClipRect(t0, t1, true);
+    dl->AddRectFilled(t0, t1, bg);
+    const float num_y = t0.y + r.pad, tick_y0 = num_y + fh, tick_y1 = tick_y0 + r.tick;
+    if (hover && hover->j > 0) {
+        const float x = float(to_screen(xf, cv, {double(hover->j), 0.0}).x);
+        dl->AddRectFilled(ImVec2(x, tick_y0), ImVec2(x + float(xf.cell_px), t1.y), mark);
     }
-    for (int i = std::max(r.i0, 1); i < r.i1; ++i) {
-        text[0] = c.problem.query[size_t(i - 1)];
-        const ImVec2 p = im_vec(to_screen(xf, cv, {0.0, i + 0.5}));
-        dl->AddText(ImVec2(float(cv.x) + (band - ImGui::CalcTextSize(text).x) * 0.5f, p.y - h * 0.5f), ink, text);
+    const int64_t col_step = ruler_step(xf.cell_px, (std::to_string(c.cols() - 1).size() + 2) * r.digit);
+    const int64_t col_minor = minor_step(col_step);
+    if (col_minor > 0 && col_minor * xf.cell_px >= 4.0)
+        for (int64_t j = (std::max(vis.j0, 1) + col_minor - 1) / col_minor * col_minor; j < vis.j1; j += col_minor) {
+            const float x = float(to_screen(xf, cv, {j + 0.5, 0.0}).x);
+            dl->AddLine(ImVec2(x, tick_y1 - r.tick * 0.45f), ImVec2(x, tick_y1), dim);
+        }
+    for (int64_t j = (std::max(vis.j0, 1) + col_step - 1) / col_step * col_step; j < vis.j1; j += col_step) {
+        const float x = float(to_screen(xf, cv, {j + 0.5, 0.0}).x);
+        dl->AddLine(ImVec2(x, tick_y0), ImVec2(x, tick_y1), ink);
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(j));
+        const float w = f->CalcTextSizeA(fh, FLT_MAX, 0.0f, text).x;
+        if (x - w * 0.5f >= t0.x && x + w * 0.5f <= t1.x) dl->AddText(f, fh, ImVec2(x - w * 0.5f, num_y), ink, text);
     }
+    if (letters)
+        for (int j = std::max(vis.j0, 1); j < vis.j1; ++j) {
+            const char residue[2] = {c.problem.target[size_t(j - 1)], 0};
+            const float x = float(to_screen(xf, cv, {j + 0.5, 0.0}).x);
+            if (x - r.digit * 0.5f >= t0.x && x + r.digit * 0.5f <= t1.x)
+                dl->AddText(f, fh, ImVec2(x - r.digit * 0.5f, tick_y1), ink, residue);
+        }
+    dl->PopClipRect();
+
+    // Left: the query's positions down the rows.
+    const ImVec2 l0(float(cv.x) - r.left, float(cv.y)), l1(float(cv.x), float(cv.y + cv.h));
+    dl->PushClipRect(l0, l1, true);
+    dl->AddRectFilled(l0, l1, bg);
+    const float num_x1 = l0.x + r.pad + r.row_digits * r.digit, tick_x0 = num_x1 + r.pad, tick_x1 = tick_x0 + r.tick;
+    if (hover && hover->i > 0) {
+        const float y = float(to_screen(xf, cv, {0.0, double(hover->i)}).y);
+        dl->AddRectFilled(ImVec2(tick_x0, y), ImVec2(l1.x, y + float(xf.cell_px)), mark);
+    }
+    const int64_t row_step = ruler_step(xf.cell_px, fh * 1.6);
+    const int64_t row_minor = minor_step(row_step);
+    if (row_minor > 0 && row_minor * xf.cell_px >= 4.0)
+        for (int64_t i = (std::max(vis.i0, 1) + row_minor - 1) / row_minor * row_minor; i < vis.i1; i += row_minor) {
+            const float y = float(to_screen(xf, cv, {0.0, i + 0.5}).y);
+            dl->AddLine(ImVec2(tick_x1 - r.tick * 0.45f, y), ImVec2(tick_x1, y), dim);
+        }
+    for (int64_t i = (std::max(vis.i0, 1) + row_step - 1) / row_step * row_step; i < vis.i1; i += row_step) {
+        const float y = float(to_screen(xf, cv, {0.0, i + 0.5}).y);
+        dl->AddLine(ImVec2(tick_x0, y), ImVec2(tick_x1, y), ink);
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(i));
+        const float w = f->CalcTextSizeA(fh, FLT_MAX, 0.0f, text).x;
+        if (y - fh * 0.5f >= l0.y && y + fh * 0.5f <= l1.y) dl->AddText(f, fh, ImVec2(num_x1 - w, y - fh * 0.5f), ink, text);
+    }
+    if (letters)
+        for (int i = std::max(vis.i0, 1); i < vis.i1; ++i) {
+            const char residue[2] = {c.problem.query[size_t(i - 1)], 0};
+            const float y = float(to_screen(xf, cv, {0.0, i + 0.5}).y);
+            if (y - fh * 0.5f >= l0.y && y + fh * 0.5f <= l1.y)
+                dl->AddText(f, fh, ImVec2(tick_x1 + r.pad, y - fh * 0.5f), ink, residue);
+        }
+    dl->PopClipRect();
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Tooltip
+// [SECTION] Tooltip, context menu, clipboard
 // ---------------------------------------------------------------------------------------------
 
 void candidate_lines(const char* title, const std::vector<Candidate>& cs) {
     if (cs.empty()) return;
     ImGui::TextDisabled("%s", title);
+    ImGui::PushFont(mono_font());  // the labels are padded into a column
     for (const Candidate& k : cs) {
         const ImVec4 color = k.won ? ImVec4(0.45f, 0.95f, 0.45f, 1.0f) : ImVec4(0.75f, 0.75f, 0.75f, 1.0f);
         ImGui::TextColored(color, "%s %-30s = %s", k.won ? "*" : " ", k.label.c_str(), value_text(k.value).c_str());
     }
+    ImGui::PopFont();
 }
 
 void draw_tooltip(const Computed& c, Cell cell) {
@@ -258,15 +422,57 @@ void draw_tooltip(const Computed& c, Cell cell) {
     if (const auto k = path_index(c.result.path, cell))
         ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "on the reported path (step %d); click to show it in the text",
                            *k);
+    ImGui::TextDisabled("Ctrl+C copies \"%d,%d\", Ctrl+Shift+C with the value; right-click for more", cell.i, cell.j);
     ImGui::EndTooltip();
+}
+
+// "i,j", or "i,j,value" with the shown layer's value ("inf" / "-inf" when unreachable).
+std::string cell_clipboard_text(const Computed& c, Layer layer, Cell cell, bool with_value) {
+    std::string t = std::to_string(cell.i) + "," + std::to_string(cell.j);
+    if (!with_value) return t;
+    const MatrixRefs w = c.window(cell.i, cell.i + 1, cell.j, cell.j + 1);
+    const Grid<int32_t>* g = layer == Layer::E ? w.E : layer == Layer::F ? w.F : w.H;
+    return t + "," + value_text(w.value(g, cell.i, cell.j));
+}
+
+const char* layer_name(Layer l) { return l == Layer::E ? "E" : l == Layer::F ? "F" : "H"; }
+
+void draw_cell_menu(AppState& s, const Computed& c) {
+    MatrixView& v = s.view;
+    if (!ImGui::BeginPopup("cell_menu")) return;
+    if (!v.context_cell) {
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    const Cell cell = *v.context_cell;
+    ImGui::TextDisabled("cell (%d, %d)", cell.i, cell.j);
+    const std::string ij = cell_clipboard_text(c, v.layer, cell, false), ijv = cell_clipboard_text(c, v.layer, cell, true);
+    if (ImGui::MenuItem(("Copy " + ij).c_str(), "Ctrl+C")) ImGui::SetClipboardText(ij.c_str());
+    if (ImGui::MenuItem(("Copy " + ijv + " (" + layer_name(v.layer) + ")").c_str(), "Ctrl+Shift+C"))
+        ImGui::SetClipboardText(ijv.c_str());
+    if (ImGui::MenuItem("Inspect this cell")) v.inspected = cell;
+    if (ImGui::MenuItem("Centre it at table scale")) {
+        v.goto_text = std::to_string(cell.i) + ", " + std::to_string(cell.j);
+        go_to_cell(s, c);
+    }
+    ImGui::EndPopup();
 }
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Colorbar
 // ---------------------------------------------------------------------------------------------
 
+// The bar, then its labels: the width draw_matrix leaves for them.
+float colorbar_width(const render::ColorScale& scale) {
+    const int32_t lo = std::min(scale.min, scale.max), hi = std::max(scale.min, scale.max);
+    float labels = ImGui::CalcTextSize("unr.").x;
+    for (const int32_t v : {lo, hi}) labels = std::max(labels, ImGui::CalcTextSize(std::to_string(v).c_str()).x);
+    return ui_px(8) + ui_px(16) + ui_px(4) + labels + ui_px(6);
+}
+
 void draw_colorbar(ImDrawList* dl, const render::ColorScale& scale, const render::ValueRange& range, ImVec2 p0, float h) {
-    const float w = 16.0f;
+    const float w = ui_px(16);
     const int steps = std::max(2, int(h / 3));
     const int32_t lo = std::min(scale.min, scale.max), hi = std::max(scale.min, scale.max);
     for (int k = 0; k < steps; ++k) {
@@ -278,7 +484,7 @@ void draw_colorbar(ImDrawList* dl, const render::ColorScale& scale, const render
     dl->AddRect(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(160, 160, 160, 255));
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     const float fh = ImGui::GetFontSize();
-    auto label = [&](float y, const std::string& text) { dl->AddText(ImVec2(p0.x + w + 4, y - fh * 0.5f), ink, text.c_str()); };
+    auto label = [&](float y, const std::string& text) { dl->AddText(ImVec2(p0.x + w + ui_px(4), y - fh * 0.5f), ink, text.c_str()); };
     label(p0.y + fh * 0.5f, std::to_string(hi));
     label(p0.y + h - fh * 0.5f, std::to_string(lo));
     if (lo < 0 && hi > 0) {
@@ -287,9 +493,9 @@ void draw_colorbar(ImDrawList* dl, const render::ColorScale& scale, const render
         label(p0.y + h * (1.0f - t), "0");
     }
     if (range.any_unreachable) {
-        const float y = p0.y + h + 8;
+        const float y = p0.y + h + ui_px(8);
         dl->AddRectFilled(ImVec2(p0.x, y), ImVec2(p0.x + w, y + fh), im_color(render::unreachable_color(scale.map)));
-        dl->AddText(ImVec2(p0.x + w + 4, y), ink, "unr.");
+        dl->AddText(ImVec2(p0.x + w + ui_px(4), y), ink, "unr.");
     }
 }
 
@@ -302,20 +508,27 @@ void draw_colorbar(ImDrawList* dl, const render::ColorScale& scale, const render
 void draw_matrix(AppState& s) {
     MatrixView& v = s.view;
     if (!s.result) {
-        ImGui::TextWrapped("%s", s.job.busy ? "Computing..."
-                                            : "No matrix yet: pick an example in the Inputs panel, or give two inputs.");
+        text_wrapped("%s", s.job.busy ? "Computing..."
+                                      : "No matrix yet: pick an example in the Inputs panel, or give two inputs.");
         if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.error.c_str());
         v.wanted = {};
         return;
     }
     const Computed& c = *s.result;
     if (!c.has_layer(v.layer)) v.layer = Layer::H;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl && !io.KeyAlt && ImGui::IsKeyPressed(kKeyG, false)) v.goto_focus = true;
     draw_toolbar(s, c);
     if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s (showing the last result)", s.error.c_str());
 
+    // Rulers above and left of the heatmap, the colorbar right of it.
+    const render::ColorScale scale = view_color_scale(s);
+    const Rulers rulers = ruler_layout(c);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 size(std::max(avail.x - kColorbarWidth, 32.0f), std::max(avail.y, 32.0f));
-    const ImVec2 pos = ImGui::GetCursorScreenPos();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size(std::max(avail.x - rulers.left - colorbar_width(scale), 32.0f), std::max(avail.y - rulers.top, 32.0f));
+    const ImVec2 pos(origin.x + rulers.left, origin.y + rulers.top);
+    ImGui::SetCursorScreenPos(pos);
     ImGui::InvisibleButton("canvas", size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
     const bool hovered = ImGui::IsItemHovered();
     const bool active = ImGui::IsItemActive();
@@ -337,7 +550,6 @@ void draw_matrix(AppState& s) {
         v.xf = one_to_one(v.xf, cv);
         v.one_to_one_pending = false;
     }
-    const ImGuiIO& io = ImGui::GetIO();
     const Vec2d mouse{io.MousePos.x, io.MousePos.y};
     if (hovered && io.MouseWheel != 0.0f) v.xf = zoom_at(v.xf, cv, mouse, std::pow(1.25, double(io.MouseWheel)), rows, cols);
     // Pan from where the drag began, by the whole drag: exact however the frames sample it.
@@ -350,7 +562,6 @@ void draw_matrix(AppState& s) {
     if (!active) v.drag_start.reset();
     v.wanted = view_request(v.xf, cv, rows, cols, v.show_mask);
 
-    const render::ColorScale scale = view_color_scale(s);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), true);
     dl->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y), IM_COL32(32, 32, 36, 255));
@@ -364,19 +575,29 @@ void draw_matrix(AppState& s) {
                      ImVec2(tex.u1, tex.v1));
     }
     const CellRange vis = visible_cells(v.xf, cv, rows, cols);
-    const bool table = v.show_details && v.xf.cell_px >= kTableCellPx;
-    if (table) draw_table(dl, s, c, cv, vis, scale);
+    // At table scale the path goes under the values (its cells tinted), elsewhere over the heatmap.
     if (v.show_path) draw_path(dl, s, c, cv, scale);
+    if (table_scale(s)) draw_table(dl, s, c, cv, vis, scale);
     draw_teach_overlay(dl, s, c, cv);  // playback / ownership, when a teaching view is on
-    if (v.show_details && v.xf.cell_px >= kAxisCellPx) draw_axes(dl, s, c, cv, vis);
     if (v.selected) outline_cell(dl, v.xf, cv, *v.selected, IM_COL32(255, 150, 0, 255), 2.0f);
     if (v.inspected) outline_cell(dl, v.xf, cv, *v.inspected, IM_COL32(80, 220, 255, 255), 2.0f);
     if (v.highlight) outline_cell(dl, v.xf, cv, *v.highlight, IM_COL32(255, 230, 0, 255), 2.5f);
 
     v.hover = hovered ? pick_cell(v.xf, cv, mouse, rows, cols) : std::nullopt;
+    if (hovered && ImGui::IsMouseReleased(ImGuiMouseButton_Right) && v.hover) {
+        v.context_cell = v.hover;
+        ImGui::OpenPopup("cell_menu");
+    }
+    const bool menu_open = ImGui::IsPopupOpen("cell_menu");
+    // Ctrl+C over the matrix: the hovered cell, else (the panel focused) the one last clicked.
+    const std::optional<Cell> copy_cell =
+        v.hover ? v.hover : ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) ? v.inspected : std::nullopt;
+    if (copy_cell && copy_cell->i < rows && copy_cell->j < cols && !menu_open && !io.WantTextInput && io.KeyCtrl &&
+        !io.KeyAlt && ImGui::IsKeyPressed(kKeyC, false))
+        ImGui::SetClipboardText(cell_clipboard_text(c, v.layer, *copy_cell, io.KeyShift).c_str());
     if (v.hover) {
         outline_cell(dl, v.xf, cv, *v.hover, IM_COL32(255, 255, 255, 200), 1.0f);
-        if (!active) draw_tooltip(c, *v.hover);
+        if (!active && !menu_open) draw_tooltip(c, *v.hover);
         // A click (not a drag) on a path cell scrolls the alignment text to its column.
         if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 9.0f) {
             v.inspected = *v.hover;  // any cell: the recurrence inspector shows it
@@ -387,9 +608,12 @@ void draw_matrix(AppState& s) {
         }
     }
     dl->PopClipRect();
+    draw_rulers(dl, s, c, cv, vis, rulers);
+    draw_cell_menu(s, c);
 
     const render::ValueRange range = c.layer_range(v.layer);
-    draw_colorbar(dl, scale, range, ImVec2(pos.x + size.x + 8, pos.y + 4), std::max(size.y - 40.0f, 20.0f));
+    draw_colorbar(dl, scale, range, ImVec2(pos.x + size.x + ui_px(8), pos.y + ui_px(4)),
+                  std::max(size.y - ImGui::GetFontSize() * 3.0f, 20.0f));
 }
 
 }  // namespace dpviz::gui

@@ -9,6 +9,7 @@
 
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
+#include "gui/ui_scale.hpp"
 #include "matrix_file.hpp"
 
 namespace dpviz::gui {
@@ -55,7 +56,8 @@ void backend_combo(AppState& s) {
 
 void draw_parameters(AppState& s) {
     Parameters& p = s.params;
-    ImGui::PushItemWidth(-90);
+    // Fields fill the panel, less the widest label ("matrix file", "local cost").
+    ImGui::PushItemWidth(-(ImGui::CalcTextSize("matrix file").x + ImGui::GetStyle().ItemInnerSpacing.x * 2));
     int algo = int(p.algo);
     if (ImGui::Combo("algorithm", &algo, kAlgorithms, IM_ARRAYSIZE(kAlgorithms))) {
         p.algo = Algorithm(algo);
@@ -65,7 +67,7 @@ void draw_parameters(AppState& s) {
     if (uses_substitution_matrix(p.algo)) {
         int mode = int(p.scoring);
         bool changed = ImGui::RadioButton("substitution matrix", &mode, int(ScoringMode::matrix));
-        ImGui::SameLine();
+        same_line_if_fits(check_width("match/mismatch"));
         changed |= ImGui::RadioButton("match/mismatch", &mode, int(ScoringMode::match_mismatch));
         p.scoring = ScoringMode(mode);
         if (changed) request_compute(s, true);

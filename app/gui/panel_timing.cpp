@@ -9,6 +9,7 @@
 
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -22,13 +23,13 @@ void draw_machine(const AppState& s) {
                 return;
             }
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            ImGui::TextWrapped("%s: not available (%s)", name, why.c_str());
+            text_wrapped("%s: not available (%s)", name, why.c_str());
             ImGui::PopStyleColor();
         };
         if (!sys.gpu.empty()) {
             const bool none = sys.gpu.rfind("not available", 0) == 0;
             if (none) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            ImGui::TextWrapped("GPU: %s", sys.gpu.c_str());
+            text_wrapped("GPU: %s", sys.gpu.c_str());
             if (none) ImGui::PopStyleColor();
         }
         if (!sys.backends_probed) ImGui::TextDisabled("GPU backends: not probed");
@@ -36,8 +37,8 @@ void draw_machine(const AppState& s) {
             backend_line("DPX", sys.dpx_available, sys.dpx_note);
             backend_line("DPX-free", sys.dpx_free_available, sys.dpx_free_note);
         }
-        ImGui::TextWrapped("GL renderer: %s", sys.gl_renderer.c_str());
-        ImGui::TextWrapped("texture upload: %s (%s)", sys.upload_path.c_str(), sys.upload_note.c_str());
+        text_wrapped("GL renderer: %s", sys.gl_renderer.c_str());
+        text_wrapped("texture upload: %s (%s)", sys.upload_path.c_str(), sys.upload_note.c_str());
         ImGui::TreePop();
     }
 }
@@ -53,13 +54,13 @@ void draw_timing(AppState& s) {
         ImGui::Text("%lld cells   %.3f GCUPS", static_cast<long long>(r.cells), total > 0 ? double(r.cells) / (total * 1e6) : 0.0);
         const StageTimes& st = s.result->stages;
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        ImGui::TextWrapped("level matrix: H%s and the direction bits kept for the view, %s",
-                           s.result->problem.affine() ? ", E, F" : "",
-                           st.on_device ? "in GPU memory (GPU-resident view)" : "in host memory");
-        ImGui::TextWrapped("job %.2f ms: fill %.2f, traceback %.2f, pyramid %.2f%s, view prep %.2f", st.total, st.fill,
-                           st.traceback, st.pyramid, st.on_device ? " (GPU)" : "", st.prepare);
+        text_wrapped("level matrix: H%s and the direction bits kept for the view, %s",
+                     s.result->problem.affine() ? ", E, F" : "",
+                     st.on_device ? "in GPU memory (GPU-resident view)" : "in host memory");
+        text_wrapped("job %.2f ms: fill %.2f, traceback %.2f, pyramid %.2f%s, view prep %.2f", st.total, st.fill,
+                     st.traceback, st.pyramid, st.on_device ? " (GPU)" : "", st.prepare);
         ImGui::PopStyleColor();
-        if (!r.fallback.empty()) ImGui::TextWrapped("note: %s", r.fallback.c_str());
+        if (!r.fallback.empty()) text_wrapped("note: %s", r.fallback.c_str());
     } else {
         ImGui::TextDisabled("No result yet.");
     }
@@ -78,8 +79,8 @@ void draw_timing(AppState& s) {
     }
     for (const TimingRow& t : s.timings) {
         ImGui::PushID(int(t.backend));
-        ImGui::Text("%-8s", backend_choice_label(t.backend));
-        ImGui::SameLine(80);
+        ImGui::TextUnformatted(backend_choice_label(t.backend));
+        ImGui::SameLine(ImGui::CalcTextSize("DPX-free").x + ImGui::GetStyle().ItemSpacing.x * 3);
         if (t.available) {
             const double ms = t.fill_ms + t.traceback_ms;
             char overlay[96];

@@ -8,26 +8,29 @@
 #include <cstdio>
 
 #include "gui/compute.hpp"
+#include "gui/file_dialog.hpp"
 #include "gui/frame.hpp"
 #include "gui/teach_inspector.hpp"
 #include "gui/teach_lessons.hpp"
 #include "gui/teach_machine_code.hpp"
 #include "gui/teach_playback.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 
 std::span<const PanelEntry> panel_registry() {
     // Left column: what to align and how; center: the matrix over the alignment; right: numbers
-    // and files. Fractions of the work area, so the first layout fits any window size.
-    // Teaching views open over the right column (inspector, machine code) and the inputs (lesson).
+    // and files, the whole height (the machine's lines need it at 1280 x 800). Fractions of the
+    // work area, so the first layout fits any window size. Teaching views open over the right
+    // column (inspector, machine code) and the inputs (lesson).
     static constexpr std::array<PanelEntry, 10> kPanels{{
         {"Inputs", &PanelsOpen::inputs, draw_inputs, 0.00f, 0.00f, 0.27f, 0.47f, 0.00f, 0.00f, 0.24f, 0.55f},
         {"Parameters", &PanelsOpen::parameters, draw_parameters, 0.00f, 0.47f, 0.27f, 0.53f, 0.00f, 0.55f, 0.24f, 0.45f},
         {"Matrix", &PanelsOpen::matrix, draw_matrix, 0.27f, 0.00f, 0.48f, 0.66f, 0.24f, 0.00f, 0.44f, 0.64f},
-        {"Alignment", &PanelsOpen::alignment, draw_alignment, 0.27f, 0.66f, 0.73f, 0.34f, 0.24f, 0.64f, 0.44f, 0.36f},
-        {"Timing", &PanelsOpen::timing, draw_timing, 0.75f, 0.00f, 0.25f, 0.38f},
-        {"Export", &PanelsOpen::export_, draw_export, 0.75f, 0.38f, 0.25f, 0.28f},
-        {"Wavefront", &PanelsOpen::wavefront, draw_wavefront, 0.75f, 0.00f, 0.25f, 0.66f, 0.68f, 0.00f, 0.32f, 1.00f},
+        {"Alignment", &PanelsOpen::alignment, draw_alignment, 0.27f, 0.66f, 0.48f, 0.34f, 0.24f, 0.64f, 0.44f, 0.36f},
+        {"Timing", &PanelsOpen::timing, draw_timing, 0.75f, 0.00f, 0.25f, 0.62f},
+        {"Export", &PanelsOpen::export_, draw_export, 0.75f, 0.62f, 0.25f, 0.38f},
+        {"Wavefront", &PanelsOpen::wavefront, draw_wavefront, 0.75f, 0.00f, 0.25f, 1.00f, 0.68f, 0.00f, 0.32f, 1.00f},
         {"Inspector", &PanelsOpen::inspector, draw_teach_inspector, 0.62f, 0.00f, 0.38f, 0.66f, 0.68f, 0.00f, 0.32f, 1.00f},
         {"Machine code", &PanelsOpen::machine_code, draw_teach_machine_code, 0.27f, 0.00f, 0.48f, 1.00f, 0.24f, 0.00f, 0.44f, 1.00f},
         {"Lesson", &PanelsOpen::lesson, draw_teach_lesson, 0.00f, 0.00f, 0.27f, 0.47f, 0.00f, 0.00f, 0.24f, 0.55f},
@@ -60,7 +63,7 @@ void draw_progress(AppState& s) {
     char overlay[160];
     std::snprintf(overlay, sizeof overlay, "%s  %.1f s", j.finishing_cancelled ? "stopping a superseded job" : j.stage.c_str(),
                   j.elapsed_s);
-    ImGui::ProgressBar(frac, ImVec2(260, 0), overlay);
+    ImGui::ProgressBar(frac, ImVec2(ui_px(260), 0), overlay);
     ImGui::SameLine();
     if (ImGui::SmallButton("Cancel")) s.requests.cancel = true;
 }
@@ -76,6 +79,13 @@ void draw_menu_bar(AppState& s) {
     }
     if (ImGui::BeginMenu("View")) {
         for (const PanelEntry& p : panel_registry()) ImGui::MenuItem(p.title, nullptr, &(s.panels.*p.open));
+        ImGui::Separator();
+        char scale[48];
+        std::snprintf(scale, sizeof scale, "UI scale %.0f %%", 100.0f * ui_scale(s.ui));
+        ImGui::TextDisabled("%s", scale);
+        if (ImGui::MenuItem("Larger", "Ctrl +")) s.ui.zoom = zoom_step(s.ui.zoom, +1);
+        if (ImGui::MenuItem("Smaller", "Ctrl -")) s.ui.zoom = zoom_step(s.ui.zoom, -1);
+        if (ImGui::MenuItem("Reset", "Ctrl 0", false, s.ui.zoom != 1.0f)) s.ui.zoom = 1.0f;
         ImGui::EndMenu();
     }
     draw_lessons_menu(s);
@@ -87,7 +97,7 @@ void draw_menu_bar(AppState& s) {
     }
     char fps[32];
     std::snprintf(fps, sizeof fps, "%.0f fps", ImGui::GetIO().Framerate);
-    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(fps).x - 12);
+    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(fps).x - ImGui::GetStyle().ItemSpacing.x * 1.5f);
     ImGui::TextDisabled("%s", fps);
     ImGui::EndMainMenuBar();
 }
@@ -95,6 +105,7 @@ void draw_menu_bar(AppState& s) {
 }  // namespace
 
 void draw_ui(AppState& s) {
+    handle_scale_keys(s);  // applied between frames (apply_ui_scale): the fonts cannot change mid-frame
     draw_menu_bar(s);
     const ImGuiIO& io = ImGui::GetIO();
     const float top = ImGui::GetFrameHeight();  // the menu bar
@@ -117,6 +128,7 @@ void draw_ui(AppState& s) {
         if (ImGui::Begin(p.title, &open, flags)) p.draw(s);
         ImGui::End();
     }
+    draw_file_dialog(s);
 }
 
 }  // namespace dpviz::gui

@@ -104,6 +104,7 @@ std::string session_text(const AppState& s) {
     o << "colormap=" << (s.view.auto_colormap ? "auto" : std::string(render::colormap_name(s.view.colormap))) << "\n";
     o << "show_path=" << s.view.show_path << "\nshow_mask=" << s.view.show_mask << "\n";
     o << "show_details=" << s.view.show_details << "\n";
+    o << "ui_zoom=" << s.ui.zoom << "\n";  // the user's Ctrl +/- factor over the monitor's scale
     o << "export.folder=" << escape(s.export_settings.folder) << "\n";
     o << "export.stem=" << escape(s.export_settings.stem) << "\n";
     for (const std::string& r : s.recent_files) o << "recent=" << escape(r) << "\n";
@@ -179,6 +180,13 @@ int apply_lines(AppState& s, const std::string& text, std::string* bad, int* kno
              if (!m) return false;
              s.view.auto_colormap = false;
              s.view.colormap = *m;
+             return true;
+         }},
+        {"ui_zoom", [&](const std::string& v) {
+             char* end = nullptr;
+             const float z = std::strtof(v.c_str(), &end);
+             if (v.empty() || *end != '\0' || !(z >= 0.25f && z <= 4.0f)) return false;
+             s.ui.zoom = z;
              return true;
          }},
         {"recent", [&](const std::string& v) {

@@ -11,8 +11,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 
 #include "gui/compute.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 
@@ -279,18 +282,35 @@ const ImVec4 kLost(0.70f, 0.70f, 0.70f, 1.0f);
 const ImVec4 kDpx(1.0f, 0.72f, 0.25f, 1.0f);
 const ImVec4 kFree(0.55f, 0.75f, 1.0f, 1.0f);
 
+// Text in the monospaced font, wrapped at the panel's edge (recurrences, padded columns).
+void mono_wrapped(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(2);
+void mono_wrapped(const ImVec4& color, const char* fmt, ...) {
+    char text[1024];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(text, sizeof text, fmt, args);
+    va_end(args);
+    ImGui::PushFont(mono_font());
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+}
+
 void candidates(const char* title, const std::vector<Candidate>& cs) {
     if (cs.empty()) return;
     ImGui::TextDisabled("%s", title);
     for (const Candidate& k : cs)
-        ImGui::TextColored(k.won ? kWon : kLost, "%s %-30s %s = %s", k.won ? "*" : " ", k.label.c_str(), k.expr.c_str(),
-                           term_text(k.value).c_str());
+        mono_wrapped(k.won ? kWon : kLost, "%s %-30s %s = %s", k.won ? "*" : " ", k.label.c_str(), k.expr.c_str(),
+                     term_text(k.value).c_str());
 }
 
 void kernel_table(const char* id, const std::vector<KernelLine>& lines) {
     if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
         return;
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, 50.0f);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("H = -99999").x);
     ImGui::TableSetupColumn("DPX (sm_90)");
     ImGui::TableSetupColumn("DPX-free");
     ImGui::TableHeadersRow();
@@ -316,15 +336,15 @@ void kernel_table(const char* id, const std::vector<KernelLine>& lines) {
 
 void draw_teach_inspector(AppState& s) {
     if (!s.result) {
-        ImGui::TextWrapped("No matrix yet.");
+        text_wrapped("No matrix yet.");
         return;
     }
     const Computed& c = *s.result;
     std::optional<Cell> cell = s.view.hover ? s.view.hover : s.view.inspected;
     if (cell && (cell->i < 0 || cell->j < 0 || cell->i >= c.rows() || cell->j >= c.cols())) cell.reset();
     if (!cell) {
-        ImGui::TextWrapped("Click a cell of the matrix (or hover one) to see its recurrence, the term that won, "
-                           "its direction bits and the instruction the GPU kernel runs for it.");
+        text_wrapped("Click a cell of the matrix (or hover one) to see its recurrence, the term that won, "
+                     "its direction bits and the instruction the GPU kernel runs for it.");
         return;
     }
     const Problem& p = c.problem;
@@ -333,8 +353,8 @@ void draw_teach_inspector(AppState& s) {
     ImGui::Text("cell (i, j) = (%d, %d)%s", cell->i, cell->j, s.view.hover ? "  (hovered)" : "  (clicked)");
     if (p.algo == Algorithm::dtw) {
         if (!in.border)
-            ImGui::Text("query %.5g   target %.5g   c(i, j) = %s (fixed point, scale %g)", x.query_value, x.target_value,
-                        term_text(x.substitution.value_or(kPosInf)).c_str(), p.dtw_scale);
+            text_wrapped("query %.5g   target %.5g   c(i, j) = %s (fixed point, scale %g)", x.query_value, x.target_value,
+                         term_text(x.substitution.value_or(kPosInf)).c_str(), p.dtw_scale);
     } else if (!in.border) {
         ImGui::Text("query %c   target %c", x.query_residue, x.target_residue);
         if (x.substitution) {
@@ -342,21 +362,22 @@ void draw_teach_inspector(AppState& s) {
             ImGui::Text(p.algo == Algorithm::edit ? "   q != t: %d" : "   s(q, t) = %d", *x.substitution);
         }
         if (uses_gap_penalties(p.algo))
-            ImGui::Text("gaps: %s", p.affine() ? ("open " + std::to_string(p.gaps.open) + ", extend " + std::to_string(p.gaps.extend) + " (affine: H, E, F)").c_str()
+            text_wrapped("gaps: %s", p.affine() ? ("open " + std::to_string(p.gaps.open) + ", extend " + std::to_string(p.gaps.extend) + " (affine: H, E, F)").c_str()
                                                : ("g = " + std::to_string(p.gaps.open) + " (linear)").c_str());
     }
     ImGui::Separator();
     if (in.border) {
-        ImGui::TextWrapped("Border cell: %s.", in.border_rule.c_str());
+        text_wrapped("Border cell: %s.", in.border_rule.c_str());
         ImGui::Text("value %s", term_text(x.h).c_str());
         return;
     }
     ImGui::TextDisabled("recurrence");
+    const ImVec4 ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
     for (const RecurrenceLine& r : in.recurrences) {
-        ImGui::Text("%s = %s", r.lhs.c_str(), r.symbolic.c_str());
-        ImGui::Text("  = %s", r.live.c_str());
-        ImGui::Text("  = %s = %s", r.reduced.c_str(), term_text(r.value).c_str());
-        if (!r.winner.empty()) ImGui::TextColored(kWon, "  won: %s", r.winner.c_str());
+        mono_wrapped(ink, "%s = %s", r.lhs.c_str(), r.symbolic.c_str());
+        mono_wrapped(ink, "  = %s", r.live.c_str());
+        mono_wrapped(ink, "  = %s = %s", r.reduced.c_str(), term_text(r.value).c_str());
+        if (!r.winner.empty()) mono_wrapped(kWon, "  won: %s", r.winner.c_str());
     }
     candidates("H candidates (* = its direction bit is set)", x.h_candidates);
     candidates("E (gap in the query, from the left)", x.e_candidates);
@@ -367,21 +388,23 @@ void draw_teach_inspector(AppState& s) {
     bits[8] = 0;
     ImGui::TextDisabled("direction bits stored: 0x%02x = %s", x.bits, bits);
     for (const BitFlag& b : in.bits)
-        ImGui::TextColored(b.set ? kWon : kLost, "  [%c] %-9s %s", b.set ? 'x' : ' ', b.name, b.meaning);
+        mono_wrapped(b.set ? kWon : kLost, "  [%c] %-9s %s", b.set ? 'x' : ' ', b.name, b.meaning);
     ImGui::Separator();
-    ImGui::TextDisabled("what the GPU kernel executes for this cell (levels path and matrix: bits kept)");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("what the GPU kernel executes for this cell (levels path and matrix: bits kept)");
+    ImGui::PopStyleColor();
     kernel_table("with_dirs", in.with_dirs);
     if (ImGui::TreeNode("score only (no direction bits: the fused add-max form)")) {
         kernel_table("score_only", in.score_only);
         ImGui::TreePop();
     }
     if (uses_gap_penalties(p.algo))
-        ImGui::TextWrapped("The DPX-free kernel carries alignment scores + 2^30 and takes each max2 as one FMNMX on "
-                           "the bit patterns (ptxas would fuse integer add+max into VIADDMNMX by itself); the numbers "
-                           "shown are unbiased.");
+        text_wrapped("The DPX-free kernel carries alignment scores + 2^30 and takes each max2 as one FMNMX on "
+                     "the bit patterns (ptxas would fuse integer add+max into VIADDMNMX by itself); the numbers "
+                     "shown are unbiased.");
     else
-        ImGui::TextWrapped("The DPX-free kernel takes each max2/min2 as one FMNMX on the bit patterns (every value "
-                           "here is >= 0, where float order is integer order).");
+        text_wrapped("The DPX-free kernel takes each max2/min2 as one FMNMX on the bit patterns (every value "
+                     "here is >= 0, where float order is integer order).");
     ImGui::TextDisabled("ran on: %s", c.result.backend.c_str());
 }
 

@@ -2,9 +2,9 @@
 //
 // Index of this file
 // [SECTION] Presets
-// [SECTION] Lesson (a): global, local, semi-global
-// [SECTION] Lesson (b): affine gaps, H, E, F
-// [SECTION] Lesson (c): the wavefront and DPX
+// [SECTION] Lesson 1: global, local, semi-global
+// [SECTION] Lesson 2: affine gaps, H, E, F
+// [SECTION] Lesson 3: the wavefront and DPX
 // [SECTION] Navigation
 // [SECTION] Menu and panel
 #include "gui/teach_lessons.hpp"
@@ -17,6 +17,7 @@
 
 #include "gui/compute.hpp"
 #include "gui/teach_playback.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -80,11 +81,13 @@ void inspect_end(AppState& s) {
 // A table-scale close-up centered on the matrix (numbers and arrows in the cells).
 void close_up(AppState& s, Cell c) {
     s.view.inspected = c;
-    if (s.result) s.view.center_pending = MatrixView::CenterOn{s.result->rows() / 2.0, s.result->cols() / 2.0, 34.0};
+    // 34 px a cell at scale 1: the table's values and arrows, growing with the UI's text.
+    if (s.result)
+        s.view.center_pending = MatrixView::CenterOn{s.result->rows() / 2.0, s.result->cols() / 2.0, 34.0 * ui_scale(s.ui)};
 }
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Lesson (a): global, local, semi-global
+// [SECTION] Lesson 1: global, local, semi-global
 // ---------------------------------------------------------------------------------------------
 // Short pair: GATTACA inside CCGATTACATT (match 2, mismatch -1, gap 2): semi-global and local
 // score 14 (seven matches), global 6 (it pays for the four overhanging residues).
@@ -146,7 +149,7 @@ constexpr std::array<LessonStep, 5> kModes{{
 }};
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Lesson (b): affine gaps, H, E, F
+// [SECTION] Lesson 2: affine gaps, H, E, F
 // ---------------------------------------------------------------------------------------------
 // The target has 4 extra bases after CATGC: linear gaps (3) split them into two gaps of 2
 // (4=2D1=2D11=, score 20); affine 5/1 makes one gap of 4 (5=4D11=, score 24).
@@ -216,7 +219,7 @@ constexpr std::array<LessonStep, 5> kAffine{{
 }};
 
 // ---------------------------------------------------------------------------------------------
-// [SECTION] Lesson (c): the wavefront and DPX
+// [SECTION] Lesson 3: the wavefront and DPX
 // ---------------------------------------------------------------------------------------------
 constexpr std::array<LessonStep, 4> kWavefront{{
     {"Each cell waits for three others",
@@ -274,9 +277,9 @@ constexpr std::array<LessonStep, 4> kWavefront{{
 }};
 
 constexpr std::array<Lesson, 3> kLessons{{
-    {"(a) Global, local and semi-global", kModes},
-    {"(b) Affine gaps: H, E and F", kAffine},
-    {"(c) The wavefront, and what DPX changes", kWavefront},
+    {"Lesson 1: Global, local and semi-global", kModes},
+    {"Lesson 2: Affine gaps, H, E and F", kAffine},
+    {"Lesson 3: The wavefront, and what DPX changes", kWavefront},
 }};
 
 void apply_step(AppState& s) {
@@ -348,17 +351,19 @@ void draw_lessons_menu(AppState& s) {
 void draw_teach_lesson(AppState& s) {
     update_lesson(s);
     if (s.teach.lesson < 0) {
-        ImGui::TextWrapped("Pick a lesson from the Lessons menu:");
+        text_wrapped("Pick a lesson from the Lessons menu:");
         for (size_t k = 0; k < kLessons.size(); ++k)
             if (ImGui::Selectable(kLessons[k].title)) open_lesson(s, int(k));
         return;
     }
     const Lesson& l = kLessons[size_t(s.teach.lesson)];
     const LessonStep& st = l.steps[size_t(s.teach.step)];
-    ImGui::TextDisabled("%s", l.title);
-    ImGui::Text("Step %d of %d: %s", s.teach.step + 1, int(l.steps.size()), st.title);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", l.title);
+    ImGui::PopStyleColor();
+    text_wrapped("Step %d of %d: %s", s.teach.step + 1, int(l.steps.size()), st.title);
     ImGui::Separator();
-    ImGui::TextWrapped("%s", st.text);
+    text_wrapped("%s", st.text);
     ImGui::Separator();
     const bool first = s.teach.step == 0, last = s.teach.step + 1 == int(l.steps.size());
     ImGui::BeginDisabled(first);

@@ -19,6 +19,7 @@
 
 #include "assets_dir.hpp"
 #include "gui/compute.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 
@@ -305,6 +306,12 @@ namespace {
 const ImVec4 kDpxColor(1.0f, 0.62f, 0.15f, 1.0f);
 const ImVec4 kDim(0.6f, 0.6f, 0.6f, 1.0f);
 
+void disabled_wrapped(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
 // ImGui 1.86 has no SeparatorText.
 void section(const char* title) {
     ImGui::Separator();
@@ -354,16 +361,16 @@ void mix_table(const char* id, const OpCounts* a, const OpCounts* b, double scal
 void resources_line(const SassReport& r, const std::string& kernel, const LaunchShape& shape, const char* label) {
     const SassResources* res = r.resources_of(kernel);
     if (!res) {
-        ImGui::Text("%s: registers/thread n/a, occupancy n/a", label);
+        text_wrapped("%s: registers/thread n/a, occupancy n/a", label);
         return;
     }
     const auto occ = sm90_occupancy(res->registers, shape.warps_per_block, shape.smem_per_block + res->shared_static);
     if (!occ) {
-        ImGui::Text("%s: %d registers/thread, occupancy n/a", label, res->registers);
+        text_wrapped("%s: %d registers/thread, occupancy n/a", label, res->registers);
         return;
     }
-    ImGui::Text("%s: %d registers/thread; %d warps/SM resident = %.0f %% occupancy (limit: %s)", label, res->registers,
-                occ->warps_per_sm, occ->fraction * 100.0, occ->limiter.c_str());
+    text_wrapped("%s: %d registers/thread; %d warps/SM resident = %.0f %% occupancy (limit: %s)", label,
+                 res->registers, occ->warps_per_sm, occ->fraction * 100.0, occ->limiter.c_str());
 }
 
 }  // namespace
@@ -372,7 +379,7 @@ void draw_teach_machine_code(AppState& s) {
     if (!s.teach.sass) s.teach.sass = std::make_shared<const SassReport>(load_default_sass_report(s.assets_dir));
     const SassReport& r = *s.teach.sass;
     if (!s.result) {
-        ImGui::TextWrapped("No matrix yet: the panel shows the kernels of the algorithm that ran.");
+        text_wrapped("No matrix yet: the panel shows the kernels of the algorithm that ran.");
         return;
     }
     const Computed& c = *s.result;
@@ -381,11 +388,12 @@ void draw_teach_machine_code(AppState& s) {
     // The GUI's job runs at level matrix (H, E, F and the direction bits are copied back).
     const std::string dpx_k = fill_kernel_name(p, true, OutputLevel::matrix);
     const std::string free_k = fill_kernel_name(p, false, OutputLevel::matrix);
-    if (backend == "cuda") ImGui::Text("ran: %s (DPX), beside it the DPX-free build of the same source", dpx_k.c_str());
-    else if (backend == "cuda-portable") ImGui::Text("ran: %s, beside it the DPX build of the same source", free_k.c_str());
+    if (backend == "cuda") text_wrapped("ran: %s (DPX), beside it the DPX-free build of the same source", dpx_k.c_str());
+    else if (backend == "cuda-portable")
+        text_wrapped("ran: %s, beside it the DPX build of the same source", free_k.c_str());
     else
-        ImGui::TextWrapped("This job ran on the CPU (backend %s). On an H200 the GUI's job would run the fill kernel "
-                           "'%s' (DPX) or '%s':", backend.c_str(), dpx_k.c_str(), free_k.c_str());
+        text_wrapped("This job ran on the CPU (backend %s). On an H200 the GUI's job would run the fill kernel "
+                     "'%s' (DPX) or '%s':", backend.c_str(), dpx_k.c_str(), free_k.c_str());
 
     const SassLoop* a = r.loop(dpx_k);
     const SassLoop* b = r.loop(free_k);
@@ -394,13 +402,14 @@ void draw_teach_machine_code(AppState& s) {
         char pa[32] = "n/a", pb[32] = "n/a";
         if (a) std::snprintf(pa, sizeof pa, "%.2f", a->per_cell);
         if (b) std::snprintf(pb, sizeof pb, "%.2f", b->per_cell);
-        ImGui::Text("instructions per cell: DPX %s, DPX-free %s (%d cells per loop iteration)", pa, pb, r.cells_per_iteration);
+        text_wrapped("instructions per cell: DPX %s, DPX-free %s (%d cells per loop iteration)", pa, pb,
+                     r.cells_per_iteration);
         const double per = 1.0 / std::max(1, r.cells_per_iteration);
         mix_table("loop", a ? &a->ops : nullptr, b ? &b->ops : nullptr, per, per);
     } else {
         ImGui::TextDisabled("n/a");
     }
-    ImGui::TextDisabled("source: %s", r.loops_source.c_str());
+    disabled_wrapped("source: " + r.loops_source);
 
     const SassMix* wa = r.whole(dpx_k);
     const SassMix* wb = r.whole(free_k);
@@ -412,22 +421,22 @@ void draw_teach_machine_code(AppState& s) {
         } else {
             ImGui::TextDisabled("n/a");
         }
-        ImGui::TextDisabled("source: %s", r.mix_source.c_str());
+        disabled_wrapped("source: " + r.mix_source);
         ImGui::TreePop();
     }
 
     section("registers and occupancy (sm_90)");
     const LaunchShape shape = band_launch_shape(p);
-    ImGui::Text("launch: %d warps/block, %d bytes shared memory/block; this matrix has %d band%s of 128 rows = %d warp%s "
-                "working at once",
-                shape.warps_per_block, shape.smem_per_block, shape.bands, shape.bands == 1 ? "" : "s", shape.bands,
-                shape.bands == 1 ? "" : "s");
+    text_wrapped("launch: %d warps/block, %d bytes shared memory/block; this matrix has %d band%s of 128 rows = %d "
+                 "warp%s working at once",
+                 shape.warps_per_block, shape.smem_per_block, shape.bands, shape.bands == 1 ? "" : "s", shape.bands,
+                 shape.bands == 1 ? "" : "s");
     resources_line(r, dpx_k, shape, "DPX");
     resources_line(r, free_k, shape, "DPX-free");
-    ImGui::TextDisabled("source: %s", r.resources_source.c_str());
+    disabled_wrapped("source: " + r.resources_source);
 
     section("why fused add-max shortens the chain");
-    ImGui::TextWrapped(
+    text_wrapped(
         "Each cell needs its up and left neighbours (and the diagonal) before it can start, so the cells of one "
         "lane form a chain of dependent instructions: the next cell waits for this one's result. A warp runs 32 "
         "lanes on 32 anti-diagonal positions at once, but within a lane nothing overlaps, and with few warps per "

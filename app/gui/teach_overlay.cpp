@@ -127,12 +127,18 @@ void draw_tiles(ImDrawList* dl, const Schedule& s, const ViewTransform& xf, cons
                 std::snprintf(text, sizeof text, "#%lld\nthread %d", (long long)s.tile_rank(b, c), o.block);
             else
                 std::snprintf(text, sizeof text, "#%lld", (long long)s.tile_rank(b, c));
+            // At the tile's top-left corner, or the canvas's when the tile starts outside the view;
+            // only where the whole label fits in its tile and on the canvas (no label over the next).
             ImVec2 p = at(xf, cv, 1.0 + double(c) * C, 1.0 + double(b) * R);
-            p.x = std::max(p.x, float(cv.x) + 20.0f);  // clear of the residue axes along the edges
-            p.y = std::max(p.y, float(cv.y) + 20.0f);
+            const ImVec2 end = at(xf, cv, 1.0 + double(c + 1) * C, 1.0 + double(b + 1) * R);
+            p.x = std::max(p.x, float(cv.x));
+            p.y = std::max(p.y, float(cv.y));
             const ImVec2 size = ImGui::CalcTextSize(text);
-            dl->AddRectFilled(ImVec2(p.x + 2, p.y + 2), ImVec2(p.x + size.x + 8, p.y + size.y + 6), IM_COL32(0, 0, 0, 170));
-            dl->AddText(ImVec2(p.x + 5, p.y + 4), IM_COL32(255, 255, 255, 255), text);
+            const float pad = std::round(fh * 0.3f);
+            const ImVec2 box(p.x + size.x + 3 * pad, p.y + size.y + 2 * pad);
+            if (box.x > std::min(end.x, float(cv.x + cv.w)) || box.y > std::min(end.y, float(cv.y + cv.h))) continue;
+            dl->AddRectFilled(ImVec2(p.x + pad * 0.5f, p.y + pad * 0.5f), box, IM_COL32(0, 0, 0, 170));
+            dl->AddText(ImVec2(p.x + 1.5f * pad, p.y + pad), IM_COL32(255, 255, 255, 255), text);
         }
 }
 

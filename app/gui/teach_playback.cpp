@@ -18,6 +18,7 @@
 #include "dpviz/schedule.hpp"
 #include "gui/app_state.hpp"
 #include "gui/compute.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 
@@ -148,15 +149,24 @@ void draw_playback_controls(AppState& s, const Schedule& sch) {
     if (ImGui::Button(">|###end")) p.step = last, p.playing = false;
     ImGui::SameLine();
     float speed = float(p.speed);
-    ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - 70.0f));
+    const float speed_label = ImGui::CalcTextSize("steps/s").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    same_line_if_fits(ui_px(80) + speed_label);
+    ImGui::SetNextItemWidth(std::max(ui_px(80), ImGui::GetContentRegionAvail().x - speed_label));
     if (ImGui::SliderFloat("steps/s", &speed, 1.0f, 100000.0f, "%.0f", ImGuiSliderFlags_Logarithmic)) {
         p.speed = speed;
         p.auto_speed = false;
     }
 
-    const int64_t lo = 0;
+    // Steps are counted from 1 on screen (p.step is the 0-based index the schedule uses).
+    const int64_t first_shown = 1, last_shown = last + 1;
+    int64_t shown = p.step + 1;
+    char format[64];
+    std::snprintf(format, sizeof format, "step %%lld of %lld", static_cast<long long>(sch.steps()));
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::SliderScalar("##scrub", ImGuiDataType_S64, &p.step, &lo, &last, "step %lld")) p.playing = false;
+    if (ImGui::SliderScalar("##scrub", ImGuiDataType_S64, &shown, &first_shown, &last_shown, format)) {
+        p.step = std::clamp<int64_t>(shown - 1, 0, last);
+        p.playing = false;
+    }
     const ImVec2 s0 = ImGui::GetItemRectMin(), s1 = ImGui::GetItemRectMax();
     w.cache.scrub[0] = s0.x, w.cache.scrub[1] = s0.y, w.cache.scrub[2] = s1.x, w.cache.scrub[3] = s1.y;
 
@@ -168,15 +178,17 @@ void draw_playback_controls(AppState& s, const Schedule& sch) {
                   cache.activity.empty() ? 0.0 : double(cache.activity[at]), double(cache.peak),
                   cache.bucket > 1 ? ", averaged" : "");
     ImGui::PlotLines("##activity", cache.activity.data(), int(cache.activity.size()), 0, overlay, 0.0f,
-                     std::max(1.0f, cache.peak * 1.15f), ImVec2(std::max(60.0f, ImGui::GetContentRegionAvail().x), 90));
+                     std::max(1.0f, cache.peak * 1.15f), ImVec2(std::max(ui_px(60), ImGui::GetContentRegionAvail().x), ui_px(90)));
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     if (!cache.activity.empty()) {
         const float x = a.x + (b.x - a.x) * float(double(p.step) / double(std::max<int64_t>(1, sch.steps())));
         ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 140, 40, 255), 1.5f);
     }
-    ImGui::TextDisabled("cells per step over the whole fill (%lld steps%s)", (long long)sch.steps(),
-                        cache.bucket > 1 ? ", each point a mean" : "");
-    ImGui::TextWrapped("Dark: not yet computed. Orange: computed at this step (the front).");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("cells per step over the whole fill (%lld steps%s)", (long long)sch.steps(),
+                 cache.bucket > 1 ? ", each point a mean" : "");
+    ImGui::PopStyleColor();
+    text_wrapped("Dark: not yet computed. Orange: computed at this step (the front).");
 }
 
 void draw_legend(AppState& s, const Schedule& sch) {
@@ -186,7 +198,7 @@ void draw_legend(AppState& s, const Schedule& sch) {
     ImGui::TextUnformatted("colour by");
     for (const OwnerField f : {OwnerField::block, OwnerField::warp, OwnerField::lane}) {
         if (cpu && f == OwnerField::warp) continue;
-        ImGui::SameLine();
+        same_line_if_fits(check_width(owner_field_name(f, cpu)));
         ImGui::RadioButton(owner_field_name(f, cpu), &field, int(f));
     }
     w.color_by = OwnerField(field);
@@ -195,7 +207,7 @@ void draw_legend(AppState& s, const Schedule& sch) {
     const int n = field_count(sch, w.color_by);
     const int shown = std::min(n, 64);
     const float swatch = ImGui::GetFontSize();
-    const float cell_w = swatch + ImGui::CalcTextSize("000").x + 14.0f;
+    const float cell_w = swatch + ImGui::CalcTextSize("000").x + ui_px(14);
     const int per_row = std::max(1, int(ImGui::GetContentRegionAvail().x / cell_w));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     for (int v = 0; v < shown; ++v) {
@@ -213,16 +225,16 @@ void draw_legend(AppState& s, const Schedule& sch) {
     if (n > shown) ImGui::TextDisabled("... %d %ss in all", n, owner_field_name(w.color_by, cpu));
     switch (sch.kind()) {
         case ScheduleKind::gpu:
-            ImGui::TextWrapped("A lane owns 4 rows for every column; a warp owns a band of 128 rows; bands go to "
-                               "warps round-robin (band b: warp b mod %d of the grid).",
-                               sch.blocks() * sch.warps_per_block());
+            text_wrapped("A lane owns 4 rows for every column; a warp owns a band of 128 rows; bands go to "
+                         "warps round-robin (band b: warp b mod %d of the grid).",
+                         sch.blocks() * sch.warps_per_block());
             break;
         case ScheduleKind::cpu:
-            ImGui::TextWrapped("A SIMD lane owns one row; a band of %d rows goes to the next free thread (as this run "
-                               "recorded).",
-                               sch.lanes());
+            text_wrapped("A SIMD lane owns one row; a band of %d rows goes to the next free thread (as this run "
+                         "recorded).",
+                         sch.lanes());
             break;
-        case ScheduleKind::reference: ImGui::TextWrapped("The reference computes every cell on one thread."); break;
+        case ScheduleKind::reference: text_wrapped("The reference computes every cell on one thread."); break;
     }
 }
 
@@ -234,17 +246,18 @@ void draw_hovered(const AppState& s, const Schedule& sch) {
         return;
     }
     const CellOwner o = sch.owner(h->i, h->j);
-    const long long t = (long long)sch.step(h->i, h->j);
+    // Steps counted from 1, as the scrubber shows them.
+    const long long t = (long long)sch.step(h->i, h->j) + 1;
     switch (sch.kind()) {
         case ScheduleKind::gpu:
-            ImGui::Text("(%d, %d): step %lld; band %d = block %d warp %d, lane %d, its step %d", h->i, h->j, t, o.band,
-                        o.block, o.warp, o.lane, o.band_step);
+            text_wrapped("(%d, %d): step %lld; band %d = block %d warp %d, lane %d, its step %d", h->i, h->j, t, o.band,
+                         o.block, o.warp, o.lane, o.band_step + 1);
             break;
         case ScheduleKind::cpu:
-            ImGui::Text("(%d, %d): step %lld; band %d on thread %d, lane %d, its step %d", h->i, h->j, t, o.band, o.block,
-                        o.lane, o.band_step);
+            text_wrapped("(%d, %d): step %lld; band %d on thread %d, lane %d, its step %d", h->i, h->j, t, o.band,
+                         o.block, o.lane, o.band_step + 1);
             break;
-        case ScheduleKind::reference: ImGui::Text("(%d, %d): step %lld (row by row)", h->i, h->j, t); break;
+        case ScheduleKind::reference: text_wrapped("(%d, %d): step %lld (row by row)", h->i, h->j, t); break;
     }
 }
 
@@ -259,18 +272,18 @@ void draw_wavefront(AppState& s) {
     }
     if (ImGui::IsWindowAppearing() && w.view == TeachView::none) w.view = TeachView::playback;  // opened from the View menu
     if (!s.result) {
-        ImGui::TextWrapped("No matrix yet.");
+        text_wrapped("No matrix yet.");
         return;
     }
     int view = int(w.view);
     ImGui::RadioButton("off", &view, int(TeachView::none));
-    ImGui::SameLine();
+    same_line_if_fits(check_width("playback"));
     ImGui::RadioButton("playback", &view, int(TeachView::playback));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the fill step by step, in the order the kernel that ran computes it");
-    ImGui::SameLine();
+    same_line_if_fits(check_width("ownership"));
     ImGui::RadioButton("ownership", &view, int(TeachView::ownership));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("which block, warp and lane (or thread and lane) computed each cell");
-    ImGui::SameLine();
+    same_line_if_fits(check_width("tiles"));
     ImGui::Checkbox("tiles", &w.tiles);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("tile boundaries (a band of rows x a chunk of columns) and the order tiles start in");
     w.view = TeachView(view);
@@ -281,7 +294,7 @@ void draw_wavefront(AppState& s) {
         return;
     }
     const Schedule& sch = *cache.schedule;
-    ImGui::TextWrapped("%s", cache.label.c_str());
+    text_wrapped("%s", cache.label.c_str());
     if (sch.steps() == 0) {
         ImGui::TextDisabled("no interior cell: nothing to play");
         return;
@@ -292,9 +305,9 @@ void draw_wavefront(AppState& s) {
     if (w.view != TeachView::none) draw_hovered(s, sch);
     if (w.view != TeachView::none) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        ImGui::TextWrapped("Owners and each band's steps are exact (this run's launch shape); the order across bands "
-                           "is a model: every step takes equal time, each hand-over of the row above as early as the "
-                           "kernel allows.");
+        text_wrapped("Owners and each band's steps are exact (this run's launch shape); the order across bands "
+                     "is a model: every step takes equal time, each hand-over of the row above as early as the "
+                     "kernel allows.");
         ImGui::PopStyleColor();
     }
 }

@@ -78,4 +78,47 @@ render::TexelRequest view_request(const ViewTransform& v, const Canvas& c, int r
     return r;
 }
 
+std::optional<Cell> parse_cell_text(std::string_view t) {
+    int64_t n[2] = {0, 0};
+    int count = 0;
+    size_t k = 0;
+    auto skip = [&](bool comma_ok) {
+        while (k < t.size() && (t[k] == ' ' || t[k] == '\t' || (comma_ok && t[k] == ','))) ++k;
+    };
+    skip(false);
+    const bool paren = k < t.size() && t[k] == '(';
+    if (paren) ++k;
+    while (count < 2) {
+        skip(count == 1);
+        if (k >= t.size() || t[k] < '0' || t[k] > '9') return std::nullopt;
+        int64_t x = 0;
+        while (k < t.size() && t[k] >= '0' && t[k] <= '9') {
+            x = x * 10 + (t[k++] - '0');
+            if (x > INT32_MAX) return std::nullopt;
+        }
+        n[count++] = x;
+        if (count == 1) {
+            const size_t before = k;
+            skip(true);
+            if (k == before) return std::nullopt;  // "12" then a letter or nothing
+        }
+    }
+    skip(false);
+    if (paren) {
+        if (k >= t.size() || t[k] != ')') return std::nullopt;
+        ++k;
+        skip(false);
+    }
+    if (k != t.size()) return std::nullopt;
+    return Cell{int32_t(n[0]), int32_t(n[1])};
+}
+
+int64_t ruler_step(double cell_px, double min_spacing_px) {
+    if (!(cell_px > 0)) return 1;
+    for (int64_t decade = 1; decade < (int64_t(1) << 60); decade *= 10)
+        for (const int64_t m : {1, 2, 5})
+            if (double(m * decade) * cell_px >= min_spacing_px) return m * decade;
+    return int64_t(1) << 60;
+}
+
 }  // namespace dpviz::gui

@@ -3,7 +3,9 @@
 // (x = column, y = row); the matrix has rows = M+1 and cols = N+1 cells.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/types.hpp"
@@ -48,5 +50,13 @@ std::optional<Cell> pick_cell(const ViewTransform& v, const Canvas& c, Vec2d scr
 // The visible cells and the texels to draw them with: one texel per cell when cells are at
 // least a pixel, else one per screen pixel (pooled). rows == 0 when nothing is visible.
 render::TexelRequest view_request(const ViewTransform& v, const Canvas& c, int rows, int cols, bool mask);
+
+// "i, j", "i j", "i,j" or "(i, j)" -> the cell (row i, column j), as the tooltip writes it;
+// nullopt for anything else (a sign, a third number, letters).
+std::optional<Cell> parse_cell_text(std::string_view text);
+
+// The ruler's tick interval in cells: the smallest of 1, 2, 5, 10, 20, 50, ... whose ticks
+// lie at least `min_spacing_px` apart at `cell_px` pixels per cell.
+int64_t ruler_step(double cell_px, double min_spacing_px);
 
 }  // namespace dpviz::gui

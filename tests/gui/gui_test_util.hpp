@@ -1,6 +1,6 @@
 // Shared by the GUI tests: a headless Dear ImGui context (no window, no GL: a display size and
-// a built font atlas are enough to run whole frames), remote activation of widgets by ID, a
-// temporary folder, and a small wait for the worker.
+// a built font atlas are enough to run whole frames; the clipboard is a string here), remote
+// activation of widgets by ID, key presses, a temporary folder, and a small wait for the worker.
 #pragma once
 
 #include <imgui.h>
@@ -34,6 +34,10 @@ public:
         unsigned char* pixels = nullptr;
         int tw = 0, th = 0;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &tw, &th);  // builds the atlas
+        // The clipboard: no window system here, so a string the tests read and write.
+        io.ClipboardUserData = &clipboard_;
+        io.SetClipboardTextFn = [](void* user, const char* text) { *static_cast<std::string*>(user) = text; };
+        io.GetClipboardTextFn = [](void* user) { return static_cast<std::string*>(user)->c_str(); };
     }
     ~HeadlessImGui() { ImGui::DestroyContext(ctx_); }
     HeadlessImGui(const HeadlessImGui&) = delete;
@@ -47,8 +51,12 @@ public:
         if (worker) process_requests(s, *worker);
     }
 
+    // What ImGui::SetClipboardText last wrote.
+    std::string& clipboard() { return clipboard_; }
+
 private:
     ImGuiContext* ctx_ = nullptr;
+    std::string clipboard_;
 };
 
 // The ID of a widget: the window's ID stack, then PushID(string or int) levels, then the label.
@@ -64,9 +72,36 @@ inline ImGuiID widget_id(const char* window, std::initializer_list<IdPart> parts
     return seed;
 }
 
+// The name ImGui gives a child window (BeginChild(child) inside `window`), for widget_id.
+inline std::string child_window_name(const char* window, const char* child) {
+    char name[256];
+    ImFormatString(name, sizeof name, "%s/%s_%08X", window, child, widget_id(window, {child}));
+    return name;
+}
+// The name of a popup window (BeginPopup(popup) inside `window`), for widget_id.
+inline std::string popup_window_name(const char* window, const char* popup) {
+    char name[32];
+    ImFormatString(name, sizeof name, "##Popup_%08x", widget_id(window, {popup}));
+    return name;
+}
+
 // Presses a button / checkbox / selectable remotely: queued like keyboard-navigation
-// activation, taken by the widget on the next frame.
-inline void activate(ImGuiID id) { ImGui::GetCurrentContext()->NavNextActivateId = id; }
+// activation, taken by the widget on the next frame. (ActivateItem also clears the flags a
+// SetKeyboardFocusHere leaves behind, which would turn the press into text-input activation.)
+inline void activate(ImGuiID id) { ImGui::ActivateItem(id); }
+
+// One frame with `key` (a GLFW key code, gui/keys.hpp) down and the modifiers held, then one
+// with everything released.
+inline void press_key(HeadlessImGui& ui, AppState& s, int key, bool ctrl, bool shift = false) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl = ctrl;
+    io.KeyShift = shift;
+    io.KeysDown[key] = true;
+    ui.frame(s);
+    io.KeysDown[key] = false;
+    io.KeyCtrl = io.KeyShift = false;
+    ui.frame(s);
+}
 
 class TempDir {
 public:

@@ -1,8 +1,10 @@
 // The real binary under Xvfb + Mesa: `dpviz gui --screenshot` on the globin example must write a
 // PNG that is not blank, with the heatmap where the Matrix panel is and every panel's title bar
-// where the layout puts it. Skips without xvfb-run, or while `dpviz gui` is not routed.
+// where the layout puts it; with --scale 2 the window is laid out twice as large. Skips without
+// xvfb-run, or while `dpviz gui` is not routed.
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "gui_test_util.hpp"
+#include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -33,6 +36,21 @@ Png load_png(const std::string& path) {
 }
 
 bool have(const char* program) { return std::system((std::string("command -v ") + program + " >/dev/null 2>&1").c_str()) == 0; }
+
+// The menu bar's height at scale 1: the font's size plus its frame padding above and below.
+float menu_bar_px() { return kBaseFontPx + 2 * ImGuiStyle().FramePadding.y; }
+
+// The menu bar's height in column x: its border (the colour of the top row), its background,
+// its border again.
+int menu_bar_rows(const Png& img, int x) {
+    const uint8_t* border = img.at(x, 0);
+    const auto is_border = [&](int y) { return std::equal(border, border + 3, img.at(x, y)); };
+    int y = 0;
+    while (y < img.h && is_border(y)) ++y;
+    while (y < img.h && !is_border(y)) ++y;
+    while (y < img.h && is_border(y)) ++y;
+    return y;
+}
 
 TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
     if (!have("xvfb-run")) GTEST_SKIP() << "xvfb-run is not installed";
@@ -65,8 +83,9 @@ TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
         colors.insert(uint32_t(img.rgb[k]) << 16 | uint32_t(img.rgb[k + 1]) << 8 | img.rgb[k + 2]);
     EXPECT_GT(colors.size(), 100u);
 
-    // The layout is the registry's (no imgui.ini): area below the 19 px menu bar.
-    const float top = 19.0f, area_w = 1280.0f, area_h = 800.0f - top;
+    // The layout is the registry's (no imgui.ini): the area below the menu bar.
+    EXPECT_EQ(menu_bar_rows(img, 700), int(menu_bar_px())) << "menu bar height";
+    const float top = menu_bar_px(), area_w = 1280.0f, area_h = 800.0f - top;
     for (const PanelEntry& p : panel_registry()) {
         // Title bar: ImGui's dark style title color (inactive or active) across most of its row.
         const int y = int(top + p.y * area_h) + 9;
@@ -100,6 +119,35 @@ TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
     const double sd = std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
     EXPECT_GT(sd, 10.0) << "heatmap region looks flat";
     EXPECT_GT(heat.size(), 40u) << "heatmap region has few colors";
+}
+
+TEST(GuiScreenshot, ScaleTwoLaysOutTwiceAsLarge) {
+    if (!have("xvfb-run")) GTEST_SKIP() << "xvfb-run is not installed";
+    const std::string bin = DPVIZ_BINARY;
+    if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
+        GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
+    TempDir dir;
+    const std::string png = dir.file("shot2x.png"), log = dir.file("log.txt");
+    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
+                            " xvfb-run -a -s '-screen 0 2560x1600x24' " + bin + " gui --screenshot " + png +
+                            " --frames 3 --scale 2 --size 2560x1600 --example globins >" + log + " 2>&1";
+    const int rc = std::system(cmd.c_str());
+    std::ifstream lf(log);
+    const std::string output((std::istreambuf_iterator<char>(lf)), {});
+    ASSERT_EQ(rc, 0) << output;
+    const Png img = load_png(png);
+    ASSERT_EQ(img.w, 2560) << output;
+    ASSERT_EQ(img.h, 1600);
+    // Fonts and spacing at twice the size: the menu bar is twice as tall, and the panels' title
+    // bars lie where the registry puts them in the doubled layout.
+    EXPECT_EQ(menu_bar_rows(img, 1400), int(2 * menu_bar_px()));
+    const float top = 2 * menu_bar_px(), area_h = 1600.0f - top;
+    for (const PanelEntry& p : panel_registry()) {
+        const int y = int(top + p.y * area_h) + 18, x = int((p.x + p.w * 0.5f) * 2560.0f);
+        const uint8_t* c = img.at(x, y);
+        const bool inactive = c[0] == 10 && c[1] == 10 && c[2] == 10, active = c[0] == 41 && c[1] == 74 && c[2] == 122;
+        EXPECT_TRUE(inactive || active) << p.title << " title bar at (" << x << ", " << y << ")";
+    }
 }
 
 TEST(GuiScreenshot, NoDisplayIsAOneLineErrorNotACrash) {
