@@ -1,5 +1,5 @@
-// `dpviz batch`: many pairs of one problem setup scored in one call (align_batch), one TSV line
-// or one JSON object per pair. Every failure is one line on stderr and a documented exit code.
+// `dpviz batch`: many pairs of one problem setup scored in one call (align_batch), or aligned one
+// by one (--path), written in any --format. Every failure is one line on stderr and an exit code.
 #include "batch_cmd.hpp"
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "cli_common.hpp"
 #include "dpviz/batch.hpp"
 #include "dpviz/engine.hpp"
+#include "formats.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
 
@@ -23,7 +24,8 @@ constexpr const char* kBatchHelp = R"(Usage: dpviz batch [options] QUERIES TARGE
 
 Scores many pairs of one setup in one call: the score and the end cell of every pair (as
 `dpviz align --score-only` reports them), computed on the GPU (one block of warps per pair) or on
-the CPU (threads over pairs).
+the CPU (threads over pairs). With --path every pair is aligned instead (score, path, CIGAR:
+the engine's align() one pair at a time, on the backend --backend names, as dpviz align does).
 
 QUERIES and TARGETS are multi-record files (FASTA, FASTQ or plain sequence, gzip allowed), or
 with --seq comma-separated literal sequences ("ACGT,GATTACA"). For --algo dtw they are numeric
@@ -46,24 +48,25 @@ Computation and output:
   --backend B          auto (default: cuda when a GPU is usable, else cpu), cpu, cpu-reference,
                        cuda (DPX kernels), cuda-portable (DPX-free kernels); a GPU that is
                        missing or faults falls back to the CPU with a note on stderr
-  --threads N          CPU threads over pairs (default: all)
+  --threads N          CPU threads over pairs (default: all); with --path, the threads of
+                       each pair's fill
   --all-vs-all         every query against every target
-  --json               one JSON object per line and pair instead of TSV
+  --path               align every pair (as above); needed by every format but tsv and json
+  --format F           tsv (default), json (--json is the same): one JSON object per line and
+                       pair, the fields of dpviz align --format json that were computed, and
+                       "pair"; with --path also text, sam (one header: an @SQ per target),
+                       paf, blast6 and cigar, one record per pair (see dpviz align --help,
+                       docs/formats.md). blast6's E-value and bit score are NA where BLAST
+                       publishes no Karlin-Altschul parameters (global, edit, other scoring)
+  --json               the same as --format json
 
 TSV columns (after a '#' header line): pair, query, target, query_length, target_length, score,
 end_i, end_j (the end cell: matrix row and column, 0 being the border), backend; DTW adds
-dtw_distance. --json objects carry the same fields (end_cell: [i, j]).
+dtw_distance; --path adds query_begin, query_end, target_begin, target_end (0-based, end
+exclusive) and cigar.
 
 Exit codes: 0 success, 2 usage, 3 input, 4 resource, 5 device (see dpviz --help).
 )";
-
-// TSV fields: names keep their bytes except tabs and line breaks.
-std::string tsv_field(const std::string& s) {
-    std::string o = s;
-    for (char& c : o)
-        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-    return o;
-}
 
 // Every record of one side: a file, or comma-separated literals with --seq.
 Expected<std::vector<SequenceInput>> load_side(const std::string& arg, bool literal, const std::string& role) {
@@ -150,10 +153,10 @@ Expected<std::vector<std::pair<size_t, size_t>>> pairing(const std::vector<size_
 }  // namespace
 
 int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    static const std::vector<std::string> kValues = {"--algo",    "--matrix",   "--match",     "--mismatch",
+    static const std::vector<std::string> kValues = {"--format", "--algo",    "--matrix",   "--match",     "--mismatch",
                                                      "--gap-open", "--gap-extend", "--dtw-cost", "--band",
                                                      "--dtw-scale", "--backend", "--threads", "--alphabet"};
-    static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--help"};
+    static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--path", "--help"};
     auto parsed = parse_args(args, 0, kValues, kFlags, "dpviz batch --help");
     if (!parsed) return fail(err, parsed.error());
     const Args& a = *parsed;
@@ -176,6 +179,18 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
     auto threads = int_option(a, "--threads", 0);
     if (!threads) return fail(err, threads.error());
     if (*threads < 0 || *threads > 1024) return fail(err, usage_error("--threads must be between 0 and 1024"));
+    static constexpr OutputFormat kFormats[] = {OutputFormat::tsv, OutputFormat::json,   OutputFormat::text,
+                                                OutputFormat::sam, OutputFormat::paf,    OutputFormat::blast6,
+                                                OutputFormat::cigar};
+    const auto format = output_format_from_args(a, OutputFormat::tsv, kFormats);
+    if (!format) return fail(err, format.error());
+    const std::string format_name(output_format_name(*format));
+    const bool with_path = a.flags.count("--path") > 0;
+    if (!with_path && (format_needs_path(*format) || *format == OutputFormat::text))
+        return fail(err, usage_error("--format " + format_name + " shows alignments: add --path"));
+    if (*algo == Algorithm::dtw && !format_takes_dtw(*format))
+        return fail(err, usage_error("--format " + format_name +
+                                     " does not apply to --algo dtw (a warping path aligns no residues)"));
 
 
     // The pairs, each one Problem of the same setup.
@@ -226,39 +241,67 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
         }
     }
 
+    HeaderInfo info;
+    info.command_line = command_line("dpviz batch", args);
+    info.with_path = with_path;
+    auto header = format_header(*format, problems, info);
+    if (!header) return fail(err, header.error());
+    // The whole output is built before any of it is written: a pair that fails leaves none.
+    std::string text = *header;
+
+    if (with_path) {
+        AlignOptions opt;
+        opt.backend = *backend;
+        opt.level = OutputLevel::path;
+        opt.threads = static_cast<unsigned>(*threads);
+        bool noted = false;
+        for (size_t k = 0; k < problems.size(); ++k) {
+            auto r = align(problems[k], opt);
+            if (!r) return fail(err, r.error());
+            if (!r->fallback.empty() && !noted) {
+                err << "dpviz: note: " << one_line(r->fallback) << "\n";
+                noted = true;
+            }
+            r->dirs = {};  // the path and alignment are kept; the direction bits are not needed
+            PairOutput record;
+            record.problem = &problems[k];
+            record.result = &*r;
+            record.pair = int64_t(k) + 1;
+            text += format_pair(*format, record, info);
+        }
+        out << text;
+        return kExitOk;
+    }
+
     BatchOptions opt;
     opt.backend = *backend;
     opt.threads = static_cast<unsigned>(*threads);
     auto r = align_batch(problems, opt);
     if (!r) return fail(err, r.error());
     if (!r->fallback.empty()) err << "dpviz: note: " << one_line(r->fallback) << "\n";
-
-    const bool json = a.flags.count("--json") > 0;
-    const bool dtw = *algo == Algorithm::dtw;
-    if (!json)
-        out << "#pair\tquery\ttarget\tquery_length\ttarget_length\tscore\tend_i\tend_j\tbackend" << (dtw ? "\tdtw_distance" : "")
-            << "\n";
     for (size_t k = 0; k < problems.size(); ++k) {
         const Problem& p = problems[k];
         const PairScore& ps = r->pairs[k];
-        char dist[64];
-        std::snprintf(dist, sizeof dist, "%.6g", ps.dtw_distance);
-        if (json) {
-            out << "{\"pair\":" << k + 1 << ",\"algo\":\"" << algorithm_name(p.algo) << "\",\"query\":\""
-                << json_escape(p.query_name) << "\",\"target\":\"" << json_escape(p.target_name)
-                << "\",\"query_length\":" << p.rows() << ",\"target_length\":" << p.cols() << ",\"score\":" << ps.score
-                << ",\"end_cell\":[" << ps.end.i << "," << ps.end.j << "]";
-            if (dtw) out << ",\"dtw_distance\":" << dist;
-            out << ",\"backend\":\"" << r->backend << "\"";
-            if (!r->fallback.empty()) out << ",\"fallback\":\"" << json_escape(r->fallback) << "\"";
-            out << "}\n";
-        } else {
-            out << k + 1 << "\t" << tsv_field(p.query_name) << "\t" << tsv_field(p.target_name) << "\t" << p.rows() << "\t"
-                << p.cols() << "\t" << ps.score << "\t" << ps.end.i << "\t" << ps.end.j << "\t" << r->backend;
-            if (dtw) out << "\t" << dist;
-            out << "\n";
-        }
+        // The score level of align(): what the writers read of a result without a path.
+        DpResult score;
+        score.algo = p.algo;
+        score.level = OutputLevel::score;
+        score.score = ps.score;
+        score.end = ps.end;
+        score.dtw_distance = ps.dtw_distance;
+        score.backend = r->backend;
+        score.fallback = r->fallback;
+        score.cells = int64_t(p.rows()) * p.cols();
+        PairOutput record;
+        record.problem = &p;
+        record.result = &score;
+        record.path = false;
+        record.pair = int64_t(k) + 1;
+        record.timed = false;          // one fill time for the whole batch, not per pair
+        record.dtw_reference = false;  // the batch computes the fixed-point distance only
+        text += format_pair(*format, record, info);
     }
+    out << text;
     return kExitOk;
 }
 

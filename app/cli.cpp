@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "batch_cmd.hpp"
+#include "formats.hpp"
 #include "cli_common.hpp"
 #include "bench.hpp"
 #ifdef DPVIZ_HAVE_GUI
@@ -85,7 +86,17 @@ Computation and output:
                        cuda (DPX kernels), cuda-portable (DPX-free kernels)
   --threads N          CPU threads (default: all)
   --score-only         score and end cell only, in linear memory (no path)
-  --json               print one JSON object instead of the text alignment
+  --format F           text (default): the EMBOSS-style alignment with a header (parameters,
+                       score, CIGAR); json: one JSON object (--json is the same); sam: a SAM
+                       file, the query as the read, the target as the reference (=/X CIGAR,
+                       soft clips, AS:i, NM:i); paf: one PAF line as minimap2 writes it (tp,
+                       cg, AS tags); blast6: one BLAST -outfmt 6 line, E-value and bit score
+                       from BLAST's Karlin-Altschul tables for local alignments with BLOSUM45/
+                       50/62/80, PAM250 or nucleotide +r/-q at gap costs BLAST tabulates, NA
+                       otherwise; cigar: the CIGAR line alone. sam, paf and blast6 take
+                       sequences (not --algo dtw); none but text and json take --score-only.
+                       Columns and coordinates: docs/formats.md
+  --json               the same as --format json
   --png FILE           write the score matrix as a heatmap with the path, a colorbar and a
                        caption; - is standard output (the PNG is then the only output).
                        Written atomically: an existing FILE is replaced only once the new one
@@ -99,45 +110,6 @@ Computation and output:
 
 Exit codes: 0 success, 2 usage, 3 input, 4 resource, 5 device (see dpviz --help).
 )";
-
-std::string json_number(double v) {
-    if (!std::isfinite(v)) return "null";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
-
-std::string format_json(const Problem& p, const DpResult& r) {
-    const Alignment& a = r.alignment;
-    const double seconds = (r.fill_ms + r.traceback_ms) / 1000.0;
-    std::ostringstream o;
-    o << "{\"algo\":\"" << algorithm_name(p.algo) << "\""
-      << ",\"score\":" << r.score
-      << ",\"query\":\"" << json_escape(p.query_name) << "\",\"query_length\":" << p.rows()
-      << ",\"target\":\"" << json_escape(p.target_name) << "\",\"target_length\":" << p.cols()
-      << ",\"query_begin\":" << a.query_begin << ",\"query_end\":" << a.query_end
-      << ",\"target_begin\":" << a.target_begin << ",\"target_end\":" << a.target_end
-      << ",\"end_cell\":[" << r.end.i << "," << r.end.j << "]"
-      << ",\"cigar\":\"" << a.cigar << "\""
-      << ",\"length\":" << a.length
-      << ",\"identity\":" << json_number(a.identity())
-      << ",\"similarity\":" << json_number(a.similarity())
-      << ",\"gaps\":" << a.gaps;
-    if (uses_substitution_matrix(p.algo))
-        o << ",\"matrix\":\"" << json_escape(p.matrix.name) << "\",\"gap_open\":" << p.gaps.open
-          << ",\"gap_extend\":" << p.gaps.extend;
-    if (p.algo == Algorithm::dtw)
-        o << ",\"dtw_cost\":\"" << dtw_cost_name(p.dtw_cost) << "\",\"band\":" << p.band
-          << ",\"dtw_scale\":" << json_number(p.dtw_scale) << ",\"dtw_distance\":" << json_number(r.dtw_distance)
-          << ",\"dtw_reference\":" << json_number(r.dtw_reference)
-          << ",\"dtw_quantization_error\":" << json_number(r.dtw_distance - r.dtw_reference);
-    o << ",\"cells\":" << r.cells
-      << ",\"backend\":\"" << r.backend << "\"";
-    if (!r.fallback.empty()) o << ",\"fallback\":\"" << json_escape(r.fallback) << "\"";
-    o << ",\"fill_ms\":" << json_number(r.fill_ms) << ",\"traceback_ms\":" << json_number(r.traceback_ms)
-      << ",\"gcups\":" << json_number(seconds > 0 ? double(r.cells) / seconds / 1e9 : 0.0) << "}\n";
-    return o.str();
-}
 
 // Loads one side: a literal (--seq) or a file, then the chosen record.
 Expected<SequenceInput> load_sequence(const std::string& arg, bool literal, const std::string& record,
@@ -161,7 +133,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     auto parsed = parse_args(args, 1,
                              {"--algo", "--matrix", "--alphabet", "--match", "--mismatch", "--gap-open", "--gap-extend",
                               "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
-                              "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap"},
+                              "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap",
+                              "--format"},
                              {"--seq", "--json", "--score-only", "--quiet", "--help"});
     if (!parsed) return fail(err, parsed.error());
     const Args& a = *parsed;
@@ -186,8 +159,19 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::string png = get("--png");
     if (score_only && !png.empty()) return fail(err, usage_error("--png needs the matrix; drop --score-only"));
     const bool png_to_stdout = png == "-";
-    if (png_to_stdout && a.flags.count("--json"))
-        return fail(err, usage_error("--png - and --json would both go to standard output; give --png a file"));
+    static constexpr OutputFormat kFormats[] = {OutputFormat::text, OutputFormat::json,   OutputFormat::sam,
+                                                OutputFormat::paf,  OutputFormat::blast6, OutputFormat::cigar};
+    const auto format = output_format_from_args(a, OutputFormat::text, kFormats);
+    if (!format) return fail(err, format.error());
+    const std::string format_name(output_format_name(*format));
+    if (*algo == Algorithm::dtw && !format_takes_dtw(*format))
+        return fail(err, usage_error("--format " + format_name +
+                                     " does not apply to --algo dtw (a warping path aligns no residues)"));
+    if (score_only && format_needs_path(*format))
+        return fail(err, usage_error("--format " + format_name + " needs the alignment; drop --score-only"));
+    if (png_to_stdout && *format != OutputFormat::text)
+        return fail(err, usage_error("--png - and --format " + format_name +
+                                     " would both go to standard output; give --png a file"));
     if (!png.empty())  // refuse a destination that cannot be written before the fill, not after it
         if (auto dest = render::resolve_destination(png); !dest) return fail(err, dest.error());
 
@@ -250,17 +234,18 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!img) return fail(err, img.error());
         if (auto st = render::write_png_atomic(*img, png); !st) return fail(err, st.error());
     }
-    if (png_to_stdout) {
-        // The PNG is the output.
-    } else if (a.flags.count("--json")) {
-        out << format_json(*problem, *result);
-    } else if (score_only) {
-        out << "score " << result->score << " end " << result->end.i << " " << result->end.j << " backend "
-            << result->backend << "\n";
-    } else {
-        out << format_pair_text(*problem, *result);
-    }
-    if (!png.empty() && !png_to_stdout && !a.flags.count("--json")) out << "# PNG: " << png << "\n";
+    if (png_to_stdout) return kExitOk;  // the PNG is the output
+    HeaderInfo info;
+    info.command_line = command_line("dpviz", args);
+    auto header = format_header(*format, std::span(&*problem, 1), info);
+    if (!header) return fail(err, header.error());
+    PairOutput record;
+    record.problem = &*problem;
+    record.result = &*result;
+    record.path = !score_only;  // the reference backend traces back anyway: show what was asked for
+    out << *header << format_pair(*format, record, info);
+    // A note for the reader of the text view; the other formats are read by programs.
+    if (!png.empty() && *format == OutputFormat::text) out << "# PNG: " << png << "\n";
     return kExitOk;
 }
 

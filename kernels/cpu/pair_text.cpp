@@ -41,6 +41,8 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
         if (uses_substitution_matrix(p.algo)) o << "# Similarity: " << percent(a.similar, a.length) << "\n";
         o << "# Gaps:       " << percent(a.gaps, a.length) << "\n";
     }
+    // The path as --format cigar prints it ("*" for an empty alignment, as SAM writes none).
+    o << "# CIGAR: " << (a.cigar.empty() ? "*" : a.cigar) << "\n";
     o << "# Score: " << r.score << "\n";
     if (p.algo == Algorithm::dtw) {
         char buf[128];
