@@ -10,7 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev libstb-dev
       libimgui-dev libglfw3-dev python3-glad libgl-dev xvfb xauth libgl1-mesa-dri
       libfreetype-dev fonts-dejavu-core)
 if [ "$want" = test ]; then
-  pkgs+=(libgtest-dev googletest emboss emboss-data emboss-test parasail libparasail-dev
+  pkgs+=(libgtest-dev googletest emboss emboss-data emboss-test samtools parasail libparasail-dev
          libedlib-dev edlib-aligner clang libclang-rt-14-dev desktop-file-utils)
 fi
 
