@@ -5,6 +5,8 @@ namespace dpviz {
 
 bool device_view_available() { return false; }
 
+std::optional<DeviceMemory> device_memory() { return std::nullopt; }
+
 Expected<DeviceAlignment> align_on_device(const Problem&, bool, int, const RunControl&,
                                           const std::function<void(const DeviceRange&)>&) {
     return device_error("this dpviz was built without CUDA");

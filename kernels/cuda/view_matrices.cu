@@ -427,6 +427,13 @@ bool device_view_available() {
     return ok;
 }
 
+std::optional<DeviceMemory> device_memory() {
+    if (!device_view_available()) return std::nullopt;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return std::nullopt;
+    return DeviceMemory{free_b, total_b};
+}
+
 Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_side, const RunControl& control,
                                           const std::function<void(const DeviceRange&)>& on_score_range) {
     using namespace cuda;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "dpviz/engine.hpp"
@@ -65,6 +66,13 @@ struct DeviceAlignment {
 
 // Whether this build has CUDA and a usable device (cached after the first call).
 bool device_view_available();
+
+// Free and total memory of the device (cudaMemGetInfo), for checks that a long run gives back
+// what it took; nullopt without CUDA or a usable device.
+struct DeviceMemory {
+    uint64_t free_bytes = 0, total_bytes = 0;
+};
+std::optional<DeviceMemory> device_memory();
 // The fill on the GPU (DPX kernels when `dpx`) with everything kept there: pyramid levels until
 // the longer side is at most `pyramid_min_side` (render::build_value_pyramid's min_side), the
 // path traced from the device's direction bytes. Same score, end cell, path and alignment as
