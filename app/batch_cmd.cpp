@@ -41,7 +41,8 @@ Algorithm and scoring (as in dpviz align):
                        decided over all records of both sides together)
   --alphabet A         dna, rna or protein: sets the default matrix; every residue of every
                        record is checked against it (exit 3 naming file, record, position)
-  --match N, --mismatch N, --gap-open N (10), --gap-extend N (1)
+  --match N, --mismatch N, --gap-open N (10), --gap-extend N (0.5): EMBOSS needle's and
+                       water's gaps; up to two decimals, scores reported in these units
   --dtw-cost C         abs (default) or squared; --band N; --dtw-scale S (default: per pair)
 
 Computation and output:

@@ -181,6 +181,8 @@ std::optional<KarlinAltschul> karlin_altschul(const Problem& p) {
     // The theory describes optimal local alignment scores; global and semiglobal scores, edit
     // distances and LCS lengths have other distributions.
     if (p.algo != Algorithm::local) return std::nullopt;
+    // BLAST's tables hold whole-number scores and gap costs only (types.hpp: score_scale).
+    if (p.score_scale != 1) return std::nullopt;
     const int existence = p.gaps.open - p.gaps.extend, extension = p.gaps.extend;
     auto found = [&](const Row& r) {
         return KarlinAltschul{r.scoring, r.lambda, r.k, r.reward == 2};

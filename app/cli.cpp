@@ -68,9 +68,11 @@ Algorithm and scoring:
                        B Z J O U X * missing from a matrix score 0, as in EMBOSS.
   --match N            match score (uses match/mismatch instead of a matrix)
   --mismatch N         mismatch score, <= 0 (default -1 with --match)
-  --gap-open N         cost of a gap's first residue (default 10)
-  --gap-extend N       cost of each further residue (default 1); a gap of length k costs
-                       open + (k-1)*extend; open == extend gives linear gaps
+  --gap-open N         cost of a gap's first residue (default 10, as EMBOSS needle/water)
+  --gap-extend N       cost of each further residue (default 0.5, as EMBOSS needle/water);
+                       a gap of length k costs open + (k-1)*extend; open == extend gives
+                       linear gaps. Scores and penalties take up to two decimals (10.5, 0.25);
+                       scores are reported in these units.
   --dtw-cost C         abs (default) or squared local cost
   --band N             DTW Sakoe-Chiba band half-width (target columns around the diagonal)
   --dtw-scale S        DTW fixed-point scale, a power of two (default: the largest safe one)
@@ -230,6 +232,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
 
     if (!png.empty()) {
         hopt.caption = format_caption(*problem, *result);
+        hopt.score_scale = problem->score_scale;
         auto img = render::compose_heatmap(result->H, result->path, hopt);
         if (!img) return fail(err, img.error());
         if (auto st = render::write_png_atomic(*img, png); !st) return fail(err, st.error());

@@ -123,17 +123,61 @@ Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fal
     return v;
 }
 
+Expected<int64_t> hundredths_option(const Args& a, const std::string& name, int64_t fallback) {
+    const auto it = a.values.find(name);
+    if (it == a.values.end()) return fallback;
+    const std::string& v = it->second;
+    const auto bad = [&](const std::string& why) { return usage_error(name + " " + why + ", got '" + v + "'"); };
+    size_t k = v.size() > 0 && (v[0] == '-' || v[0] == '+') ? 1 : 0;
+    int64_t whole = 0, frac = 0;
+    int digits = 0, decimals = 0;
+    for (; k < v.size() && std::isdigit(static_cast<unsigned char>(v[k])); ++k, ++digits)
+        if ((whole = whole * 10 + (v[k] - '0')) > 10'000'000) return bad("is out of range (|value| <= 10000000)");
+    if (k < v.size() && v[k] == '.')
+        for (++k; k < v.size() && std::isdigit(static_cast<unsigned char>(v[k])); ++k, ++decimals) {
+            if (decimals == 2) return bad("takes at most two decimals");
+            frac = frac * 10 + (v[k] - '0');
+        }
+    if (k != v.size() || digits + decimals == 0) return bad("expects a number");
+    if (decimals == 1) frac *= 10;
+    const int64_t h = whole * 100 + frac;
+    return v[0] == '-' ? -h : h;
+}
+
+int32_t common_score_scale(std::initializer_list<int64_t> hundredths) {
+    for (const int32_t scale : {1, 2, 4, 5, 10, 20, 25, 50})
+        if (std::all_of(hundredths.begin(), hundredths.end(), [&](int64_t h) { return h * scale % 100 == 0; }))
+            return scale;
+    return kMaxScoreScale;
+}
+
 Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
     AlgoScoring out;
     const auto algo = parse_algorithm(a.get("--algo", "local"));
     if (!algo) return usage_error("unknown --algo '" + a.get("--algo") + "' (local, global, semiglobal, edit, lcs, dtw)");
     out.algo = *algo;
     ScoringOptions& s = out.scoring;
-    auto gap_open = int_option(a, "--gap-open", 10);
+    // Scores and penalties with up to two decimals, on one integer scale (types.hpp). The gap
+    // defaults are EMBOSS needle's and water's: open 10, extend 0.5.
+    auto gap_open = hundredths_option(a, "--gap-open", kDefaultGapOpen);
     if (!gap_open) return gap_open.error();
-    auto gap_extend = int_option(a, "--gap-extend", 1);
+    auto gap_extend = hundredths_option(a, "--gap-extend", kDefaultGapExtend);
     if (!gap_extend) return gap_extend.error();
-    s.gaps = {*gap_open, *gap_extend};
+    auto match = hundredths_option(a, "--match", 100);
+    if (!match) return match.error();
+    auto mismatch = hundredths_option(a, "--mismatch", -100);
+    if (!mismatch) return mismatch.error();
+    if (*mismatch > 0)
+        return usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " + format_score(*mismatch, 100));
+    if (*match <= 0) return usage_error("--match must be > 0; got " + format_score(*match, 100));
+    const bool mm = a.has("--match") || a.has("--mismatch");
+    s.score_scale = uses_gap_penalties(*algo) ? (mm ? common_score_scale({*gap_open, *gap_extend, *match, *mismatch})
+                                                    : common_score_scale({*gap_open, *gap_extend}))
+                                              : 1;
+    const auto scaled = [&](int64_t h) { return static_cast<int32_t>(h * s.score_scale / 100); };
+    s.gaps = {scaled(*gap_open), scaled(*gap_extend)};
+    s.match = scaled(*match);
+    s.mismatch = scaled(*mismatch);
     auto band = int_option(a, "--band", -1);
     if (!band) return band.error();
     if (a.has("--band") && *band < 0) return usage_error("--band must be 0 or more");
@@ -193,18 +237,7 @@ namespace {
 Status substitution_from_args(const Args& a, Alphabet alphabet, ScoringOptions& s) {
     const bool mm = a.has("--match") || a.has("--mismatch");
     if (mm && a.has("--matrix")) return usage_error("give --matrix or --match/--mismatch, not both");
-    if (mm) {
-        auto match = int_option(a, "--match", 1);
-        if (!match) return match.error();
-        auto mismatch = int_option(a, "--mismatch", -1);
-        if (!mismatch) return mismatch.error();
-        if (*mismatch > 0)
-            return usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " + std::to_string(*mismatch));
-        if (*match <= 0) return usage_error("--match must be > 0; got " + std::to_string(*match));
-        s.match = *match;
-        s.mismatch = *mismatch;
-        return Ok{};
-    }
+    if (mm) return Ok{};  // s.match and s.mismatch: algo_scoring_from_args
     std::string name = a.get("--matrix");
     if (name.empty()) name = alphabet == Alphabet::protein ? "BLOSUM62" : "NUC.4.4";
     auto m = load_matrix(name);

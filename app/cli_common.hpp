@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <iosfwd>
 #include <map>
 #include <span>
@@ -37,6 +38,15 @@ struct Args {
 // option or a flag given a value is a usage error that names `help` ("see HELP").
 Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, const std::vector<std::string>& value_opts,
                           const std::vector<std::string>& flag_opts, const std::string& help = "--help");
+// A score or penalty with at most two decimals, in hundredths ("0.5" -> 50, "-3" -> -300);
+// `fallback` (hundredths) when absent; anything else is a usage error naming the option.
+Expected<int64_t> hundredths_option(const Args& a, const std::string& name, int64_t fallback);
+// The smallest scale (a divisor of 100) that makes every value (in hundredths) an integer.
+int32_t common_score_scale(std::initializer_list<int64_t> hundredths);
+// EMBOSS needle's and water's gap penalties, the defaults of align and batch (hundredths).
+inline constexpr int64_t kDefaultGapOpen = 1000;
+inline constexpr int64_t kDefaultGapExtend = 50;
+
 // The integer value of an option, `fallback` when it is absent; anything else is a usage error.
 Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fallback);
 

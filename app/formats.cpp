@@ -102,6 +102,11 @@ std::string tsv_field(const std::string& s) {
     return o;
 }
 
+// The score tag of SAM and PAF: AS:i for a whole score, AS:f for a fractional one (gap extend 0.5).
+std::string score_tag(const Problem& p, int64_t score) {
+    return std::string(score % p.score_scale == 0 ? "AS:i:" : "AS:f:") + p.score_text(score);
+}
+
 // PAF and BLAST names are single tokens: blanks and control bytes become '_'.
 std::string token(const std::string& s) {
     std::string o = s.empty() ? "_" : s;
@@ -137,7 +142,7 @@ std::string format_text(const PairOutput& o) {
     const DpResult& r = *o.result;
     if (!o.path) {
         std::ostringstream s;
-        s << "score " << r.score << " end " << r.end.i << " " << r.end.j << " backend " << r.backend << "\n";
+        s << "score " << o.problem->score_text(r.score) << " end " << r.end.i << " " << r.end.j << " backend " << r.backend << "\n";
         return s.str();
     }
     return format_pair_text(*o.problem, r);
@@ -154,7 +159,7 @@ std::string format_json(const PairOutput& out) {
     o << "\"algo\":\"" << algorithm_name(p.algo) << "\""
       << ",\"query\":\"" << json_escape(p.query_name) << "\",\"target\":\"" << json_escape(p.target_name) << "\""
       << ",\"query_length\":" << p.rows() << ",\"target_length\":" << p.cols()
-      << ",\"score\":" << r.score;
+      << ",\"score\":" << p.score_text(r.score);
     if (path)
         o << ",\"query_begin\":" << a.query_begin << ",\"query_end\":" << a.query_end
           << ",\"target_begin\":" << a.target_begin << ",\"target_end\":" << a.target_end;
@@ -171,8 +176,8 @@ std::string format_json(const PairOutput& out) {
               << json_escape(a.target_row) << "\"";
     }
     if (uses_substitution_matrix(p.algo))
-        o << ",\"matrix\":\"" << json_escape(p.matrix.name) << "\",\"gap_open\":" << p.gaps.open
-          << ",\"gap_extend\":" << p.gaps.extend;
+        o << ",\"matrix\":\"" << json_escape(p.matrix.name) << "\",\"gap_open\":" << p.score_text(p.gaps.open)
+          << ",\"gap_extend\":" << p.score_text(p.gaps.extend);
     if (p.algo == Algorithm::dtw) {
         o << ",\"dtw_cost\":\"" << dtw_cost_name(p.dtw_cost) << "\",\"band\":" << p.band
           << ",\"dtw_scale\":" << json_number(p.dtw_scale) << ",\"dtw_distance\":" << json_number(r.dtw_distance);
@@ -204,7 +209,7 @@ std::string format_sam(const PairOutput& out) {
     o << sam_qname(p.query_name) << "\t";
     if (a.length == 0) {
         // Nothing aligned (a local alignment scoring 0): an unmapped read.
-        o << "4\t*\t0\t0\t*\t*\t0\t0\t" << seq << "\t*\tAS:i:" << r.score << "\n";
+        o << "4\t*\t0\t0\t*\t*\t0\t0\t" << seq << "\t*\t" << score_tag(p, r.score) << "\n";
         return o.str();
     }
     // The query ends outside the alignment (local, semiglobal) are soft clips: SEQ stays whole.
@@ -215,7 +220,7 @@ std::string format_sam(const PairOutput& out) {
     if (p.rows() > a.query_end) cigar += std::to_string(p.rows() - a.query_end) + "S";
     const Counts c = count_runs(ops);
     o << "0\t" << sam_rname(p.target_name) << "\t" << a.target_begin + 1 << "\t255\t" << cigar << "\t*\t0\t0\t" << seq
-      << "\t*\tAS:i:" << r.score << "\tNM:i:" << c.mismatches + c.gap_columns << "\n";
+      << "\t*\t" << score_tag(p, r.score) << "\tNM:i:" << c.mismatches + c.gap_columns << "\n";
     return o.str();
 }
 
@@ -246,7 +251,7 @@ std::string format_paf(const PairOutput& out) {
     std::ostringstream o;
     o << token(p.query_name) << "\t" << p.rows() << "\t" << a.query_begin << "\t" << a.query_end << "\t+\t"
       << token(p.target_name) << "\t" << p.cols() << "\t" << a.target_begin << "\t" << a.target_end << "\t" << c.matches
-      << "\t" << a.length << "\t255\tNM:i:" << c.mismatches + c.gap_columns << "\tAS:i:" << r.score
+      << "\t" << a.length << "\t255\tNM:i:" << c.mismatches + c.gap_columns << "\t" << score_tag(p, r.score)
       << "\ttp:A:P\tcg:Z:" << cg << "\n";
     return o.str();
 }
@@ -280,7 +285,7 @@ std::string format_tsv(const PairOutput& out, const HeaderInfo& info) {
     const DpResult& r = *out.result;
     std::ostringstream o;
     o << out.pair << "\t" << tsv_field(p.query_name) << "\t" << tsv_field(p.target_name) << "\t" << p.rows() << "\t"
-      << p.cols() << "\t" << r.score << "\t" << r.end.i << "\t" << r.end.j << "\t" << r.backend;
+      << p.cols() << "\t" << p.score_text(r.score) << "\t" << r.end.i << "\t" << r.end.j << "\t" << r.backend;
     if (p.algo == Algorithm::dtw) {
         char dist[64];
         std::snprintf(dist, sizeof dist, "%.6g", r.dtw_distance);

@@ -26,8 +26,8 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
     o << "# 2: " << p.target_name << " (" << p.cols() << ")\n";
     if (uses_substitution_matrix(p.algo)) {
         o << "# Matrix: " << p.matrix.name << "\n";
-        o << "# Gap_penalty: " << p.gaps.open << "\n";
-        o << "# Extend_penalty: " << p.gaps.extend << (p.gaps.linear() ? " (linear gaps)" : " (affine gaps)") << "\n";
+        o << "# Gap_penalty: " << p.score_text(p.gaps.open) << "\n";
+        o << "# Extend_penalty: " << p.score_text(p.gaps.extend) << (p.gaps.linear() ? " (linear gaps)" : " (affine gaps)") << "\n";
     }
     if (p.algo == Algorithm::dtw) {
         o << "# Cost: " << dtw_cost_name(p.dtw_cost) << "\n";
@@ -43,7 +43,7 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
     }
     // The path as --format cigar prints it ("*" for an empty alignment, as SAM writes none).
     o << "# CIGAR: " << (a.cigar.empty() ? "*" : a.cigar) << "\n";
-    o << "# Score: " << r.score << "\n";
+    o << "# Score: " << p.score_text(r.score) << "\n";
     if (p.algo == Algorithm::dtw) {
         char buf[128];
         std::snprintf(buf, sizeof buf, "# Distance: %.9g (double precision: %.9g, quantization error %.3g)\n",
@@ -95,14 +95,14 @@ std::string format_caption(const Problem& p, const DpResult& r) {
     o << algorithm_name(p.algo) << "  " << p.query_name << " (" << p.rows() << ") x " << p.target_name << " ("
       << p.cols() << ")  ";
     if (uses_substitution_matrix(p.algo))
-        o << p.matrix.name << "  gap open " << p.gaps.open << " extend " << p.gaps.extend << "  ";
+        o << p.matrix.name << "  gap open " << p.score_text(p.gaps.open) << " extend " << p.score_text(p.gaps.extend) << "  ";
     if (p.algo == Algorithm::dtw) {
         char buf[48];
         std::snprintf(buf, sizeof buf, "%.6g", r.dtw_distance);
         o << "cost " << dtw_cost_name(p.dtw_cost) << (p.band >= 0 ? "  band " + std::to_string(p.band) : "")
           << "  distance " << buf << "  ";
     }
-    o << "score " << r.score << "  backend " << r.backend;
+    o << "score " << p.score_text(r.score) << "  backend " << r.backend;
     return o.str();
 }
 

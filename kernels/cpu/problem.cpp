@@ -107,6 +107,20 @@ bool uses_gap_penalties(Algorithm a) { return uses_substitution_matrix(a); }
 
 std::string_view dtw_cost_name(DtwCost c) { return c == DtwCost::abs ? "abs" : "squared"; }
 
+std::string format_score(int64_t value, int32_t scale) {
+    if (scale <= 1) return std::to_string(value);
+    // scale divides 100, so value / scale has at most two decimals: print them exactly.
+    const int64_t hundredths = value * (kMaxScoreScale / scale);
+    const uint64_t mag = hundredths < 0 ? uint64_t(-hundredths) : uint64_t(hundredths);
+    std::string text = (hundredths < 0 ? "-" : "") + std::to_string(mag / 100);
+    if (const uint64_t frac = mag % 100; frac != 0) {
+        text += '.';
+        text += char('0' + frac / 10);
+        if (frac % 10 != 0) text += char('0' + frac % 10);
+    }
+    return text;
+}
+
 int SubstitutionMatrix::index_of(char c) const {
     const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     const auto pos = alphabet.find(u);
@@ -141,6 +155,12 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
     p.query_name = query.name;
     p.target_name = target.name;
     p.gaps = s.gaps;
+    if (s.score_scale < 1 || s.score_scale > kMaxScoreScale || kMaxScoreScale % s.score_scale != 0)
+        return usage_error("the score scale must divide " + std::to_string(kMaxScoreScale) + "; got " +
+                           std::to_string(s.score_scale));
+    p.score_scale = uses_substitution_matrix(algo) ? s.score_scale : 1;
+    const int64_t max_penalty = int64_t(kMaxPenalty) * p.score_scale;
+    auto shown = [&](int64_t v) { return format_score(v, p.score_scale); };
     for (const char c : query.residues) p.query += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     for (const char c : target.residues) p.target += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (p.query.size() > size_t(kScoreBound) || p.target.size() > size_t(kScoreBound))
@@ -149,26 +169,27 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
     if (uses_gap_penalties(algo)) {
         if (s.gaps.open < 0 || s.gaps.extend < 0)
             return usage_error("gap penalties are positive numbers (a gap of length k costs open + (k-1)*extend); got open " +
-                               std::to_string(s.gaps.open) + ", extend " + std::to_string(s.gaps.extend));
-        if (s.gaps.open > kMaxPenalty || s.gaps.extend > kMaxPenalty)
+                               shown(s.gaps.open) + ", extend " + shown(s.gaps.extend));
+        if (s.gaps.open > max_penalty || s.gaps.extend > max_penalty)
             return usage_error("gap penalties above " + std::to_string(kMaxPenalty) + " are not supported");
         // With extend > open the affine recurrence prices a run of k gaps at k * open (two adjacent
         // gaps are cheaper than one long one), which is not the model promised above.
         if (s.gaps.extend > s.gaps.open)
-            return usage_error("--gap-extend (" + std::to_string(s.gaps.extend) + ") must not exceed --gap-open (" +
-                               std::to_string(s.gaps.open) + ")");
+            return usage_error("--gap-extend (" + shown(s.gaps.extend) + ") must not exceed --gap-open (" +
+                               shown(s.gaps.open) + ")");
     }
 
     if (uses_substitution_matrix(algo) && s.matrix) {
         p.matrix = *s.matrix;
         add_missing_letters(p.matrix, p.query + p.target);
+        for (int32_t& v : p.matrix.scores) v *= p.score_scale;  // |entry| <= 10^6 (matrix_file): x 100 fits
     } else {
         // Match/mismatch (or plain identity for edit distance and LCS) over the letters present.
         std::string letters = p.query + p.target;
         std::sort(letters.begin(), letters.end());
         letters.erase(std::unique(letters.begin(), letters.end()), letters.end());
         if (letters.size() > 255) return input_error("more than 255 distinct residue letters");
-        if (uses_substitution_matrix(algo) && (std::abs(s.match) > kMaxPenalty || std::abs(s.mismatch) > kMaxPenalty))
+        if (uses_substitution_matrix(algo) && (std::abs(s.match) > max_penalty || std::abs(s.mismatch) > max_penalty))
             return usage_error("--match/--mismatch beyond +-" + std::to_string(kMaxPenalty) + " are not supported");
         p.matrix.name = uses_substitution_matrix(algo) ? "match/mismatch" : "identity";
         p.matrix.alphabet = letters;

@@ -44,7 +44,7 @@ std::string align_score(std::vector<std::string> args) {
     EXPECT_EQ(r.code, 0) << r.err;
     std::smatch m;
     const std::string out = r.out;
-    EXPECT_TRUE(std::regex_search(out, m, std::regex("score (-?[0-9]+) end ([0-9]+) ([0-9]+)"))) << out;
+    EXPECT_TRUE(std::regex_search(out, m, std::regex("score (-?[0-9.]+) end ([0-9]+) ([0-9]+)"))) << out;
     return m.size() == 4 ? m[1].str() + " " + m[2].str() + " " + m[3].str() : "<none>";
 }
 

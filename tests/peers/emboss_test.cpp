@@ -184,6 +184,46 @@ TEST(EmbossCli, JsonScoreEqualsNeedle) {
 }
 
 
+// With no gap options dpviz uses EMBOSS's defaults (open 10, extend 0.5): its scores, in the
+// user's fractional units, equal needle's and water's run with no gap options at all.
+TEST(EmbossCli, DefaultsScoreAsNeedleAndWaterAtTheirDefaults) {
+    if (const std::string why = emboss_missing(); !why.empty()) GTEST_SKIP() << why;
+    struct Run {
+        Algorithm algo;
+        std::vector<std::string> emboss;  // needle/water with its defaults but for the end-gap model
+    };
+    const std::vector<Run> runs = {
+        {Algorithm::local, {"water"}},
+        {Algorithm::semiglobal, {"needle"}},              // needle's default: end gaps free
+        {Algorithm::global, {"needle", "-endweight"}},  // end gaps at needle's default 10 / 0.5
+    };
+    int fractional = 0;
+    for (const char* pair : {"globins", "actins", "opsins", "flavodoxins", "rhodopsin_mrna", "rhodopsin_octopus"}) {
+        const RealPair& rp = real_pair(pair);
+        const auto [q, t] = rp.load();
+        for (const Run& run : runs) {
+            SCOPED_TRACE(rp.what + ", " + std::string(algorithm_name(run.algo)));
+            std::vector<std::string> argv = run.emboss;
+            argv.insert(argv.end(), {"-asequence", q.fasta, "-bsequence", t.fasta, "-outfile", "stdout", "-auto"});
+            const CommandOutput e = run_command(argv);
+            ASSERT_EQ(e.status, 0) << e.err;
+            const auto at = e.out.find("# Score:");
+            ASSERT_NE(at, std::string::npos) << e.out;
+            const double theirs = std::strtod(e.out.c_str() + at + 8, nullptr);
+            const CommandOutput d = run_command({DPVIZ_BINARY, "align", "--algo", std::string(algorithm_name(run.algo)),
+                                                 "--backend", "cpu", "--json", q.fasta, t.fasta});
+            ASSERT_EQ(d.status, 0) << d.err;
+            const auto s_at = d.out.find("\"score\":");
+            ASSERT_NE(s_at, std::string::npos) << d.out;
+            const double ours = std::strtod(d.out.c_str() + s_at + 8, nullptr);
+            EXPECT_EQ(ours, theirs) << d.out;
+            EXPECT_NE(d.out.find("\"gap_extend\":0.5"), std::string::npos) << d.out;
+            fractional += theirs != std::round(theirs);
+        }
+    }
+    EXPECT_GT(fractional, 0);  // some scores end in .5: the half units are really exercised
+}
+
 // ---------------------------------------------------------------------------------------------
 // Alphabets: EMBOSS's ambiguity test sequences and RNA against DNA (docs/algorithms.md)
 // ---------------------------------------------------------------------------------------------

@@ -32,6 +32,13 @@ inline constexpr int32_t kNegInf = -(1 << 30);
 inline constexpr int32_t kPosInf = (1 << 30);
 inline constexpr int64_t kScoreBound = (1 << 29);
 
+// Fractional scores (EMBOSS's gap extend 0.5) are integers on a common scale: every score is
+// kept as value x score_scale, a divisor of 100, so two decimals are exact and every backend
+// stays in integers. Only what is shown to the user is divided (format_score).
+inline constexpr int32_t kMaxScoreScale = 100;
+// `value` / `scale` as the user wrote it: "12", "-3.5", "0.25" (at most two decimals).
+std::string format_score(int64_t value, int32_t scale);
+
 // A square substitution matrix over an alphabet of upper-case letters (plus '*').
 struct SubstitutionMatrix {
     std::string name;              // "BLOSUM62", "match/mismatch", or a file name
@@ -74,8 +81,9 @@ struct Problem {
     // `matrix.alphabet` too, where the matrix is the identity over the letters present.
     std::string query, target;
     std::vector<uint8_t> query_codes, target_codes;
-    SubstitutionMatrix matrix;
-    GapPenalties gaps;
+    SubstitutionMatrix matrix;     // entries x score_scale
+    GapPenalties gaps;             // x score_scale
+    int32_t score_scale = 1;       // every score of this problem is value x score_scale
 
     // DTW: raw signals, and their fixed-point images round(x * dtw_scale).
     std::vector<double> query_signal, target_signal;
@@ -87,6 +95,7 @@ struct Problem {
     int rows() const;        // query length M (the matrix has M+1 rows)
     int cols() const;        // target length N (the matrix has N+1 columns)
     bool affine() const { return uses_gap_penalties(algo) && !gaps.linear(); }
+    std::string score_text(int64_t v) const { return format_score(v, score_scale); }  // user units
     // Substitution score of query position i and target position j (1-based matrix indices).
     int32_t sub(int i, int j) const {
         return matrix.scores[static_cast<size_t>(query_codes[i - 1]) * matrix.alphabet.size() + target_codes[j - 1]];
@@ -112,6 +121,8 @@ struct SignalInput {
 
 struct ScoringOptions {
     std::optional<SubstitutionMatrix> matrix;  // unset: match/mismatch over the letters present
+    int32_t score_scale = 1;                   // match, mismatch and gaps are in 1/score_scale;
+                                               // matrix entries in whole units (scaled here)
     int32_t match = 1;
     int32_t mismatch = -1;                     // a score: usually negative
     GapPenalties gaps;

@@ -39,6 +39,7 @@ struct HeatmapOptions {
     bool auto_colormap = true;
     Colormap colormap = Colormap::viridis;
     int text_scale = 0;         // stb_easy_font units -> pixels; 0 = auto (2, or 3 for a large matrix area)
+    int32_t score_scale = 1;    // the colorbar shows value / score_scale (Problem::score_scale)
 };
 
 inline constexpr int kCaptionLines = 8;  // a longer caption is cut, its last line ending in "..."
