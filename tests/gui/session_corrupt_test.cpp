@@ -12,6 +12,7 @@
 
 #include "gui/session.hpp"
 #include "gui_test_util.hpp"
+#include "xvfb_display.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -269,10 +270,11 @@ TEST(GuiSessionCorrupt, TheRealBinaryStartsWithAGarbageSession) {
     write_file(dir.file("dpviz/session.ini"), garbage);
     // The GUI runs until `timeout` stops it (2 s of frames): 124 means it was still running.
     const std::string log = dir.file("log.txt");
-    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
-                            " xvfb-run -a -s '-screen 0 1280x800x24' sh -c 'timeout -s INT 2 " + bin +
-                            " gui; echo \"rc=$?\"' >" + log + " 2>&1";
+    const XvfbDisplay display;
+    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() + " " + display.run() +
+                            "sh -c 'timeout -s INT 2 " + bin + " gui; echo \"rc=$?\"' >" + log + " 2>&1";
     std::system(cmd.c_str());
+    display.wait_gone();
     std::ifstream lf(log);
     const std::string output((std::istreambuf_iterator<char>(lf)), {});
     EXPECT_NE(output.find("rc=124"), std::string::npos) << output;

@@ -11,6 +11,7 @@
 #include "gui/gui.hpp"
 #include "gui/measure.hpp"
 #include "gui_test_util.hpp"
+#include "xvfb_display.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -172,14 +173,22 @@ struct GuiRun {
 // xvfb-run. Output is stdout and stderr together.
 GuiRun run_gui_binary(const TempDir& dir, const std::string& args, bool xvfb) {
     const std::string log = dir.file("log.txt");
-    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
-                            (xvfb ? " xvfb-run -a -s '-screen 0 1280x800x24' " : " env -u DISPLAY -u WAYLAND_DISPLAY ") +
-                            DPVIZ_BINARY + " gui " + args + " >" + log + " 2>&1";
+    const XvfbDisplay display;
+    // Under xvfb-run the exit code comes back on a line of its own: xvfb-run's own status can be
+    // its cleanup's ("problem while cleaning up temporary directory", 5) rather than dpviz's.
+    const std::string run = std::string(DPVIZ_BINARY) + " gui " + args;
+    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() + " " +
+                            (xvfb ? display.run() + "sh -c '" + run + "; echo \"dpviz exit $?\"'"
+                                  : "env -u DISPLAY -u WAYLAND_DISPLAY " + run) +
+                            " >" + log + " 2>&1";
     const int rc = std::system(cmd.c_str());
+    if (xvfb) display.wait_gone();
     std::ifstream lf(log);
     GuiRun r;
     r.output.assign(std::istreambuf_iterator<char>(lf), {});
-    if (WIFEXITED(rc)) r.code = WEXITSTATUS(rc);
+    std::smatch m;
+    if (!xvfb && WIFEXITED(rc)) r.code = WEXITSTATUS(rc);
+    else if (std::regex_search(r.output, m, std::regex("dpviz exit ([0-9]+)"))) r.code = std::stoi(m[1].str());
     return r;
 }
 
