@@ -29,7 +29,7 @@ dpviz=$root/usr/bin/dpviz
 run() { (cd / && env -u DPVIZ_ASSETS "$@"); }
 run "$dpviz" --version | grep -q "^dpviz " || fail "dpviz --version"
 examples=$root/usr/share/dpviz/examples
-json=$(run "$dpviz" align --algo global --query-record HBA_HUMAN --target-record HBB_HUMAN --json \
+json=$(run "$dpviz" align --algo global --gap-open 10 --gap-extend 1 --query-record HBA_HUMAN --target-record HBB_HUMAN --json \
          --png "$tmp/globins.png" "$examples/globins.fa" "$examples/globins.fa") || fail "align on the bundled globins"
 [[ $json =~ \"score\":\ *290[,}] ]] || fail "globins: score is not 290: $json"
 [ "$(head -c 4 "$tmp/globins.png" | od -An -tx1 | tr -d ' \n')" = 89504e47 ] || fail "globins.png is not a PNG"
