@@ -18,7 +18,7 @@ protected:
         const bool required = std::getenv("DPVIZ_REQUIRE_GL") != nullptr;
         if (!std::getenv("DISPLAY")) {
             if (required) FAIL() << "DPVIZ_REQUIRE_GL is set but there is no DISPLAY";
-            GTEST_SKIP() << "no display (CTest runs this under xvfb-run too)";
+            GTEST_SKIP() << "no display (CTest runs this under Xvfb too)";
         }
         if (!glfwInit()) {
             if (required) FAIL() << "GLFW cannot start";

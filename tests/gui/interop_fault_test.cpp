@@ -1,6 +1,6 @@
 // The GL view under DPVIZ_GPU_FAULT=interop (test-only): CUDA-GL registration fails, the texture
 // takes the host path, its note says why, and the pixels are the host path's. Needs a display
-// (CTest runs it under xvfb-run with the other GlTexture* tests); on the simulated device
+// (CTest runs it under Xvfb with the other GlTexture* tests); on the simulated device
 // everywhere, through the real registration site too where a GPU is usable.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The real binary under Xvfb + Mesa: `dpviz gui --screenshot` on the globin example must write a
 // PNG that is not blank, with the heatmap where the Matrix panel is and every panel's title bar
 // where the layout puts it; with --scale 2 the window is laid out twice as large. Skips without
-// xvfb-run, or while `dpviz gui` is not routed.
+// Xvfb, or while `dpviz gui` is not routed.
 #include <stb_image.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 
 #include "gui_test_util.hpp"
 #include "gui/ui_scale.hpp"
+#include "xvfb_display.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -53,7 +54,7 @@ int menu_bar_rows(const Png& img, int x) {
 }
 
 TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
-    if (!have("xvfb-run")) GTEST_SKIP() << "xvfb-run is not installed";
+    if (!have("Xvfb")) GTEST_SKIP() << "Xvfb is not installed";
     const std::string bin = DPVIZ_BINARY;
     if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
         GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
@@ -62,7 +63,7 @@ TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
     const std::string fa = assets() + "/examples/globins.fa";
     // In the temporary folder, with its own config home: the check writes nothing anywhere else.
     const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
-                            " xvfb-run -a -s '-screen 0 1280x800x24' " + bin + " gui --screenshot " + png +
+                            " " + with_xvfb() + bin + " gui --screenshot " + png +
                             " --frames 5 --query-record HBA_HUMAN --target-record HBB_HUMAN " + fa + " " + fa + " >" +
                             log + " 2>&1";
     const int rc = std::system(cmd.c_str());
@@ -122,14 +123,14 @@ TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
 }
 
 TEST(GuiScreenshot, ScaleTwoLaysOutTwiceAsLarge) {
-    if (!have("xvfb-run")) GTEST_SKIP() << "xvfb-run is not installed";
+    if (!have("Xvfb")) GTEST_SKIP() << "Xvfb is not installed";
     const std::string bin = DPVIZ_BINARY;
     if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
         GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
     TempDir dir;
     const std::string png = dir.file("shot2x.png"), log = dir.file("log.txt");
     const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
-                            " xvfb-run -a -s '-screen 0 2560x1600x24' " + bin + " gui --screenshot " + png +
+                            " " + with_xvfb("2560x1600x24") + bin + " gui --screenshot " + png +
                             " --frames 3 --scale 2 --size 2560x1600 --example globins >" + log + " 2>&1";
     const int rc = std::system(cmd.c_str());
     std::ifstream lf(log);

@@ -261,7 +261,7 @@ TEST(ViewPixels, MaskTintsExactlyTheMaskedCells) {
 
 // ---------------------------------------------------------------------------------------------
 // The GL texture (host path) with a real context: skipped without a display; CTest runs these
-// again under xvfb-run (dpviz_gui_gl_under_xvfb).
+// again under Xvfb (dpviz_gui_gl_under_xvfb).
 // ---------------------------------------------------------------------------------------------
 
 class GlTexture : public dpviz::testing::GlContextTest {};
