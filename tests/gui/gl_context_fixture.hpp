@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 
 namespace dpviz::testing {
 
@@ -20,8 +21,9 @@ protected:
             if (required) FAIL() << "DPVIZ_REQUIRE_GL is set but there is no DISPLAY";
             GTEST_SKIP() << "no display (CTest runs this under Xvfb too)";
         }
+        glfwSetErrorCallback(+[](int code, const char* what) { last_glfw_error() = std::to_string(code) + " " + what; });
         if (!glfwInit()) {
-            if (required) FAIL() << "GLFW cannot start";
+            if (required) FAIL() << "GLFW cannot start: " << last_glfw_error();
             GTEST_SKIP() << "GLFW cannot start";
         }
         glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
@@ -42,6 +44,12 @@ protected:
         glfwTerminate();
     }
     GLFWwindow* window_ = nullptr;
+
+private:
+    static std::string& last_glfw_error() {
+        static std::string text;
+        return text;
+    }
 };
 
 }  // namespace dpviz::testing

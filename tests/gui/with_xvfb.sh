@@ -4,12 +4,15 @@
 # picks its own free display number (-displayfd), so two runs never share one, and it is waited
 # for after COMMAND: the next run never meets a server that is still shutting down (xvfb-run -a
 # can pick a number whose old server is exiting, and the test then loses its X server mid-run).
+# -noreset: by default an X server resets when its last client disconnects, and refuses
+# connections meanwhile; a test that ends its GLFW session and starts the next one at once then
+# fails to open the display (seen on a loaded 2-core machine).
 set -u
 screen=$1
 shift
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
-Xvfb -displayfd 3 -screen 0 "$screen" -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
+Xvfb -displayfd 3 -screen 0 "$screen" -nolisten tcp -noreset 3>"$dir/display" 2>"$dir/xvfb.log" &
 server=$!
 for _ in $(seq 200); do
     [ -s "$dir/display" ] && break
