@@ -2,7 +2,7 @@
 # The bounded fuzz run (docs/robustness.md): builds the libFuzzer targets of tests/fuzz with
 # clang, ASan and UBSan in build-fuzz/, runs each for SECONDS (default 60) from its seed corpus,
 # and fails on any crash, leak, timeout, out-of-memory or harness finding.
-#   scripts/fuzz.sh [SECONDS]          all targets: sequences signal matrix cli
+#   scripts/fuzz.sh [SECONDS]          all targets: sequences signal matrix cli hmm
 #   FUZZ_TARGETS="cli" scripts/fuzz.sh 600
 # New inputs libFuzzer finds stay in build-fuzz/fuzz-corpus/<target>/ (never in the source tree);
 # a failing input is saved as build-fuzz/fuzz-artifacts/<target>/crash-* (or leak-, timeout-,
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=(${FUZZ_TARGETS:-sequences signal matrix cli})
+targets=(${FUZZ_TARGETS:-sequences signal matrix cli hmm})
 build=build-fuzz
 root=$(pwd)
 

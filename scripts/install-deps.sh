@@ -11,7 +11,7 @@ pkgs=(build-essential cmake ninja-build pkg-config zlib1g-dev libstb-dev
       libfreetype-dev fonts-dejavu-core)
 if [ "$want" = test ]; then
   pkgs+=(libgtest-dev googletest emboss emboss-data emboss-test samtools parasail libparasail-dev
-         libedlib-dev edlib-aligner clang libclang-rt-14-dev desktop-file-utils)
+         libedlib-dev edlib-aligner clang libclang-rt-14-dev desktop-file-utils python3-pomegranate)
 fi
 
 missing=()

@@ -48,6 +48,7 @@ TEST(Corpus, SequencesParseOrFailWithOneLineMessage) { replay("sequences"); }
 TEST(Corpus, SignalsParseOrFailWithOneLineMessage) { replay("signal"); }
 TEST(Corpus, MatricesParseOrFailWithOneLineMessage) { replay("matrix"); }
 TEST(Corpus, CommandLinesExitWithOneLineMessage) { replay("cli"); }
+TEST(Corpus, HmmModelsParseOrFailWithOneLineMessage) { replay("hmm"); }
 
 // Every folder is a harness's, every harness has seeds, and the corpus stays small.
 TEST(Corpus, FoldersMatchHarnessesAndStayUnderOneMegabyte) {

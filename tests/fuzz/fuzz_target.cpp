@@ -1,4 +1,4 @@
-// One libFuzzer target per harness: built four times, as fuzz_<name>, with DPVIZ_FUZZ_TARGET
+// One libFuzzer target per harness: built once per harness, as fuzz_<name>, with DPVIZ_FUZZ_TARGET
 // naming the harness (see CMakeLists.txt). A finding is printed and aborts, so libFuzzer saves it.
 #include <cstdint>
 #include <cstdio>

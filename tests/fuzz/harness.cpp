@@ -8,6 +8,7 @@
 // [SECTION] Sequences
 // [SECTION] Signals
 // [SECTION] Substitution matrices
+// [SECTION] HMM models and observations
 // [SECTION] Command line
 // [SECTION] Registry
 
@@ -34,6 +35,8 @@
 
 #include "cli.hpp"
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
+#include "hmm_file.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
 
@@ -113,6 +116,14 @@ std::string canonical(const SubstitutionMatrix& m) {
     s.append(reinterpret_cast<const char*>(m.scores.data()), m.scores.size() * sizeof(int32_t));
     return s;
 }
+std::string canonical(const Hmm& m) {
+    std::string s = "hmm " + m.name + '\x1f' + m.alphabet + '\x1f';
+    for (const auto& n : m.states) s += n + '\x1e';
+    for (const auto* v : {&m.start, &m.transition, &m.emission})
+        s.append(reinterpret_cast<const char*>(v->data()), v->size() * sizeof(double));
+    return s;
+}
+
 template <class T>
 std::string canonical(const Expected<T>& r) {
     return r ? "value " + canonical(*r) : canonical(r.error());
@@ -577,6 +588,107 @@ Findings check_matrix(std::string_view bytes) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] HMM models and observations
+// ---------------------------------------------------------------------------------------------
+
+// Shapes, probabilities, row sums within 1e-6 and the logs of a parsed model.
+void check_hmm_tables(Checker& c, const std::string& what, const Hmm& m) {
+    const size_t S = m.states.size(), K = m.alphabet.size();
+    if (S == 0 || S > size_t(kMaxHmmStates) || K == 0) return c.add(what + ": " + std::to_string(S) + " states, " +
+                                                                  std::to_string(K) + " symbols");
+    const std::vector<double>* tables[] = {&m.start, &m.transition, &m.emission};
+    const std::vector<double>* logs[] = {&m.log_start, &m.log_transition, &m.log_emission};
+    const size_t cols[] = {S, S, K}, rows[] = {1, S, S};
+    const char* names[] = {"start", "transition", "emission"};
+    for (int t = 0; t < 3; ++t) {
+        const std::vector<double>& v = *tables[t];
+        if (v.size() != rows[t] * cols[t] || logs[t]->size() != v.size())
+            return c.add(what + ": " + names[t] + " has " + std::to_string(v.size()) + " values");
+        for (size_t r = 0; r < rows[t]; ++r) {
+            double sum = 0.0;
+            for (size_t k = 0; k < cols[t]; ++k) {
+                const double p = v[r * cols[t] + k], lp = (*logs[t])[r * cols[t] + k];
+                if (!(p >= 0.0 && p <= 1.0)) return c.add(what + ": " + names[t] + " value " + std::to_string(p));
+                if (lp != (p > 0.0 ? std::log(p) : -INFINITY))
+                    return c.add(what + ": the log of a " + names[t] + " value is wrong");
+                sum += p;
+            }
+            if (std::abs(sum - 1.0) > kHmmRowTolerance)
+                return c.add(what + ": " + names[t] + " row " + std::to_string(r) + " sums to " + std::to_string(sum));
+        }
+    }
+}
+
+void check_hmm_value(Checker& c, const std::string& what, const Expected<Hmm>& r, const std::string& origin) {
+    if (!r) {
+        c.message(what, r.error());
+        if (r.error().message.rfind(origin + ":", 0) != 0)
+            c.add(what + ": error \"" + printable(r.error().message) + "\" does not start with the origin");
+        return;
+    }
+    check_hmm_tables(c, what, *r);
+}
+
+// Viterbi on up to 64 symbols of the model's alphabet that the input picks: the reference's
+// path scores what it says, and the fixed-point optimum is within its bound of the double one.
+void decode_with(Checker& c, const Hmm& m, uint64_t h) {
+    if (m.states.size() > 32) return;  // S^2 per symbol: keep the run short
+    std::vector<uint8_t> obs(1 + h % kMaxSide);
+    for (size_t t = 0; t < obs.size(); ++t) obs[t] = static_cast<uint8_t>((t * 7 + (h >> 8)) % m.alphabet.size());
+    auto ref = c.call("viterbi_reference", [&] { return viterbi_reference(m, obs); });
+    auto q = c.call("quantize_hmm_for", [&] { return quantize_hmm_for(m, obs.size()); });
+    if (!ref || !q) return;
+    if (!*ref || !*q)
+        return c.add("viterbi on a parsed model failed: " + (*ref ? (*q).error() : (*ref).error()).message);
+    auto fx = c.call("viterbi_fixed", [&] { return viterbi_fixed(**q, obs); });
+    if (!fx) return;
+    if (!*fx) return c.add("viterbi_fixed failed at its own scale: " + (*fx).error().message);
+    const double lp = (*ref)->log_probability, fixed = (*fx)->log_probability();
+    if ((lp == -INFINITY) != (fixed == -INFINITY) || (*ref)->path.empty() != (lp == -INFINITY))
+        return c.add("viterbi: the reference and the fixed point disagree on whether the observations are possible");
+    if (lp == -INFINITY) return;
+    if (std::abs(path_log_probability(m, obs, (*ref)->path) - lp) > 1e-9 * std::max(1.0, std::abs(lp)))
+        c.add("viterbi_reference: its path does not score its log-probability");
+    if (std::abs(fixed - lp) > viterbi_quantization_bound(**q, obs.size()) + 1e-9 * std::max(1.0, std::abs(lp)))
+        c.add("viterbi_fixed: off the reference by more than the quantization bound");
+}
+
+// The same bytes as an observation file: a value or a one-line error, and symbols that encode
+// or fail with a one-line error.
+void check_observations(Checker& c, const std::string& text, const std::string& path, const Hmm* model) {
+    auto obs = c.call("parse_observations", [&] { return app::parse_observations(text, path); });
+    if (!obs) return;
+    if (!*obs) return c.message("parse_observations", obs->error());
+    if ((*obs)->symbols.empty()) c.add("parse_observations: success with no observations");
+    if (!model) return;
+    auto codes = c.call("encode_observations", [&] { return app::encode_observations(*model, (*obs)->symbols, path); });
+    if (codes && !*codes) c.message("encode_observations", codes->error());
+}
+
+Findings check_hmm(std::string_view bytes) {
+    Checker c;
+    MemFile file(bytes);
+    const std::string& path = file.path();
+    const std::string text(bytes);
+    auto parsed = c.call("parse_hmm", [&] { return app::parse_hmm(text, path); });
+    if (!parsed) return c.findings;
+    check_hmm_value(c, "parse_hmm", *parsed, path);
+    if (auto again = c.call("parse_hmm (again)", [&] { return app::parse_hmm(text, path); }))
+        c.same("parse_hmm", *parsed, "parse_hmm of the same text", *again);
+    if (auto loaded = c.call("load_hmm", [&] { return app::load_hmm(path); }))
+        c.same("parse_hmm", *parsed, "load_hmm", *loaded);
+    const uint64_t h = fingerprint(bytes);
+    if (*parsed) {
+        const std::string written = app::format_hmm(**parsed);
+        if (auto back = c.call("parse_hmm (format_hmm)", [&] { return app::parse_hmm(written, path); }))
+            c.same("parse_hmm", *parsed, "parse_hmm of its format_hmm", *back);
+        decode_with(c, **parsed, h);
+    }
+    check_observations(c, text, path, *parsed ? &**parsed : nullptr);
+    return c.findings;
+}
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] Command line
 // ---------------------------------------------------------------------------------------------
 
@@ -667,6 +779,7 @@ constexpr Harness kHarnesses[] = {
     {"signal", size_t(64) << 10, &check_signal},
     {"matrix", size_t(64) << 10, &check_matrix},
     {"cli", size_t(4) << 10, &check_cli},
+    {"hmm", size_t(64) << 10, &check_hmm},
 };
 
 void write_file(const fs::path& p, std::string_view bytes) {

@@ -1,5 +1,6 @@
 // Fuzz harnesses: one per input parser (sequences, signals, substitution matrices, the command
-// line), shared by the libFuzzer targets and by the corpus replay test, so both check the same.
+// line, HMM files), shared by the libFuzzer targets and by the corpus replay test, so both check
+// the same.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,7 @@ struct Harness {
 // Runs `h` on `bytes` cut to h.max_len: what a fuzz target and the corpus replay both do.
 Findings run_harness(const Harness& h, std::string_view bytes);
 
-// Every harness, in a fixed order: sequences, signal, matrix, cli.
+// Every harness, in a fixed order: sequences, signal, matrix, cli, hmm.
 std::span<const Harness> harnesses();
 const Harness* find_harness(std::string_view name);
 

@@ -38,15 +38,25 @@ def copy(target: str, src: Path, name: str = "") -> None:
         shutil.copyfile(src, d / (name or src.name))
 
 
+def copy_each(target: str, folder: Path, prefix: str, names) -> None:
+    """Copies each of `names` from `folder` (those that exist) as prefix + name."""
+    for name in names:
+        copy(target, folder / name, prefix + name)
+
+
+def write_each(target: str, files: dict) -> None:
+    for name, data in files.items():
+        write(target, name, data)
+
+
 # ---------------------------------------------------------------------------------------------
 # sequences: FASTA, FASTQ, plain text, gzip
 # ---------------------------------------------------------------------------------------------
-for f in ("globins.fa", "dna_repeat_inversion.fa"):
-    copy("sequences", EXAMPLES / f, "example_" + f)
-for f in ("multi.fa", "multi.fa.gz", "crlf.fa", "reads.fq", "reads.fq.gz", "plain.txt", "plain.txt.gz",
-          "truncated.fa.gz", "corrupt.fa.gz", "gap.fa", "nul.fa", "empty.fa", "blank.txt",
-          "empty_record.fa", "qual_length.fq"):
-    copy("sequences", FIXTURES / f, "fixture_" + f)
+copy_each("sequences", EXAMPLES, "example_", ("globins.fa", "dna_repeat_inversion.fa"))
+copy_each("sequences", FIXTURES, "fixture_",
+          ("multi.fa", "multi.fa.gz", "crlf.fa", "reads.fq", "reads.fq.gz", "plain.txt", "plain.txt.gz",
+           "truncated.fa.gz", "corrupt.fa.gz", "gap.fa", "nul.fa", "empty.fa", "blank.txt",
+           "empty_record.fa", "qual_length.fq"))
 
 seqs = {
     "only_header.fa": b">only a header\n",
@@ -81,8 +91,7 @@ seqs = {
     "fastq_blank_between.fq": b"@r1\nAC\n+\nII\n\n\n@r2\nG\n+\nI\n",
     "fastq_empty_sequence.fq": b"@r1\n\n+\n\n",
 }
-for name, data in seqs.items():
-    write("sequences", name, data)
+write_each("sequences", seqs)
 write("sequences", "lowercase.fa.gz", gz(seqs["lowercase.fa"]))
 write("sequences", "fastq_mismatch.fq.gz", gz(seqs["fastq_mismatch.fq"]))
 write("sequences", "two_members.fa.gz", gz(b">a\nAC") + gz(b"GT\n>b\nTT\n"))
@@ -94,11 +103,10 @@ write("sequences", "bomb.txt.gz", gz(b"A" * (1 << 20)))  # 1 MiB of residues fro
 # ---------------------------------------------------------------------------------------------
 # signal: CSV, TSV, whitespace columns
 # ---------------------------------------------------------------------------------------------
-for f in ("signal_a.csv", "signal_b.csv"):
-    copy("signal", EXAMPLES / f, "example_" + f)
-for f in ("signal.csv", "signal.csv.gz", "signal.tsv", "signal.txt", "nan.csv", "inf.csv", "empty_field.csv",
-          "text_value.csv", "header_only.csv"):
-    copy("signal", FIXTURES / f, "fixture_" + f)
+copy_each("signal", EXAMPLES, "example_", ("signal_a.csv", "signal_b.csv"))
+copy_each("signal", FIXTURES, "fixture_",
+          ("signal.csv", "signal.csv.gz", "signal.tsv", "signal.txt", "nan.csv", "inf.csv", "empty_field.csv",
+           "text_value.csv", "header_only.csv"))
 
 signals = {
     "quoted_header.csv": b"\"time\",\"value\"\n0,1\n1,2\n",
@@ -128,17 +136,14 @@ signals = {
     "many_columns.csv": b",".join(b"c%d" % k for k in range(300)) + b"\n" + b",".join(b"%d" % k for k in range(300)) + b"\n",
     "nul.csv": b"a,b\n1,\x002\n",
 }
-for name, data in signals.items():
-    write("signal", name, data)
+write_each("signal", signals)
 write("signal", "crlf.csv.gz", gz(signals["crlf.csv"]))
 
 # ---------------------------------------------------------------------------------------------
 # matrix: NCBI/EMBOSS substitution matrices
 # ---------------------------------------------------------------------------------------------
-for f in ("BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80", "PAM250", "NUC.4.4"):
-    copy("matrix", MATRICES / f, "builtin_" + f)
-for f in ("tiny.mat", "bad_entry.mat"):
-    copy("matrix", FIXTURES / f, "fixture_" + f)
+copy_each("matrix", MATRICES, "builtin_", ("BLOSUM45", "BLOSUM50", "BLOSUM62", "BLOSUM80", "PAM250", "NUC.4.4"))
+copy_each("matrix", FIXTURES, "fixture_", ("tiny.mat", "bad_entry.mat"))
 
 tiny = b"   A  C  *\nA  2 -1 -5\nC -1  3 -5\n*  -5 -5  1\n"
 matrices = {
@@ -173,8 +178,39 @@ matrices = {
     "high_bytes.mat": b"A \xc3\xa9\nA 1 0\n\xc3\xa9 0 1\n",
     "utf8_bom.mat": b"\xef\xbb\xbf" + tiny,
 }
-for name, data in matrices.items():
-    write("matrix", name, data)
+write_each("matrix", matrices)
+
+# ---------------------------------------------------------------------------------------------
+# hmm: HMM model files (docs/algorithms.md, "Viterbi: the HMM file"); the harness also reads
+# the same bytes as an observation sequence
+# ---------------------------------------------------------------------------------------------
+copy_each("hmm", EXAMPLES, "example_", ("casino.hmm", "cpg.hmm"))
+
+head = b"states F L\nalphabet a b\nstart 0.5 0.5\n"
+rows = b"transition\nF 0.9 0.1\nL 0.2 0.8\nemission\nF 1/4 3/4\nL 1 0\n"
+hmms = {
+    "minimal.hmm": b"states S\nalphabet x\nstart 1\ntransition\nS 1\nemission\nS 1\n",
+    "rows_any_order.hmm": head + b"emission\nL 1 0\nF 0.25 0.75\ntransition\nL 0.2 0.8\nF 0.9 0.1\n",
+    "crlf_bom_comments.hmm": b"\xef\xbb\xbf# m\r\n" + (head + rows).replace(b"\n", b"  # c\r\n"),
+    "zeros.hmm": b"states A B\nalphabet x y\nstart 1 0\ntransition\nA 0 1\nB 1 0\nemission\nA 1 0\nB 0 1\n",
+    "many_symbols.hmm": b"states S\nalphabet " + b" ".join(bytes([c]) for c in range(0x21, 0x7f) if c not in b"#>")
+    + b"\nstart 1\ntransition\nS 1\nemission\nS" + b" 1/92" * 92 + b"\n",
+    "empty.hmm": b"",
+    "row_sum.hmm": head + b"transition\nF 0.9 0.2\n",
+    "unknown_state.hmm": head + b"transition\nX 0.5 0.5\n",
+    "row_twice.hmm": head + b"transition\nF 0.9 0.1\nF 0.9 0.1\n",
+    "row_missing.hmm": head + b"transition\nF 0.9 0.1\nemission\nF 1 0\nL 1 0\n",
+    "no_emission.hmm": head + b"transition\nF 0.9 0.1\nL 0.2 0.8\n",
+    "duplicate_state.hmm": b"states F F\n",
+    "duplicate_symbol.hmm": b"states F\nalphabet a a\n",
+    "multichar_symbol.hmm": b"states F\nalphabet ab\n",
+    "bad_values.hmm": b"states A B C D E\nstart nan inf -0.1 1.5 1/0\n",
+    "fractions.hmm": b"states A B\nstart 1/3 2/3\n" + b"alphabet x\ntransition\nA 1e-1 9e-1\nB 0.5 1/2\nemission\nA 1\nB 1\n",
+    "binary.hmm": b"states F\x00L\n\x01\x02\xff",
+    "observations.txt": b"# rolls\n31662 6666\n12\n",
+    "observations.fa": b">r1 rolls\nabab\n>r2\nbb\n",
+}
+write_each("hmm", hmms)
 
 # ---------------------------------------------------------------------------------------------
 # cli: argv words separated by NUL bytes; the files named are the harness's sandbox files
