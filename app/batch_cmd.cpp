@@ -16,6 +16,7 @@
 #include "formats.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
+#include "two_inputs.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -36,7 +37,7 @@ files (CSV/TSV/whitespace) whose every column is one signal. The pairs are:
   --all-vs-all          every query against every target (query-major order)
 
 Algorithm and scoring (as in dpviz align):
-  --algo A             local (default), global, semiglobal, edit, lcs, dtw
+  --algo A             local (default), global, semiglobal, glocal, edit, lcs, dtw
   --matrix NAME|FILE   substitution matrix (default: BLOSUM62 for protein, NUC.4.4 for DNA/RNA,
                        decided over all records of both sides together)
   --alphabet A         dna, rna or protein: sets the default matrix; every residue of every
@@ -159,15 +160,8 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
                                                      "--dtw-scale", "--backend", "--threads", "--alphabet"};
     static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--path", "--help"};
     auto parsed = parse_args(args, 0, kValues, kFlags, "dpviz batch --help");
-    if (!parsed) return fail(err, parsed.error());
+    if (const auto code = ends_before_inputs(parsed, kBatchHelp, "batch", "QUERIES and TARGETS", out, err)) return *code;
     const Args& a = *parsed;
-    if (a.flags.count("--help")) {
-        out << kBatchHelp;
-        return kExitOk;
-    }
-    if (a.positional.size() != 2)
-        return fail(err, usage_error("batch needs QUERIES and TARGETS (got " + std::to_string(a.positional.size()) +
-                                     " arguments); see dpviz batch --help"));
     auto parsed_scoring = algo_scoring_from_args(a);
     if (!parsed_scoring) return fail(err, parsed_scoring.error());
     const std::optional<Algorithm> algo = parsed_scoring->algo;  // dereferenced as *algo below

@@ -3,6 +3,7 @@
 #include "blast_statistics.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,103 +12,183 @@
 namespace dpviz::app {
 namespace {
 
-// One row of BLAST's gapped parameters. Gap costs in BLAST's terms: a gap of length k costs
-// existence + k * extension. For nucleotides, `reward` / `penalty` are the match score and the
-// mismatch cost; protein rows leave them 0.
-struct Row {
-    std::string_view scoring;
-    int reward, penalty;
-    int existence, extension;
-    double lambda, k;
-};
-
 // Source: NCBI C++ Toolkit, src/algo/blast/core/blast_stat.c (public domain), the arrays
 // blosum45_values, blosum50_values, blosum62_values, blosum80_values, pam250_values (columns 1,
 // 2, 4 and 5: existence, extension, lambda, K) and blastn_values_R_Q (columns 1-4). The
 // ungapped rows and blastn's 0/0 rows (greedy extension, not a gap cost) are left out, as dpviz
 // always aligns with gaps. Checked against that file; docs/formats.md lists the same values.
-constexpr Row kProteinRows[] = {
-    {"BLOSUM45 13/3", 0, 0, 13, 3, 0.207, 0.049}, {"BLOSUM45 12/3", 0, 0, 12, 3, 0.199, 0.039},
-    {"BLOSUM45 11/3", 0, 0, 11, 3, 0.190, 0.031}, {"BLOSUM45 10/3", 0, 0, 10, 3, 0.179, 0.023},
-    {"BLOSUM45 16/2", 0, 0, 16, 2, 0.210, 0.051}, {"BLOSUM45 15/2", 0, 0, 15, 2, 0.203, 0.041},
-    {"BLOSUM45 14/2", 0, 0, 14, 2, 0.195, 0.032}, {"BLOSUM45 13/2", 0, 0, 13, 2, 0.185, 0.024},
-    {"BLOSUM45 12/2", 0, 0, 12, 2, 0.171, 0.016}, {"BLOSUM45 19/1", 0, 0, 19, 1, 0.205, 0.040},
-    {"BLOSUM45 18/1", 0, 0, 18, 1, 0.198, 0.032}, {"BLOSUM45 17/1", 0, 0, 17, 1, 0.189, 0.024},
-    {"BLOSUM45 16/1", 0, 0, 16, 1, 0.176, 0.016},
+// Gap costs in BLAST's terms: a gap of length k costs existence + k * extension.
 
-    {"BLOSUM50 13/3", 0, 0, 13, 3, 0.212, 0.063}, {"BLOSUM50 12/3", 0, 0, 12, 3, 0.206, 0.055},
-    {"BLOSUM50 11/3", 0, 0, 11, 3, 0.197, 0.042}, {"BLOSUM50 10/3", 0, 0, 10, 3, 0.186, 0.031},
-    {"BLOSUM50 9/3", 0, 0, 9, 3, 0.172, 0.022},   {"BLOSUM50 16/2", 0, 0, 16, 2, 0.215, 0.066},
-    {"BLOSUM50 15/2", 0, 0, 15, 2, 0.210, 0.058}, {"BLOSUM50 14/2", 0, 0, 14, 2, 0.202, 0.045},
-    {"BLOSUM50 13/2", 0, 0, 13, 2, 0.193, 0.035}, {"BLOSUM50 12/2", 0, 0, 12, 2, 0.181, 0.025},
-    {"BLOSUM50 19/1", 0, 0, 19, 1, 0.212, 0.057}, {"BLOSUM50 18/1", 0, 0, 18, 1, 0.207, 0.050},
-    {"BLOSUM50 17/1", 0, 0, 17, 1, 0.198, 0.037}, {"BLOSUM50 16/1", 0, 0, 16, 1, 0.186, 0.025},
-    {"BLOSUM50 15/1", 0, 0, 15, 1, 0.171, 0.015},
+// One row a line: the matrix, existence, extension, lambda, K.
+constexpr std::string_view kProteinTable = R"(
+BLOSUM45 13 3 0.207 0.049
+BLOSUM45 12 3 0.199 0.039
+BLOSUM45 11 3 0.190 0.031
+BLOSUM45 10 3 0.179 0.023
+BLOSUM45 16 2 0.210 0.051
+BLOSUM45 15 2 0.203 0.041
+BLOSUM45 14 2 0.195 0.032
+BLOSUM45 13 2 0.185 0.024
+BLOSUM45 12 2 0.171 0.016
+BLOSUM45 19 1 0.205 0.040
+BLOSUM45 18 1 0.198 0.032
+BLOSUM45 17 1 0.189 0.024
+BLOSUM45 16 1 0.176 0.016
 
-    {"BLOSUM62 11/2", 0, 0, 11, 2, 0.297, 0.082}, {"BLOSUM62 10/2", 0, 0, 10, 2, 0.291, 0.075},
-    {"BLOSUM62 9/2", 0, 0, 9, 2, 0.279, 0.058},   {"BLOSUM62 8/2", 0, 0, 8, 2, 0.264, 0.045},
-    {"BLOSUM62 7/2", 0, 0, 7, 2, 0.239, 0.027},   {"BLOSUM62 6/2", 0, 0, 6, 2, 0.201, 0.012},
-    {"BLOSUM62 13/1", 0, 0, 13, 1, 0.292, 0.071}, {"BLOSUM62 12/1", 0, 0, 12, 1, 0.283, 0.059},
-    {"BLOSUM62 11/1", 0, 0, 11, 1, 0.267, 0.041}, {"BLOSUM62 10/1", 0, 0, 10, 1, 0.243, 0.024},
-    {"BLOSUM62 9/1", 0, 0, 9, 1, 0.206, 0.010},
+BLOSUM50 13 3 0.212 0.063
+BLOSUM50 12 3 0.206 0.055
+BLOSUM50 11 3 0.197 0.042
+BLOSUM50 10 3 0.186 0.031
+BLOSUM50 9 3 0.172 0.022
+BLOSUM50 16 2 0.215 0.066
+BLOSUM50 15 2 0.210 0.058
+BLOSUM50 14 2 0.202 0.045
+BLOSUM50 13 2 0.193 0.035
+BLOSUM50 12 2 0.181 0.025
+BLOSUM50 19 1 0.212 0.057
+BLOSUM50 18 1 0.207 0.050
+BLOSUM50 17 1 0.198 0.037
+BLOSUM50 16 1 0.186 0.025
+BLOSUM50 15 1 0.171 0.015
 
-    {"BLOSUM80 25/2", 0, 0, 25, 2, 0.342, 0.17},  {"BLOSUM80 13/2", 0, 0, 13, 2, 0.336, 0.15},
-    {"BLOSUM80 9/2", 0, 0, 9, 2, 0.319, 0.11},    {"BLOSUM80 8/2", 0, 0, 8, 2, 0.308, 0.090},
-    {"BLOSUM80 7/2", 0, 0, 7, 2, 0.293, 0.070},   {"BLOSUM80 6/2", 0, 0, 6, 2, 0.268, 0.045},
-    {"BLOSUM80 11/1", 0, 0, 11, 1, 0.314, 0.095}, {"BLOSUM80 10/1", 0, 0, 10, 1, 0.299, 0.071},
-    {"BLOSUM80 9/1", 0, 0, 9, 1, 0.279, 0.048},
+BLOSUM62 11 2 0.297 0.082
+BLOSUM62 10 2 0.291 0.075
+BLOSUM62 9 2 0.279 0.058
+BLOSUM62 8 2 0.264 0.045
+BLOSUM62 7 2 0.239 0.027
+BLOSUM62 6 2 0.201 0.012
+BLOSUM62 13 1 0.292 0.071
+BLOSUM62 12 1 0.283 0.059
+BLOSUM62 11 1 0.267 0.041
+BLOSUM62 10 1 0.243 0.024
+BLOSUM62 9 1 0.206 0.010
 
-    {"PAM250 15/3", 0, 0, 15, 3, 0.205, 0.049},   {"PAM250 14/3", 0, 0, 14, 3, 0.200, 0.043},
-    {"PAM250 13/3", 0, 0, 13, 3, 0.194, 0.036},   {"PAM250 12/3", 0, 0, 12, 3, 0.186, 0.029},
-    {"PAM250 11/3", 0, 0, 11, 3, 0.174, 0.020},   {"PAM250 17/2", 0, 0, 17, 2, 0.204, 0.047},
-    {"PAM250 16/2", 0, 0, 16, 2, 0.198, 0.038},   {"PAM250 15/2", 0, 0, 15, 2, 0.191, 0.031},
-    {"PAM250 14/2", 0, 0, 14, 2, 0.182, 0.024},   {"PAM250 13/2", 0, 0, 13, 2, 0.171, 0.017},
-    {"PAM250 21/1", 0, 0, 21, 1, 0.205, 0.045},   {"PAM250 20/1", 0, 0, 20, 1, 0.199, 0.037},
-    {"PAM250 19/1", 0, 0, 19, 1, 0.192, 0.029},   {"PAM250 18/1", 0, 0, 18, 1, 0.183, 0.021},
-    {"PAM250 17/1", 0, 0, 17, 1, 0.171, 0.014},
+BLOSUM80 25 2 0.342 0.17
+BLOSUM80 13 2 0.336 0.15
+BLOSUM80 9 2 0.319 0.11
+BLOSUM80 8 2 0.308 0.090
+BLOSUM80 7 2 0.293 0.070
+BLOSUM80 6 2 0.268 0.045
+BLOSUM80 11 1 0.314 0.095
+BLOSUM80 10 1 0.299 0.071
+BLOSUM80 9 1 0.279 0.048
+
+PAM250 15 3 0.205 0.049
+PAM250 14 3 0.200 0.043
+PAM250 13 3 0.194 0.036
+PAM250 12 3 0.186 0.029
+PAM250 11 3 0.174 0.020
+PAM250 17 2 0.204 0.047
+PAM250 16 2 0.198 0.038
+PAM250 15 2 0.191 0.031
+PAM250 14 2 0.182 0.024
+PAM250 13 2 0.171 0.017
+PAM250 21 1 0.205 0.045
+PAM250 20 1 0.199 0.037
+PAM250 19 1 0.192 0.029
+PAM250 18 1 0.183 0.021
+PAM250 17 1 0.171 0.014
+)";
+
+// One row a line: the reward (match score), the penalty (mismatch cost), existence, extension,
+// lambda, K.
+constexpr std::string_view kNucleotideTable = R"(
+1 5 3 3 1.39 0.747
+
+1 4 1 2 1.36 0.67
+1 4 0 2 1.26 0.43
+1 4 2 1 1.35 0.61
+1 4 1 1 1.22 0.35
+
+2 7 2 4 0.68 0.67
+2 7 0 4 0.63 0.43
+2 7 4 2 0.675 0.62
+2 7 2 2 0.61 0.35
+
+1 3 2 2 1.37 0.70
+1 3 1 2 1.35 0.64
+1 3 0 2 1.25 0.42
+1 3 2 1 1.34 0.60
+1 3 1 1 1.21 0.34
+
+2 5 2 4 0.67 0.59
+2 5 0 4 0.62 0.39
+2 5 4 2 0.67 0.61
+2 5 2 2 0.56 0.32
+
+1 2 2 2 1.33 0.62
+1 2 1 2 1.30 0.52
+1 2 0 2 1.19 0.34
+1 2 3 1 1.32 0.57
+1 2 2 1 1.29 0.49
+1 2 1 1 1.14 0.26
+
+2 3 4 4 0.63 0.42
+2 3 2 4 0.615 0.37
+2 3 0 4 0.55 0.21
+2 3 3 3 0.615 0.37
+2 3 6 2 0.63 0.42
+2 3 5 2 0.625 0.41
+2 3 4 2 0.61 0.35
+2 3 2 2 0.515 0.14
+
+3 4 6 3 0.389 0.25
+3 4 5 3 0.375 0.21
+3 4 4 3 0.351 0.14
+3 4 6 2 0.362 0.16
+3 4 5 2 0.330 0.092
+3 4 4 2 0.281 0.046
+
+4 5 6 5 0.28 0.21
+4 5 5 5 0.27 0.17
+4 5 4 5 0.25 0.10
+4 5 3 5 0.23 0.065
+
+1 1 3 2 1.09 0.31
+1 1 2 2 1.07 0.27
+1 1 1 2 1.02 0.21
+1 1 0 2 0.80 0.064
+1 1 4 1 1.08 0.28
+1 1 3 1 1.06 0.25
+1 1 2 1 0.99 0.17
+
+3 2 5 5 0.208 0.030
+
+5 4 10 6 0.163 0.068
+5 4 8 6 0.146 0.039
+)";
+
+// One row of either table, under BLAST's name for it.
+struct Row {
+    std::string scoring;  // "BLOSUM62 11/1", "nucleotide +1/-2 0/2"
+    std::string matrix;   // protein rows; nucleotide rows leave it empty
+    int reward = 0, penalty = 0;  // nucleotide rows; protein rows leave them 0
+    int existence = 0, extension = 0;
+    double lambda = 0.0, k = 0.0;
 };
 
-constexpr Row kNucleotideRows[] = {
-    {"nucleotide +1/-5 3/3", 1, 5, 3, 3, 1.39, 0.747},
-
-    {"nucleotide +1/-4 1/2", 1, 4, 1, 2, 1.36, 0.67},   {"nucleotide +1/-4 0/2", 1, 4, 0, 2, 1.26, 0.43},
-    {"nucleotide +1/-4 2/1", 1, 4, 2, 1, 1.35, 0.61},   {"nucleotide +1/-4 1/1", 1, 4, 1, 1, 1.22, 0.35},
-
-    {"nucleotide +2/-7 2/4", 2, 7, 2, 4, 0.68, 0.67},   {"nucleotide +2/-7 0/4", 2, 7, 0, 4, 0.63, 0.43},
-    {"nucleotide +2/-7 4/2", 2, 7, 4, 2, 0.675, 0.62},  {"nucleotide +2/-7 2/2", 2, 7, 2, 2, 0.61, 0.35},
-
-    {"nucleotide +1/-3 2/2", 1, 3, 2, 2, 1.37, 0.70},   {"nucleotide +1/-3 1/2", 1, 3, 1, 2, 1.35, 0.64},
-    {"nucleotide +1/-3 0/2", 1, 3, 0, 2, 1.25, 0.42},   {"nucleotide +1/-3 2/1", 1, 3, 2, 1, 1.34, 0.60},
-    {"nucleotide +1/-3 1/1", 1, 3, 1, 1, 1.21, 0.34},
-
-    {"nucleotide +2/-5 2/4", 2, 5, 2, 4, 0.67, 0.59},   {"nucleotide +2/-5 0/4", 2, 5, 0, 4, 0.62, 0.39},
-    {"nucleotide +2/-5 4/2", 2, 5, 4, 2, 0.67, 0.61},   {"nucleotide +2/-5 2/2", 2, 5, 2, 2, 0.56, 0.32},
-
-    {"nucleotide +1/-2 2/2", 1, 2, 2, 2, 1.33, 0.62},   {"nucleotide +1/-2 1/2", 1, 2, 1, 2, 1.30, 0.52},
-    {"nucleotide +1/-2 0/2", 1, 2, 0, 2, 1.19, 0.34},   {"nucleotide +1/-2 3/1", 1, 2, 3, 1, 1.32, 0.57},
-    {"nucleotide +1/-2 2/1", 1, 2, 2, 1, 1.29, 0.49},   {"nucleotide +1/-2 1/1", 1, 2, 1, 1, 1.14, 0.26},
-
-    {"nucleotide +2/-3 4/4", 2, 3, 4, 4, 0.63, 0.42},   {"nucleotide +2/-3 2/4", 2, 3, 2, 4, 0.615, 0.37},
-    {"nucleotide +2/-3 0/4", 2, 3, 0, 4, 0.55, 0.21},   {"nucleotide +2/-3 3/3", 2, 3, 3, 3, 0.615, 0.37},
-    {"nucleotide +2/-3 6/2", 2, 3, 6, 2, 0.63, 0.42},   {"nucleotide +2/-3 5/2", 2, 3, 5, 2, 0.625, 0.41},
-    {"nucleotide +2/-3 4/2", 2, 3, 4, 2, 0.61, 0.35},   {"nucleotide +2/-3 2/2", 2, 3, 2, 2, 0.515, 0.14},
-
-    {"nucleotide +3/-4 6/3", 3, 4, 6, 3, 0.389, 0.25},  {"nucleotide +3/-4 5/3", 3, 4, 5, 3, 0.375, 0.21},
-    {"nucleotide +3/-4 4/3", 3, 4, 4, 3, 0.351, 0.14},  {"nucleotide +3/-4 6/2", 3, 4, 6, 2, 0.362, 0.16},
-    {"nucleotide +3/-4 5/2", 3, 4, 5, 2, 0.330, 0.092}, {"nucleotide +3/-4 4/2", 3, 4, 4, 2, 0.281, 0.046},
-
-    {"nucleotide +4/-5 6/5", 4, 5, 6, 5, 0.28, 0.21},   {"nucleotide +4/-5 5/5", 4, 5, 5, 5, 0.27, 0.17},
-    {"nucleotide +4/-5 4/5", 4, 5, 4, 5, 0.25, 0.10},   {"nucleotide +4/-5 3/5", 4, 5, 3, 5, 0.23, 0.065},
-
-    {"nucleotide +1/-1 3/2", 1, 1, 3, 2, 1.09, 0.31},   {"nucleotide +1/-1 2/2", 1, 1, 2, 2, 1.07, 0.27},
-    {"nucleotide +1/-1 1/2", 1, 1, 1, 2, 1.02, 0.21},   {"nucleotide +1/-1 0/2", 1, 1, 0, 2, 0.80, 0.064},
-    {"nucleotide +1/-1 4/1", 1, 1, 4, 1, 1.08, 0.28},   {"nucleotide +1/-1 3/1", 1, 1, 3, 1, 1.06, 0.25},
-    {"nucleotide +1/-1 2/1", 1, 1, 2, 1, 0.99, 0.17},
-
-    {"nucleotide +3/-2 5/5", 3, 2, 5, 5, 0.208, 0.030},
-
-    {"nucleotide +5/-4 10/6", 5, 4, 10, 6, 0.163, 0.068}, {"nucleotide +5/-4 8/6", 5, 4, 8, 6, 0.146, 0.039},
+// The rows of both tables, read once (thread-safe static initialisation).
+struct Rows {
+    std::vector<Row> protein, nucleotide;
 };
+const Rows& rows() {
+    static const Rows kRows = [] {
+        Rows out;
+        const auto gaps = [](const Row& r) { return std::to_string(r.existence) + "/" + std::to_string(r.extension); };
+        std::istringstream protein{std::string(kProteinTable)};
+        for (Row r; protein >> r.matrix >> r.existence >> r.extension >> r.lambda >> r.k;) {
+            r.scoring = r.matrix + " " + gaps(r);
+            out.protein.push_back(r);
+        }
+        std::istringstream nucleotide{std::string(kNucleotideTable)};
+        for (Row r; nucleotide >> r.reward >> r.penalty >> r.existence >> r.extension >> r.lambda >> r.k;) {
+            r.scoring = "nucleotide +" + std::to_string(r.reward) + "/-" + std::to_string(r.penalty) + " " + gaps(r);
+            out.nucleotide.push_back(r);
+        }
+        return out;
+    }();
+    return kRows;
+}
 
 // BLAST's tables hold for the 20 standard amino acids (or the four bases); other letters do not
 // move the parameters, so a matrix is recognised by these scores alone, whatever its name.
@@ -190,14 +271,12 @@ std::optional<KarlinAltschul> karlin_altschul(const Problem& p) {
     for (size_t m = 0; m < builtin_protein_matrices().size(); ++m) {
         const SubstitutionMatrix& builtin = builtin_protein_matrices()[m];
         if (!same_amino_acid_scores(p.matrix, builtin)) continue;
-        const std::string prefix = builtin.name + " ";
-        for (const Row& r : kProteinRows)
-            if (r.scoring.substr(0, prefix.size()) == prefix && r.existence == existence && r.extension == extension)
-                return found(r);
+        for (const Row& r : rows().protein)
+            if (r.matrix == builtin.name && r.existence == existence && r.extension == extension) return found(r);
         return std::nullopt;
     }
     if (const auto mm = nucleotide_scores(p))
-        for (const Row& r : kNucleotideRows)
+        for (const Row& r : rows().nucleotide)
             if (r.reward == mm->reward && r.penalty == mm->penalty && r.existence == existence &&
                 r.extension == extension)
                 return found(r);

@@ -14,6 +14,7 @@
 #include "batch_cmd.hpp"
 #include "formats.hpp"
 #include "cli_common.hpp"
+#include "two_inputs.hpp"
 #include "bench.hpp"
 #ifdef DPVIZ_HAVE_GUI
 #include "gui/gui.hpp"
@@ -57,7 +58,8 @@ CSV/TSV/whitespace numeric columns), or literal sequences with --seq.
 The query runs down the rows of the matrix, the target along the columns.
 
 Algorithm and scoring:
-  --algo A             local (default), global, semiglobal, edit, lcs, dtw
+  --algo A             local (default), global, semiglobal, glocal, edit, lcs, dtw
+                       (glocal: the whole query inside the target, the target's ends free)
   --matrix NAME|FILE   BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250, NUC.4.4 (aliases
                        EBLOSUM62, EDNAFULL, ...) or an NCBI-format matrix file.
                        Default: BLOSUM62 for protein, NUC.4.4 for DNA/RNA.
@@ -138,15 +140,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                               "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap",
                               "--format"},
                              {"--seq", "--json", "--score-only", "--quiet", "--help"});
-    if (!parsed) return fail(err, parsed.error());
+    if (const auto code = ends_before_inputs(parsed, kAlignHelp, "align", "QUERY and TARGET", out, err)) return *code;
     const Args& a = *parsed;
-    if (a.flags.count("--help")) {
-        out << kAlignHelp;
-        return kExitOk;
-    }
-    if (a.positional.size() != 2)
-        return fail(err, usage_error("align needs QUERY and TARGET (got " + std::to_string(a.positional.size()) +
-                                     " arguments); see dpviz align --help"));
     auto get = [&](const std::string& k, const std::string& d = "") { return a.get(k, d); };
 
     auto parsed_scoring = algo_scoring_from_args(a);

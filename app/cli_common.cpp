@@ -25,17 +25,22 @@ int exit_code(ErrorKind k) {
     return kExitInput;
 }
 
+namespace {
+
+// Byte `u` as `prefix` followed by `digits` lowercase hex digits (ESC: "\\x" 1b, "\\u" 001b).
+std::string hex_escape(const char* prefix, int digits, unsigned char u) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%s%0*x", prefix, digits, unsigned(u));
+    return buf;
+}
+
+}  // namespace
+
 std::string one_line(const std::string& s) {
     std::string o;
     for (const char c : s) {
         const unsigned char u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", u);
-            o += buf;
-        } else {
-            o += c;
-        }
+        o += u < 0x20 || u == 0x7f ? hex_escape("\\x", 2, u) : std::string(1, c);
     }
     return o;
 }
@@ -54,13 +59,8 @@ std::string json_escape(const std::string& s) {
             case '\n': o += "\\n"; break;
             case '\t': o += "\\t"; break;
             default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    o += buf;
-                } else {
-                    o += c;
-                }
+                if (static_cast<unsigned char>(c) < 0x20) o += hex_escape("\\u", 4, static_cast<unsigned char>(c));
+                else o += c;
         }
     }
     return o;
@@ -154,7 +154,7 @@ int32_t common_score_scale(std::initializer_list<int64_t> hundredths) {
 Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
     AlgoScoring out;
     const auto algo = parse_algorithm(a.get("--algo", "local"));
-    if (!algo) return usage_error("unknown --algo '" + a.get("--algo") + "' (local, global, semiglobal, edit, lcs, dtw)");
+    if (!algo) return usage_error("unknown --algo '" + a.get("--algo") + "' (" + algorithm_choices() + ")");
     out.algo = *algo;
     ScoringOptions& s = out.scoring;
     // Scores and penalties with up to two decimals, on one integer scale (types.hpp). The gap

@@ -22,6 +22,13 @@
 namespace dpviz::app {
 namespace {
 
+// Every format under its --format name (parsed without regard to case).
+constexpr std::pair<OutputFormat, std::string_view> kFormatNames[] = {
+    {OutputFormat::text, "text"}, {OutputFormat::json, "json"},     {OutputFormat::sam, "sam"},
+    {OutputFormat::paf, "paf"},   {OutputFormat::blast6, "blast6"}, {OutputFormat::cigar, "cigar"},
+    {OutputFormat::tsv, "tsv"},
+};
+
 std::string json_number(double v) {
     if (!std::isfinite(v)) return "null";
     char buf[64];
@@ -228,7 +235,6 @@ std::string format_paf(const PairOutput& out) {
     const Problem& p = *out.problem;
     const DpResult& r = *out.result;
     const Alignment& a = r.alignment;
-    if (a.length == 0) return "";
     // minimap2's cg:Z: uses M for both matches and mismatches.
     const auto ops = sam_ops(p, a);
     std::string cg;
@@ -260,7 +266,6 @@ std::string format_blast6(const PairOutput& out) {
     const Problem& p = *out.problem;
     const DpResult& r = *out.result;
     const Alignment& a = r.alignment;
-    if (a.length == 0) return "";
     const Counts c = count_runs(cigar_runs(a.cigar));  // identities: the same letter, as the CIGAR's '='
     char pident[32];
     std::snprintf(pident, sizeof pident, "%.3f", 100.0 * double(c.matches) / double(a.length));
@@ -303,24 +308,16 @@ std::string format_tsv(const PairOutput& out, const HeaderInfo& info) {
 }  // namespace
 
 std::string_view output_format_name(OutputFormat f) {
-    switch (f) {
-        case OutputFormat::text: return "text";
-        case OutputFormat::json: return "json";
-        case OutputFormat::sam: return "sam";
-        case OutputFormat::paf: return "paf";
-        case OutputFormat::blast6: return "blast6";
-        case OutputFormat::cigar: return "cigar";
-        case OutputFormat::tsv: return "tsv";
-    }
+    for (const auto& [format, name] : kFormatNames)
+        if (format == f) return name;
     return "?";
 }
 
 std::optional<OutputFormat> parse_output_format(std::string_view s) {
     std::string l(s);
     for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const OutputFormat f : {OutputFormat::text, OutputFormat::json, OutputFormat::sam, OutputFormat::paf,
-                                 OutputFormat::blast6, OutputFormat::cigar, OutputFormat::tsv})
-        if (l == output_format_name(f)) return f;
+    for (const auto& [format, name] : kFormatNames)
+        if (l == name) return format;
     return std::nullopt;
 }
 
@@ -389,6 +386,8 @@ Expected<std::string> format_header(OutputFormat f, std::span<const Problem> pro
 }
 
 std::string format_pair(OutputFormat f, const PairOutput& out, const HeaderInfo& info) {
+    // PAF and BLAST write no line for a pair with nothing aligned (a local alignment scoring 0).
+    if ((f == OutputFormat::paf || f == OutputFormat::blast6) && out.result->alignment.length == 0) return "";
     switch (f) {
         case OutputFormat::text: return format_text(out);
         case OutputFormat::json: return format_json(out);

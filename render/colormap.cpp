@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace dpviz::render {
 
@@ -16,9 +17,24 @@ struct Anchor {
     float r, g, b;  // 0..1, sRGB
 };
 
-// Entries round(255 k / 32), k = 0..32 (the index is in each comment), of matplotlib's 256-entry
-// tables (_cm_listed.py; maps by van der Walt and Smith). Linear interpolation between them stays
-// within 2/255 of the full table.
+// ColorBrewer RdBu, 11 classes, reversed so that low values are blue (Cynthia Brewer, colorbrewer2.org).
+constexpr std::array<Anchor, 11> kDiverging = {{
+    {5 / 255.f, 48 / 255.f, 97 / 255.f},     // #053061
+    {33 / 255.f, 102 / 255.f, 172 / 255.f},  // #2166ac
+    {67 / 255.f, 147 / 255.f, 195 / 255.f},  // #4393c3
+    {146 / 255.f, 197 / 255.f, 222 / 255.f}, // #92c5de
+    {209 / 255.f, 229 / 255.f, 240 / 255.f}, // #d1e5f0
+    {247 / 255.f, 247 / 255.f, 247 / 255.f}, // #f7f7f7
+    {253 / 255.f, 219 / 255.f, 199 / 255.f}, // #fddbc7
+    {244 / 255.f, 165 / 255.f, 130 / 255.f}, // #f4a582
+    {214 / 255.f, 96 / 255.f, 77 / 255.f},   // #d6604d
+    {178 / 255.f, 24 / 255.f, 43 / 255.f},   // #b2182b
+    {103 / 255.f, 0 / 255.f, 31 / 255.f},    // #67001f
+}};
+
+// Viridis, then magma: entries round(255 k / 32), k = 0..32 (the index is in each comment), of
+// matplotlib's 256-entry tables (_cm_listed.py; maps by van der Walt and Smith). Linear
+// interpolation between them stays within 2/255 of the full table.
 constexpr std::array<Anchor, 33> kViridis = {{
     {0.267004f, 0.004874f, 0.329415f},  // 0
     {0.277018f, 0.050344f, 0.375715f},  // 8
@@ -53,9 +69,7 @@ constexpr std::array<Anchor, 33> kViridis = {{
     {0.835270f, 0.886029f, 0.102646f},  // 239
     {0.916242f, 0.896091f, 0.100717f},  // 247
     {0.993248f, 0.906157f, 0.143936f},  // 255
-}};
-
-constexpr std::array<Anchor, 33> kMagma = {{
+}}, kMagma = {{
     {0.001462f, 0.000466f, 0.013866f},  // 0
     {0.013708f, 0.011771f, 0.068667f},  // 8
     {0.039608f, 0.031090f, 0.133515f},  // 16
@@ -91,20 +105,11 @@ constexpr std::array<Anchor, 33> kMagma = {{
     {0.987053f, 0.991438f, 0.749504f},  // 255
 }};
 
-// ColorBrewer RdBu, 11 classes, reversed so that low values are blue (Cynthia Brewer, colorbrewer2.org).
-constexpr std::array<Anchor, 11> kDiverging = {{
-    {5 / 255.f, 48 / 255.f, 97 / 255.f},     // #053061
-    {33 / 255.f, 102 / 255.f, 172 / 255.f},  // #2166ac
-    {67 / 255.f, 147 / 255.f, 195 / 255.f},  // #4393c3
-    {146 / 255.f, 197 / 255.f, 222 / 255.f}, // #92c5de
-    {209 / 255.f, 229 / 255.f, 240 / 255.f}, // #d1e5f0
-    {247 / 255.f, 247 / 255.f, 247 / 255.f}, // #f7f7f7
-    {253 / 255.f, 219 / 255.f, 199 / 255.f}, // #fddbc7
-    {244 / 255.f, 165 / 255.f, 130 / 255.f}, // #f4a582
-    {214 / 255.f, 96 / 255.f, 77 / 255.f},   // #d6604d
-    {178 / 255.f, 24 / 255.f, 43 / 255.f},   // #b2182b
-    {103 / 255.f, 0 / 255.f, 31 / 255.f},    // #67001f
-}};
+// Each map's name, then the other spellings parse_colormap takes.
+constexpr std::pair<std::string_view, Colormap> kNames[] = {
+    {"viridis", Colormap::viridis},     {"magma", Colormap::magma}, {"grayscale", Colormap::grayscale},
+    {"diverging", Colormap::diverging}, {"gray", Colormap::grayscale}, {"grey", Colormap::grayscale},
+};
 
 uint8_t to_byte(float v) { return static_cast<uint8_t>(std::lround(std::clamp(v, 0.f, 1.f) * 255.f)); }
 
@@ -120,24 +125,18 @@ Rgb interpolate(const std::array<Anchor, N>& table, float t) {
 
 }  // namespace
 
-std::string_view colormap_name(Colormap c) {
-    switch (c) {
-        case Colormap::viridis: return "viridis";
-        case Colormap::magma: return "magma";
-        case Colormap::grayscale: return "grayscale";
-        case Colormap::diverging: return "diverging";
-    }
-    return "viridis";
-}
-
 std::optional<Colormap> parse_colormap(std::string_view s) {
     std::string lower(s);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    if (lower == "viridis") return Colormap::viridis;
-    if (lower == "magma") return Colormap::magma;
-    if (lower == "grayscale" || lower == "gray" || lower == "grey") return Colormap::grayscale;
-    if (lower == "diverging") return Colormap::diverging;
+    for (const auto& [name, map] : kNames)
+        if (lower == name) return map;
     return std::nullopt;
+}
+
+std::string_view colormap_name(Colormap c) {
+    for (const auto& [name, map] : kNames)
+        if (map == c) return name;
+    return "viridis";
 }
 
 Rgb colorize(Colormap c, float t) {

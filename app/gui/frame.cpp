@@ -51,18 +51,32 @@ void apply_dropped_files(AppState& s) {
     s.requests.compute = true;
 }
 
-const char* example_label(Example e) {
-    switch (e) {
-        case Example::globins: return "Globins: HBA_HUMAN vs HBB_HUMAN (local)";
-        case Example::dna_repeat_inversion: return "DNA: repeat + inversion (local)";
-        case Example::dtw_signals: return "Signals: two warped series (DTW)";
-    }
-    return "?";
-}
-
 namespace {
 
-InputSide file_input(std::string path, std::string record = {}) {
+// The bundled examples: the label the Inputs panel shows, each side's file in assets/examples
+// and its record ("" for a signal file), and the algorithm.
+struct ExampleSpec {
+    Example example;
+    const char* label;
+    const char *query_file, *query_record;
+    const char *target_file, *target_record;
+    Algorithm algo;
+};
+constexpr ExampleSpec kExamples[] = {
+    {Example::globins, "Globins: HBA_HUMAN vs HBB_HUMAN (local)", "globins.fa", "HBA_HUMAN", "globins.fa", "HBB_HUMAN",
+     Algorithm::local},
+    {Example::dna_repeat_inversion, "DNA: repeat + inversion (local)", "dna_repeat_inversion.fa", "1",
+     "dna_repeat_inversion.fa", "2", Algorithm::local},
+    {Example::dtw_signals, "Signals: two warped series (DTW)", "signal_a.csv", "", "signal_b.csv", "", Algorithm::dtw},
+};
+
+const ExampleSpec* example_spec(Example e) {
+    for (const ExampleSpec& x : kExamples)
+        if (x.example == e) return &x;
+    return nullptr;
+}
+
+InputSide file_input(std::string path, std::string record) {
     InputSide in;
     in.path = std::move(path);
     in.record = std::move(record);
@@ -71,25 +85,18 @@ InputSide file_input(std::string path, std::string record = {}) {
 
 }  // namespace
 
+const char* example_label(Example e) {
+    const ExampleSpec* x = example_spec(e);
+    return x ? x->label : "?";
+}
+
 void load_example(AppState& s, Example e) {
     namespace fs = std::filesystem;
     const fs::path ex = fs::path(s.assets_dir) / "examples";
-    switch (e) {
-        case Example::globins:
-            s.query = file_input((ex / "globins.fa").string(), "HBA_HUMAN");
-            s.target = file_input((ex / "globins.fa").string(), "HBB_HUMAN");
-            s.params.algo = Algorithm::local;
-            break;
-        case Example::dna_repeat_inversion:
-            s.query = file_input((ex / "dna_repeat_inversion.fa").string(), "1");
-            s.target = file_input((ex / "dna_repeat_inversion.fa").string(), "2");
-            s.params.algo = Algorithm::local;
-            break;
-        case Example::dtw_signals:
-            s.query = file_input((ex / "signal_a.csv").string());
-            s.target = file_input((ex / "signal_b.csv").string());
-            s.params.algo = Algorithm::dtw;
-            break;
+    if (const ExampleSpec* x = example_spec(e)) {
+        s.query = file_input((ex / x->query_file).string(), x->query_record);
+        s.target = file_input((ex / x->target_file).string(), x->target_record);
+        s.params.algo = x->algo;
     }
     s.params.scoring = ScoringMode::matrix;
     s.params.matrix.clear();  // automatic: BLOSUM62 for the globins, NUC.4.4 for DNA

@@ -74,6 +74,13 @@ void common(AppState& s, Algorithm a) {
     s.wavefront.view = TeachView::none;
 }
 
+// The globins, HBA_HUMAN against HBB_HUMAN, under BLOSUM62 with these gap costs.
+void on_globins(AppState& s, Algorithm a, int open, int extend) {
+    common(s, a);
+    globins(s);
+    blosum(s, open, extend);
+}
+
 void inspect_end(AppState& s) {
     if (s.result) s.view.inspected = s.result->result.end;
 }
@@ -86,6 +93,17 @@ void close_up(AppState& s, Cell c) {
         s.view.center_pending = MatrixView::CenterOn{s.result->rows() / 2.0, s.result->cols() / 2.0, 34.0 * ui_scale(s.ui)};
 }
 
+// A step's view: the close-up with cell (I, J) inspected; in layer L, where one is given.
+template <int I, int J>
+void close_up_at(AppState& s) {
+    close_up(s, {I, J});
+}
+template <int I, int J, Layer L>
+void close_up_in(AppState& s) {
+    close_up(s, {I, J});
+    s.view.layer = L;
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Lesson 1: global, local, semi-global
 // ---------------------------------------------------------------------------------------------
@@ -94,58 +112,55 @@ void close_up(AppState& s, Cell c) {
 constexpr const char* kReadQ = "GATTACA";
 constexpr const char* kReadT = "CCGATTACATT";
 
+// The short pair under its scoring: match 2, mismatch -1, gap 2.
+void on_read(AppState& s, Algorithm a) {
+    common(s, a);
+    pasted(s, kReadQ, kReadT);
+    match_mismatch(s, 2, -1, 2, 2);
+}
+
 constexpr std::array<LessonStep, 5> kModes{{
-    {"Global: end to end",
-     "Needleman-Wunsch aligns both sequences from the first residue to the last. Row 0 and column 0 hold "
-     "the cost of a leading gap (-8 per residue here), and the path runs from the bottom-right cell (M, N) "
-     "back to (0, 0).\n\nThe Inspector shows the clicked cell (here the end cell): H = max(diag + s, up - g, "
-     "left - g) with its numbers, the term that won and the direction bits the engine stored. Click other cells.",
-     [](AppState& s) {
-         common(s, Algorithm::global);
-         globins(s);
-         blosum(s, 8, 8);
-     },
-     inspect_end},
-    {"Local: the best-scoring piece",
-     "Smith-Waterman adds a fourth candidate, 0: a score never drops below zero, so an alignment may start "
-     "anywhere (the zero bit). The path starts at the best cell of the whole matrix and stops where H is 0.\n\n"
-     "Most of the matrix is now near 0; the similar region stands out as a bright ridge.",
-     [](AppState& s) {
-         common(s, Algorithm::local);
-         globins(s);
-         blosum(s, 8, 8);
-     },
-     inspect_end},
-    {"Semi-global: free end gaps",
-     "Row 0 and column 0 are 0, and the path may end anywhere on the last row or column: gaps before the "
-     "start and after the end of either sequence cost nothing. Use it when one sequence should fit inside "
-     "the other, or when two reads overlap.",
-     [](AppState& s) {
-         common(s, Algorithm::semiglobal);
-         globins(s);
-         blosum(s, 8, 8);
-     },
-     inspect_end},
-    {"Close-up: a short read in a longer sequence",
-     "GATTACA against CCGATTACATT (match 2, mismatch -1, gap 2), semi-global. The read fits inside the "
-     "target: seven matches, score 14; the overhanging CC and TT cost nothing.\n\nThe cells show their "
-     "values and arrows (one per direction bit). Hover any cell to inspect it.",
-     [](AppState& s) {
-         common(s, Algorithm::semiglobal);
-         pasted(s, kReadQ, kReadT);
-         match_mismatch(s, 2, -1, 2, 2);
-     },
-     [](AppState& s) { close_up(s, {7, 9}); }},
-    {"Same pair, global",
-     "Global must also align CC and TT, against gaps: 14 - 4 x 2 = 6. Row 0 now counts down 0, -2, -4, ...: "
-     "click a cell of row 0 and the Inspector gives the border rule. Local would give 14 again, and its path "
-     "would cover GATTACA only.",
-     [](AppState& s) {
-         common(s, Algorithm::global);
-         pasted(s, kReadQ, kReadT);
-         match_mismatch(s, 2, -1, 2, 2);
-     },
-     [](AppState& s) { close_up(s, {7, 11}); }},
+    {
+        "Global: end to end",
+        "Needleman-Wunsch aligns both sequences from the first residue to the last. Row 0 and column 0 hold "
+        "the cost of a leading gap (-8 per residue here), and the path runs from the bottom-right cell (M, N) "
+        "back to (0, 0).\n\nThe Inspector shows the clicked cell (here the end cell): H = max(diag + s, up - g, "
+        "left - g) with its numbers, the term that won and the direction bits the engine stored. Click other cells.",
+        [](AppState& s) { on_globins(s, Algorithm::global, 8, 8); },
+        inspect_end,
+    },
+    {
+        "Local: the best-scoring piece",
+        "Smith-Waterman adds a fourth candidate, 0: a score never drops below zero, so an alignment may start "
+        "anywhere (the zero bit). The path starts at the best cell of the whole matrix and stops where H is 0.\n\n"
+        "Most of the matrix is now near 0; the similar region stands out as a bright ridge.",
+        [](AppState& s) { on_globins(s, Algorithm::local, 8, 8); },
+        inspect_end,
+    },
+    {
+        "Semi-global: free end gaps",
+        "Row 0 and column 0 are 0, and the path may end anywhere on the last row or column: gaps before the "
+        "start and after the end of either sequence cost nothing. Use it when one sequence should fit inside "
+        "the other, or when two reads overlap.",
+        [](AppState& s) { on_globins(s, Algorithm::semiglobal, 8, 8); },
+        inspect_end,
+    },
+    {
+        "Close-up: a short read in a longer sequence",
+        "GATTACA against CCGATTACATT (match 2, mismatch -1, gap 2), semi-global. The read fits inside the "
+        "target: seven matches, score 14; the overhanging CC and TT cost nothing.\n\nThe cells show their "
+        "values and arrows (one per direction bit). Hover any cell to inspect it.",
+        [](AppState& s) { on_read(s, Algorithm::semiglobal); },
+        close_up_at<7, 9>,
+    },
+    {
+        "Same pair, global",
+        "Global must also align CC and TT, against gaps: 14 - 4 x 2 = 6. Row 0 now counts down 0, -2, -4, ...: "
+        "click a cell of row 0 and the Inspector gives the border rule. Local would give 14 again, and its path "
+        "would cover GATTACA only.",
+        [](AppState& s) { on_read(s, Algorithm::global); },
+        close_up_at<7, 11>,
+    },
 }};
 
 // ---------------------------------------------------------------------------------------------
@@ -156,124 +171,117 @@ constexpr std::array<LessonStep, 5> kModes{{
 constexpr const char* kGapQ = "CATGCATTGCAGCTAG";
 constexpr const char* kGapT = "CATGCACGTATTGCAGCTAG";
 
+// The gapped pair, global, match 2, mismatch -3, with these gap costs.
+void on_gapped(AppState& s, int open, int extend) {
+    common(s, Algorithm::global);
+    pasted(s, kGapQ, kGapT);
+    match_mismatch(s, 2, -3, open, extend);
+}
+
 constexpr std::array<LessonStep, 5> kAffine{{
-    {"Linear gaps: every gap column costs the same",
-     "Global, match 2, mismatch -3, gap 3 per column. The target has four extra bases after CATGC. With a "
-     "linear gap every gap column costs 3 wherever it stands, so the best alignment may split the insertion: "
-     "here two gaps of two (score 20). Follow the path in the table.",
-     [](AppState& s) {
-         common(s, Algorithm::global);
-         pasted(s, kGapQ, kGapT);
-         match_mismatch(s, 2, -3, 3, 3);
-     },
-     [](AppState& s) { close_up(s, {5, 8}); }},
-    {"Affine gaps: open once, extend cheaply",
-     "Now a gap of length k costs open + (k-1) x extend = 5 + (k-1). One gap of four (8) is cheaper than "
-     "two gaps of two (12): the path takes one long gap, score 24.\n\nThis needs two more matrices. "
-     "E[i][j]: best score ending in a gap in the query (a move to the left), "
-     "E = max(H[i][j-1] - open, E[i][j-1] - extend). F: the same from above. Then H = max(diag + s, E, F). "
-     "The Inspector shows all three, and the E/F open and extend bits.",
-     [](AppState& s) {
-         common(s, Algorithm::global);
-         pasted(s, kGapQ, kGapT);
-         match_mismatch(s, 2, -3, 5, 1);
-     },
-     [](AppState& s) { close_up(s, {5, 9}); }},
-    {"Layer E: gaps in the query",
-     "The heatmap now shows E. Along row 5 the gap is opened once (E open bit: from H) and then extended "
-     "(E extend bit: from E). Each cell's arrow points to where its E came from.",
-     [](AppState& s) {
-         common(s, Algorithm::global);
-         pasted(s, kGapQ, kGapT);
-         match_mismatch(s, 2, -3, 5, 1);
-     },
-     [](AppState& s) {
-         close_up(s, {5, 9});
-         s.view.layer = Layer::E;
-     }},
-    {"Layer F: gaps in the target",
-     "F is the same recurrence for vertical moves (a query residue against a gap). This pair needs none on "
-     "its best path, but F is computed for every cell: the kernels pay for three matrices either way.",
-     [](AppState& s) {
-         common(s, Algorithm::global);
-         pasted(s, kGapQ, kGapT);
-         match_mismatch(s, 2, -3, 5, 1);
-     },
-     [](AppState& s) {
-         close_up(s, {9, 9});
-         s.view.layer = Layer::F;
-     }},
-    {"Real proteins: globins, gaps 10/1",
-     "HBA_HUMAN against HBB_HUMAN, global, BLOSUM62, open 10, extend 1. The tint marks every cell on some "
-     "optimal path (following the H, E and F states through the bits): where it widens, several alignments "
-     "score the same.",
-     [](AppState& s) {
-         common(s, Algorithm::global);
-         globins(s);
-         blosum(s, 10, 1);
-     },
-     [](AppState& s) {
-         s.view.show_mask = true;
-         inspect_end(s);
-     }},
+    {
+        "Linear gaps: every gap column costs the same",
+        "Global, match 2, mismatch -3, gap 3 per column. The target has four extra bases after CATGC. With a "
+        "linear gap every gap column costs 3 wherever it stands, so the best alignment may split the insertion: "
+        "here two gaps of two (score 20). Follow the path in the table.",
+        [](AppState& s) { on_gapped(s, 3, 3); },
+        close_up_at<5, 8>,
+    },
+    {
+        "Affine gaps: open once, extend cheaply",
+        "Now a gap of length k costs open + (k-1) x extend = 5 + (k-1). One gap of four (8) is cheaper than "
+        "two gaps of two (12): the path takes one long gap, score 24.\n\nThis needs two more matrices. "
+        "E[i][j]: best score ending in a gap in the query (a move to the left), "
+        "E = max(H[i][j-1] - open, E[i][j-1] - extend). F: the same from above. Then H = max(diag + s, E, F). "
+        "The Inspector shows all three, and the E/F open and extend bits.",
+        [](AppState& s) { on_gapped(s, 5, 1); },
+        close_up_at<5, 9>,
+    },
+    {
+        "Layer E: gaps in the query",
+        "The heatmap now shows E. Along row 5 the gap is opened once (E open bit: from H) and then extended "
+        "(E extend bit: from E). Each cell's arrow points to where its E came from.",
+        [](AppState& s) { on_gapped(s, 5, 1); },
+        close_up_in<5, 9, Layer::E>,
+    },
+    {
+        "Layer F: gaps in the target",
+        "F is the same recurrence for vertical moves (a query residue against a gap). This pair needs none on "
+        "its best path, but F is computed for every cell: the kernels pay for three matrices either way.",
+        [](AppState& s) { on_gapped(s, 5, 1); },
+        close_up_in<9, 9, Layer::F>,
+    },
+    {
+        "Real proteins: globins, gaps 10/1",
+        "HBA_HUMAN against HBB_HUMAN, global, BLOSUM62, open 10, extend 1. The tint marks every cell on some "
+        "optimal path (following the H, E and F states through the bits): where it widens, several alignments "
+        "score the same.",
+        [](AppState& s) { on_globins(s, Algorithm::global, 10, 1); },
+        [](AppState& s) {
+            s.view.show_mask = true;
+            inspect_end(s);
+        },
+    },
 }};
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Lesson 3: the wavefront and DPX
 // ---------------------------------------------------------------------------------------------
+// The globins, local, 10/1, with the Wavefront panel (teach_playback.hpp) in the Inspector's
+// place, playing from step 0.
+void play_the_fill(AppState& s) {
+    on_globins(s, Algorithm::local, 10, 1);
+    s.panels.inspector = false;
+    s.panels.wavefront = true;
+    s.wavefront.view = TeachView::playback;
+    s.wavefront.playback = {};
+    s.wavefront.playback.playing = true;
+}
+
+// The globins, local, 10/10, with the Machine code panel open.
+void with_machine_code(AppState& s) {
+    on_globins(s, Algorithm::local, 10, 10);
+    s.panels.machine_code = true;
+}
+
 constexpr std::array<LessonStep, 4> kWavefront{{
-    {"Each cell waits for three others",
-     "H[i][j] needs H[i-1][j-1], H[i-1][j] and H[i][j-1]. So a cell of anti-diagonal i + j = k depends only "
-     "on diagonals k-1 and k-2: all cells of one anti-diagonal are independent and can be computed at the "
-     "same time. That front, sweeping from the top-left corner to the bottom-right, is the wavefront.",
-     [](AppState& s) {
-         common(s, Algorithm::local);
-         pasted(s, kReadQ, kReadT);
-         match_mismatch(s, 2, -1, 2, 2);
-     },
-     [](AppState& s) { close_up(s, {4, 6}); }},
-    {"Watch the wavefront",
-     "The Playback view replays the fill as the GPU schedules it: a warp owns a band of 128 rows (4 per "
-     "lane), its 32 lanes work one step apart along an anti-diagonal, and a band starts once the band above "
-     "has handed over its bottom row. Play, pause and scrub in the Wavefront panel. A job that ran "
-     "on the CPU replays the CPU's schedule instead (bands of rows, one SIMD lane per row): the same "
-     "wavefront idea at a smaller scale.",
-     [](AppState& s) {
-         common(s, Algorithm::local);
-         globins(s);
-         blosum(s, 10, 1);
-         // The Wavefront panel (teach_playback.hpp) takes the Inspector's place, playing from step 0.
-         s.panels.inspector = false;
-         s.panels.wavefront = true;
-         s.wavefront.view = TeachView::playback;
-         s.wavefront.playback = {};
-         s.wavefront.playback.playing = true;
-     },
-     nullptr},
-    {"One cell in machine code",
-     "The Inspector's last table is what the kernel executes for the clicked cell. With DPX (sm_90) the "
-     "three-way max with the floor 0 is one instruction, __vimax3_s32_relu (VIMNMX3.RELU); the DPX-free "
-     "kernel computes the same expression tree with two-input maxima (FMNMX). Under 'score only' the "
-     "fused add-max __viaddmax_s32 does max(a + b, c) in one instruction.",
-     [](AppState& s) {
-         common(s, Algorithm::local);
-         globins(s);
-         blosum(s, 10, 10);
-     },
-     inspect_end},
-    {"The instruction mix per cell",
-     "The Machine code panel counts the instructions of each fill kernel's steady-state loop, per cell, DPX "
-     "opcodes highlighted, beside the DPX-free kernel. Fewer instructions on each cell's dependency chain "
-     "mean fewer cycles per wavefront step: with one warp per band there are few other warps to hide the "
-     "latency, so the chain is what the time is made of. Registers per thread set how many warps fit on an "
-     "SM.",
-     [](AppState& s) {
-         common(s, Algorithm::local);
-         globins(s);
-         blosum(s, 10, 10);
-         s.panels.machine_code = true;
-     },
-     inspect_end},
+    {
+        "Each cell waits for three others",
+        "H[i][j] needs H[i-1][j-1], H[i-1][j] and H[i][j-1]. So a cell of anti-diagonal i + j = k depends only "
+        "on diagonals k-1 and k-2: all cells of one anti-diagonal are independent and can be computed at the "
+        "same time. That front, sweeping from the top-left corner to the bottom-right, is the wavefront.",
+        [](AppState& s) { on_read(s, Algorithm::local); },
+        close_up_at<4, 6>,
+    },
+    {
+        "Watch the wavefront",
+        "The Playback view replays the fill as the GPU schedules it: a warp owns a band of 128 rows (4 per "
+        "lane), its 32 lanes work one step apart along an anti-diagonal, and a band starts once the band above "
+        "has handed over its bottom row. Play, pause and scrub in the Wavefront panel. A job that ran "
+        "on the CPU replays the CPU's schedule instead (bands of rows, one SIMD lane per row): the same "
+        "wavefront idea at a smaller scale.",
+        play_the_fill,
+        nullptr,
+    },
+    {
+        "One cell in machine code",
+        "The Inspector's last table is what the kernel executes for the clicked cell. With DPX (sm_90) the "
+        "three-way max with the floor 0 is one instruction, __vimax3_s32_relu (VIMNMX3.RELU); the DPX-free "
+        "kernel computes the same expression tree with two-input maxima (FMNMX). Under 'score only' the "
+        "fused add-max __viaddmax_s32 does max(a + b, c) in one instruction.",
+        [](AppState& s) { on_globins(s, Algorithm::local, 10, 10); },
+        inspect_end,
+    },
+    {
+        "The instruction mix per cell",
+        "The Machine code panel counts the instructions of each fill kernel's steady-state loop, per cell, DPX "
+        "opcodes highlighted, beside the DPX-free kernel. Fewer instructions on each cell's dependency chain "
+        "mean fewer cycles per wavefront step: with one warp per band there are few other warps to hide the "
+        "latency, so the chain is what the time is made of. Registers per thread set how many warps fit on an "
+        "SM.",
+        with_machine_code,
+        inspect_end,
+    },
 }};
 
 constexpr std::array<Lesson, 3> kLessons{{

@@ -16,23 +16,7 @@ namespace fs = std::filesystem;
 namespace dpviz::app {
 namespace {
 
-using test::CliResult;
-using test::run;
-using test::TempDir;
-
-std::vector<std::string> lines_of(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
-}
-
-std::vector<std::string> fields(const std::string& line) {
-    std::vector<std::string> out;
-    std::stringstream in(line);
-    for (std::string f; std::getline(in, f, '\t');) out.push_back(f);
-    return out;
-}
+using namespace test;
 
 // "score S end I J backend B" of dpviz align --score-only.
 std::string align_score(std::vector<std::string> args) {

@@ -1,18 +1,26 @@
 // What the command-line tests share: run the CLI in-process and keep its exit code and output,
-// and a scratch directory for input and output files, removed at the end of the test.
+// a scratch directory for input and output files, the readers of what the CLI wrote, and the
+// check of a failed run's exit code and message.
 #pragma once
 
-#include <stdlib.h>  // mkdtemp
+#include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
+#include "temp_dir.hpp"
+#include "test_text.hpp"
 
 namespace dpviz::app::test {
+
+using dpviz::test::fields;
+using dpviz::test::json_field;
+using dpviz::test::lines_of;
+using dpviz::test::slurp;
+using dpviz::test::TempDir;
 
 struct CliResult {
     int code;
@@ -25,24 +33,10 @@ inline CliResult run(const std::vector<std::string>& args) {
     return {code, out.str(), err.str()};
 }
 
-class TempDir {
-public:
-    TempDir() {
-        char tmpl[] = "/tmp/dpviz-cli-XXXXXX";
-        path_ = mkdtemp(tmpl);
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string file(const std::string& name, const std::string& content) const {
-        const std::string p = path(name);
-        std::ofstream(p, std::ios::binary) << content;
-        return p;
-    }
-    std::string path(const std::string& name) const { return path_ + "/" + name; }
-
-private:
-    std::string path_;
-};
+// Expects the run to have failed with exit code `code` and an error message holding each of `parts`.
+inline void expect_failure(const CliResult& r, int code, std::initializer_list<std::string> parts) {
+    EXPECT_EQ(r.code, code) << r.err;
+    for (const std::string& part : parts) EXPECT_NE(r.err.find(part), std::string::npos) << r.err;
+}
 
 }  // namespace dpviz::app::test

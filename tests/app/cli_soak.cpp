@@ -4,7 +4,6 @@
 // same problem, and memory after the run must be within 5 % of what it was after the first 100
 // runs (resident set after malloc_trim; under ASan the sanitizer's live heap). `ctest -L soak`.
 #include <gtest/gtest.h>
-#include <malloc.h>
 
 #include <chrono>
 #include <cstdio>
@@ -15,18 +14,7 @@
 #include "app/cli_run.hpp"
 #include "dpviz/engine.hpp"
 #include "matrix_file.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define DPVIZ_SOAK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DPVIZ_SOAK_ASAN 1
-#endif
-#endif
-#ifdef DPVIZ_SOAK_ASAN
-// libasan's (GCC ships no header for it): bytes the program holds, quarantine not counted.
-extern "C" size_t __sanitizer_get_current_allocated_bytes();
-#endif
+#include "memory_probe.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -34,23 +22,8 @@ namespace {
 constexpr int kRuns = 5000;
 constexpr int kBaselineAt = 100;
 
-double resident_kib() {
-    malloc_trim(0);
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr);
-    return -1;
-}
-
-double heap_bytes() {
-#ifdef DPVIZ_SOAK_ASAN
-    return double(__sanitizer_get_current_allocated_bytes());
-#else
-    const struct mallinfo2 m = mallinfo2();
-    return double(m.uordblks + m.hblkhd);
-#endif
-}
+using dpviz::test::heap_bytes;
+using dpviz::test::resident_kib;
 
 class Pairs {
 public:

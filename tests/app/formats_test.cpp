@@ -18,30 +18,7 @@
 namespace dpviz::app {
 namespace {
 
-using test::CliResult;
-using test::run;
-using test::TempDir;
-
-std::vector<std::string> lines_of(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
-}
-
-std::vector<std::string> fields(const std::string& line) {
-    std::vector<std::string> out;
-    std::stringstream in(line);
-    for (std::string f; std::getline(in, f, '\t');) out.push_back(f);
-    return out;
-}
-
-// A field of a flat JSON object, "<missing>" when absent.
-std::string json_field(const std::string& json, const std::string& key) {
-    const std::regex re("\"" + key + "\":(\"[^\"]*\"|[-0-9.eE+]+|null|\\[[^\\]]*\\])");
-    std::smatch m;
-    return std::regex_search(json, m, re) ? m[1].str() : "<missing>";
-}
+using namespace test;
 
 // Wikipedia's Smith-Waterman example: GTT-AC over GTTGAC, query 2..6, target 2..7 (1-based),
 // score 13, the query's first residue and last two outside the alignment.
@@ -53,6 +30,17 @@ CliResult align(const std::vector<std::string>& options, const std::vector<std::
     args.insert(args.end(), options.begin(), options.end());
     args.insert(args.end(), rest.begin(), rest.end());
     return run(args);
+}
+
+// A pair whose global alignment has three gap runs (1D3M2I3M2D1M), no mismatch, 7 of 12 columns identical.
+const std::vector<std::string> kGapped = {"--seq", "--gap-open", "10", "--gap-extend", "1", "ACGTTTGCA", "GACGTGCAAA"};
+
+// align(options, rest) must succeed and write exactly `expected`.
+void expect_output(const std::vector<std::string>& options, const std::vector<std::string>& rest,
+                   const std::string& expected) {
+    const CliResult r = align(options, rest);
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_EQ(r.out, expected);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,14 +197,11 @@ TEST(Formats, SamNamesFollowTheSpecAndTargetsAreListedOnce) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(Formats, PafHasTwelveColumnsInHalfOpenCoordinatesAndMinimap2Tags) {
-    const CliResult r = align({"--format", "paf"});
-    ASSERT_EQ(r.code, kExitOk) << r.err;
-    EXPECT_EQ(r.out, "query\t8\t1\t6\t+\ttarget\t9\t1\t7\t5\t6\t255\tNM:i:1\tAS:i:13\ttp:A:P\tcg:Z:3M1D2M\n");
+    expect_output({"--format", "paf"}, kWiki,
+                  "query\t8\t1\t6\t+\ttarget\t9\t1\t7\t5\t6\t255\tNM:i:1\tAS:i:13\ttp:A:P\tcg:Z:3M1D2M\n");
     // Mismatches fold into M; nmatch counts '=' only; alnlen counts gap columns.
-    const CliResult g = align({"--format", "paf", "--algo", "global"},
-                              {"--seq", "--gap-open", "10", "--gap-extend", "1", "ACGTTTGCA", "GACGTGCAAA"});
-    ASSERT_EQ(g.code, kExitOk) << g.err;
-    EXPECT_EQ(g.out, "query\t9\t0\t9\t+\ttarget\t10\t0\t10\t7\t12\t255\tNM:i:5\tAS:i:3\ttp:A:P\tcg:Z:1D3M2I3M2D1M\n");
+    expect_output({"--format", "paf", "--algo", "global"}, kGapped,
+                  "query\t9\t0\t9\t+\ttarget\t10\t0\t10\t7\t12\t255\tNM:i:5\tAS:i:3\ttp:A:P\tcg:Z:1D3M2I3M2D1M\n");
     const CliResult x = align({"--format", "paf", "--algo", "global"}, {"--seq", "ACGT", "AGGT"});
     ASSERT_EQ(x.code, kExitOk) << x.err;
     EXPECT_EQ(fields(x.out)[9], "3");
@@ -227,14 +212,10 @@ TEST(Formats, PafHasTwelveColumnsInHalfOpenCoordinatesAndMinimap2Tags) {
 
 TEST(Formats, Blast6ColumnsAreOneBasedInclusive) {
     // Match/mismatch 3/-3 is not in BLAST's tables: no E-value, no bit score.
-    const CliResult r = align({"--format", "blast6"});
-    ASSERT_EQ(r.code, kExitOk) << r.err;
-    EXPECT_EQ(r.out, "query\ttarget\t83.333\t6\t0\t1\t2\t6\t2\t7\tNA\tNA\n");
-    const CliResult g = align({"--format", "blast6", "--algo", "global"},
-                              {"--seq", "--gap-open", "10", "--gap-extend", "1", "ACGTTTGCA", "GACGTGCAAA"});
-    ASSERT_EQ(g.code, kExitOk) << g.err;
+    expect_output({"--format", "blast6"}, kWiki, "query\ttarget\t83.333\t6\t0\t1\t2\t6\t2\t7\tNA\tNA\n");
     // 7 of 12 columns identical, no mismatch, three gap runs (1D, 2I, 2D).
-    EXPECT_EQ(g.out, "query\ttarget\t58.333\t12\t0\t3\t1\t9\t1\t10\tNA\tNA\n");
+    expect_output({"--format", "blast6", "--algo", "global"}, kGapped,
+                  "query\ttarget\t58.333\t12\t0\t3\t1\t9\t1\t10\tNA\tNA\n");
     EXPECT_EQ(align({"--format", "blast6"}, {"--seq", "AAAA", "CCCC"}).out, "");
 }
 
@@ -278,6 +259,13 @@ std::string scoring_of(Algorithm algo, const std::string& q, const std::string& 
     return ka ? std::string(ka->scoring) : "NA";
 }
 
+// Expects `ka` to be BLAST's row `scoring`, with its lambda and K.
+void expect_row(const KarlinAltschul& ka, std::string_view scoring, double lambda, double k) {
+    EXPECT_EQ(ka.scoring, scoring);
+    EXPECT_DOUBLE_EQ(ka.lambda, lambda);
+    EXPECT_DOUBLE_EQ(ka.k, k);
+}
+
 // BLAST's gap costs are existence + k * extension for a gap of length k; dpviz's open +
 // (k-1) * extend. So dpviz open O, extend E is BLAST's (O - E)/E.
 TEST(BlastStatistics, ProteinMatricesAtBlastsGapCosts) {
@@ -286,9 +274,7 @@ TEST(BlastStatistics, ProteinMatricesAtBlastsGapCosts) {
     so.gaps = {12, 1};
     const auto ka = karlin_altschul(problem(Algorithm::local, "MKV", "MKA", so));
     ASSERT_TRUE(ka);
-    EXPECT_EQ(ka->scoring, "BLOSUM62 11/1");
-    EXPECT_DOUBLE_EQ(ka->lambda, 0.267);
-    EXPECT_DOUBLE_EQ(ka->k, 0.041);
+    expect_row(*ka, "BLOSUM62 11/1", 0.267, 0.041);
     EXPECT_FALSE(ka->even_scores_only);
     so.gaps = {10, 1};
     EXPECT_EQ(scoring_of(Algorithm::local, "MKV", "MKA", so), "BLOSUM62 9/1");
@@ -301,9 +287,7 @@ TEST(BlastStatistics, ProteinMatricesAtBlastsGapCosts) {
     so.gaps = {16, 2};
     const auto b45 = karlin_altschul(problem(Algorithm::local, "MKV", "MKA", so));
     ASSERT_TRUE(b45);
-    EXPECT_EQ(b45->scoring, "BLOSUM45 14/2");
-    EXPECT_DOUBLE_EQ(b45->lambda, 0.195);
-    EXPECT_DOUBLE_EQ(b45->k, 0.032);
+    expect_row(*b45, "BLOSUM45 14/2", 0.195, 0.032);
     so.matrix = *load_matrix("EBLOSUM50");
     so.gaps = {16, 3};
     EXPECT_EQ(scoring_of(Algorithm::local, "MKV", "MKA", so), "BLOSUM50 13/3");
@@ -342,9 +326,7 @@ TEST(BlastStatistics, NucleotideMatchMismatchTables) {
     so.gaps = {2, 2};  // linear: BLAST 0/2
     const auto ka = karlin_altschul(problem(Algorithm::local, "ACGT", "ACCT", so));
     ASSERT_TRUE(ka);
-    EXPECT_EQ(ka->scoring, "nucleotide +1/-2 0/2");
-    EXPECT_DOUBLE_EQ(ka->lambda, 1.19);
-    EXPECT_DOUBLE_EQ(ka->k, 0.34);
+    expect_row(*ka, "nucleotide +1/-2 0/2", 1.19, 0.34);
     so.gaps = {3, 1};
     EXPECT_EQ(scoring_of(Algorithm::local, "ACGT", "ACCT", so), "nucleotide +1/-2 2/1");
     // Protein letters, or a single base (no mismatch score in the matrix): nothing to look up.

@@ -2,18 +2,19 @@
 // input (error kind, file and position in the message), and bounded handling of huge inputs.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "app/expect_error.hpp"
+#include "gzip_file.hpp"
 #include "input.hpp"
+#include "temp_dir.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -22,42 +23,36 @@ namespace fs = std::filesystem;
 
 std::string fixture(const std::string& name) { return std::string(DPVIZ_TEST_DATA) + "/input/" + name; }
 
-// A scratch directory for generated (never committed) inputs, removed at the end of the test.
-class TempDir {
-public:
-    TempDir() {
-        const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-        path_ = fs::temp_directory_path() /
-                ("dpviz-input-" + std::to_string(::getpid()) + "-" + info->test_suite_name() + "-" + info->name());
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string write(const std::string& name, const std::string& content) const {
-        const std::string p = (path_ / name).string();
-        std::ofstream(p, std::ios::binary).write(content.data(), static_cast<std::streamsize>(content.size()));
-        return p;
-    }
-    // Writes `repeat` copies of `block` through zlib (fast level: the data is repetitive).
-    std::string write_gzip(const std::string& name, const std::string& block, size_t repeat) const {
-        const std::string p = (path_ / name).string();
-        gzFile gz = gzopen(p.c_str(), "wb1");
-        for (size_t k = 0; k < repeat; ++k) gzwrite(gz, block.data(), static_cast<unsigned>(block.size()));
-        gzclose(gz);
-        return p;
-    }
-    std::string path() const { return path_.string(); }
-
-private:
-    fs::path path_;
-};
+using dpviz::test::TempDir;
+using dpviz::test::write_gzip;
 
 std::vector<std::string> names_of(const std::vector<SequenceRecord>& records) {
     std::vector<std::string> names;
     for (const auto& r : records) names.push_back(r.name);
     return names;
+}
+
+// What a test expects of one record: the fields it sets (the others are not checked).
+struct Want {
+    std::optional<std::string> name, description, residues;
+};
+
+// `r` was read, and holds as many records as `want`, each with the fields `want` sets.
+void expect_records(const Expected<std::vector<SequenceRecord>>& r, const std::vector<Want>& want) {
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(r->size(), want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+        const SequenceRecord& got = (*r)[k];
+        if (want[k].name) {
+            EXPECT_EQ(got.name, *want[k].name) << "record " << k;
+        }
+        if (want[k].description) {
+            EXPECT_EQ(got.description, *want[k].description) << "record " << k;
+        }
+        if (want[k].residues) {
+            EXPECT_EQ(got.residues, *want[k].residues) << "record " << k;
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,57 +62,33 @@ std::vector<std::string> names_of(const std::vector<SequenceRecord>& records) {
 TEST(ReadSequences, MultiRecordFasta) {
     for (const std::string file : {"multi.fa", "multi.fa.gz"}) {
         SCOPED_TRACE(file);
-        auto r = read_sequences(fixture(file));
-        ASSERT_TRUE(r) << r.error().message;
-        ASSERT_EQ(r->size(), 3u);
-        EXPECT_EQ(names_of(*r), (std::vector<std::string>{"seq1", "seq2", "seq3"}));
-        EXPECT_EQ((*r)[0].description, "first record, lower case");
-        EXPECT_EQ((*r)[0].residues, "ACGTACGTNNACGT");
-        EXPECT_EQ((*r)[1].description, "");
-        EXPECT_EQ((*r)[1].residues, "MKV*");
-        EXPECT_EQ((*r)[2].residues, "ACGTACGTTTGG");  // digits and blanks skipped
+        expect_records(read_sequences(fixture(file)), {{"seq1", "first record, lower case", "ACGTACGTNNACGT"},
+                                                       {"seq2", "", "MKV*"},
+                                                       {"seq3", {}, "ACGTACGTTTGG"}});  // digits and blanks skipped
     }
 }
 
 TEST(ReadSequences, CrLfLineEnds) {
-    auto r = read_sequences(fixture("crlf.fa"));
-    ASSERT_TRUE(r) << r.error().message;
-    ASSERT_EQ(r->size(), 2u);
-    EXPECT_EQ((*r)[0].name, "crlf1");
-    EXPECT_EQ((*r)[0].description, "dos line ends");
-    EXPECT_EQ((*r)[0].residues, "ACGTAC");
-    EXPECT_EQ((*r)[1].residues, "GG");
+    expect_records(read_sequences(fixture("crlf.fa")), {{"crlf1", "dos line ends", "ACGTAC"}, {{}, {}, "GG"}});
 }
 
 TEST(ReadSequences, Fastq) {
     for (const std::string file : {"reads.fq", "reads.fq.gz"}) {
         SCOPED_TRACE(file);
-        auto r = read_sequences(fixture(file));
-        ASSERT_TRUE(r) << r.error().message;
-        ASSERT_EQ(r->size(), 2u);
-        EXPECT_EQ((*r)[0].name, "read1");
-        EXPECT_EQ((*r)[0].description, "run=7");
-        EXPECT_EQ((*r)[0].residues, "ACGTN");
-        EXPECT_EQ((*r)[1].name, "read2");
-        EXPECT_EQ((*r)[1].residues, "GGCC");
+        expect_records(read_sequences(fixture(file)), {{"read1", "run=7", "ACGTN"}, {"read2", {}, "GGCC"}});
     }
 }
 
 TEST(ReadSequences, FastqQualityMayStartWithAt) {
-    auto r = parse_sequences("@r1\nAC\n+\n@@\n@r2\nG\n+\nI", "q.fq");
-    ASSERT_TRUE(r) << r.error().message;
-    EXPECT_EQ(names_of(*r), (std::vector<std::string>{"r1", "r2"}));
-    EXPECT_EQ((*r)[1].residues, "G");
+    expect_records(parse_sequences("@r1\nAC\n+\n@@\n@r2\nG\n+\nI", "q.fq"), {{"r1", {}, {}}, {"r2", {}, "G"}});
 }
 
 TEST(ReadSequences, PlainTextGenBankStyle) {
     for (const std::string file : {"plain.txt", "plain.txt.gz"}) {
         SCOPED_TRACE(file);
-        auto r = read_sequences(fixture(file));
-        ASSERT_TRUE(r) << r.error().message;
-        ASSERT_EQ(r->size(), 1u);
-        EXPECT_EQ((*r)[0].name, "plain");  // the file name without extension (and .gz)
-        EXPECT_EQ((*r)[0].residues, "GATCCTCCATATACAACGGTATCTCCACCTCAGGTTTAGATCTCAACAAC");
+        // Named after the file, without its extension (and .gz).
+        expect_records(read_sequences(fixture(file)),
+                       {{"plain", {}, "GATCCTCCATATACAACGGTATCTCCACCTCAGGTTTAGATCTCAACAAC"}});
     }
 }
 
@@ -126,7 +97,7 @@ TEST(ReadSequences, ConcatenatedGzipMembers) {
     std::ifstream in(fixture("multi.fa.gz"), std::ios::binary);
     const std::string member((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     TempDir dir;
-    auto r = read_sequences(dir.write("twice.fa.gz", member + member));
+    auto r = read_sequences(dir.file("twice.fa.gz", member + member));
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(names_of(*r), (std::vector<std::string>{"seq1", "seq2", "seq3", "seq1", "seq2", "seq3"}));
 }
@@ -150,19 +121,12 @@ TEST(ReadSequences, FromAPipe) {
 }
 
 TEST(ParseSequences, BareStringIsOneRecordNamedAfterOrigin) {
-    auto r = parse_sequences("acgt", "query");
-    ASSERT_TRUE(r) << r.error().message;
-    ASSERT_EQ(r->size(), 1u);
-    EXPECT_EQ((*r)[0].name, "query");
-    EXPECT_EQ((*r)[0].residues, "ACGT");
+    expect_records(parse_sequences("acgt", "query"), {{"query", {}, "ACGT"}});
 }
 
 TEST(ParseSequences, PastedFasta) {
-    auto r = parse_sequences("\n\n>a x\nAC\n;old-style comment\nGT\n>b\nTT", "pasted");
-    ASSERT_TRUE(r) << r.error().message;
-    EXPECT_EQ(names_of(*r), (std::vector<std::string>{"a", "b"}));
-    EXPECT_EQ((*r)[0].residues, "ACGT");
-    EXPECT_EQ((*r)[1].residues, "TT");
+    expect_records(parse_sequences("\n\n>a x\nAC\n;old-style comment\nGT\n>b\nTT", "pasted"),
+                   {{"a", {}, "ACGT"}, {"b", {}, "TT"}});
 }
 
 TEST(DetectAlphabet, DnaRnaProtein) {
@@ -238,7 +202,7 @@ TEST(ReadRecord, MatchesPickRecord) {
     EXPECT_TRUE(fails_with(read_record(fixture("empty_record.fa"), "1"), ErrorKind::input, {"no residues"}));
 
     TempDir dir;
-    const std::string nums = dir.write("nums.fa", ">2\nAAAA\n>1\nCCCC\n>x\nGGGG\n");
+    const std::string nums = dir.file("nums.fa", ">2\nAAAA\n>1\nCCCC\n>x\nGGGG\n");
     EXPECT_EQ(read_record(nums, "1")->residues, "CCCC");
     EXPECT_EQ(read_record(nums, "2")->residues, "AAAA");
     EXPECT_EQ(read_record(nums, "3")->residues, "GGGG");
@@ -290,7 +254,7 @@ TEST(SequenceErrors, TruncatedAndCorruptGzip) {
                            {fixture("corrupt.fa.gz") + ": corrupt gzip data: incorrect data check"}));
     EXPECT_TRUE(fails_with(read_record(fixture("truncated.fa.gz"), ""), ErrorKind::input, {"truncated gzip"}));
     TempDir dir;  // the magic bytes and nothing else
-    EXPECT_TRUE(fails_with(read_sequences(dir.write("magic.gz", "\x1f\x8b")), ErrorKind::input, {"magic.gz"}));
+    EXPECT_TRUE(fails_with(read_sequences(dir.file("magic.gz", "\x1f\x8b")), ErrorKind::input, {"magic.gz"}));
 }
 
 TEST(SequenceErrors, FastqQualityLengthMismatch) {
@@ -300,20 +264,22 @@ TEST(SequenceErrors, FastqQualityLengthMismatch) {
 }
 
 TEST(SequenceErrors, FastqStructure) {
-    EXPECT_TRUE(fails_with(parse_sequences("@r1\nACGT\nACGT\n+\nIIIIIIII\n", "multi.fq"), ErrorKind::input,
-                           {"multi.fq:3:", "'+' line", "record 1 'r1'"}));
-    EXPECT_TRUE(fails_with(parse_sequences("@r1\nAC\n+r2\nII\n", "plus.fq"), ErrorKind::input,
-                           {"plus.fq:3:", "'+' line", "'r2'"}));
-    EXPECT_TRUE(fails_with(parse_sequences("@r1\nAC\n+\nI I\n", "space.fq"), ErrorKind::input,
-                           {"space.fq:4:2:", "invalid quality character ' '"}));
-    EXPECT_TRUE(fails_with(parse_sequences("@r1\nAC\n+\nII\nr2\n", "at.fq"), ErrorKind::input,
-                           {"at.fq:5:1:", "expected '@'", "record 2"}));
-    EXPECT_TRUE(fails_with(parse_sequences("@r1\nAC\n", "short.fq"), ErrorKind::input,
-                           {"short.fq:3:", "record 1 'r1'", "truncated"}));
-    EXPECT_TRUE(fails_with(parse_sequences("@r1\nAC\n+\n", "noqual.fq"), ErrorKind::input,
-                           {"noqual.fq:4:", "0 characters"}));
-    EXPECT_TRUE(fails_with(parse_sequences("@r1\nA-C\n+\nIII\n", "gap.fq"), ErrorKind::input,
-                           {"gap.fq:2:2:", "'-'"}));
+    struct Case {
+        const char* text;
+        const char* origin;
+        std::vector<std::string> says;
+    };
+    const Case cases[] = {
+        {"@r1\nACGT\nACGT\n+\nIIIIIIII\n", "multi.fq", {"multi.fq:3:", "'+' line", "record 1 'r1'"}},
+        {"@r1\nAC\n+r2\nII\n", "plus.fq", {"plus.fq:3:", "'+' line", "'r2'"}},
+        {"@r1\nAC\n+\nI I\n", "space.fq", {"space.fq:4:2:", "invalid quality character ' '"}},
+        {"@r1\nAC\n+\nII\nr2\n", "at.fq", {"at.fq:5:1:", "expected '@'", "record 2"}},
+        {"@r1\nAC\n", "short.fq", {"short.fq:3:", "record 1 'r1'", "truncated"}},
+        {"@r1\nAC\n+\n", "noqual.fq", {"noqual.fq:4:", "0 characters"}},
+        {"@r1\nA-C\n+\nIII\n", "gap.fq", {"gap.fq:2:2:", "'-'"}},
+    };
+    for (const Case& c : cases)
+        EXPECT_TRUE(fails_with(parse_sequences(c.text, c.origin), ErrorKind::input, c.says)) << c.origin;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -323,7 +289,7 @@ TEST(SequenceErrors, FastqStructure) {
 TEST(SequenceLimits, LongSingleLineIsStreamed) {
     TempDir dir;
     std::string line(size_t(16) << 20, 'A');  // 16 MiB, one line, no newline
-    const std::string path = dir.write("long.txt", line);
+    const std::string path = dir.file("long.txt", line);
     ReadLimits limits;
     limits.max_line = 1024;  // sequence lines are not buffered, so this does not apply to them
     auto r = read_sequences(path, limits);
@@ -333,7 +299,7 @@ TEST(SequenceLimits, LongSingleLineIsStreamed) {
 
 TEST(SequenceLimits, LongHeaderLineIsRejected) {
     TempDir dir;
-    const std::string path = dir.write("header.fa", ">" + std::string(size_t(4) << 20, 'h') + "\nACGT\n");
+    const std::string path = dir.file("header.fa", ">" + std::string(size_t(4) << 20, 'h') + "\nACGT\n");
     ReadLimits limits;
     limits.max_line = 1 << 20;
     EXPECT_TRUE(fails_with(read_sequences(path, limits), ErrorKind::input, {path + ":1:", "header", "1 MiB"}));
@@ -341,7 +307,7 @@ TEST(SequenceLimits, LongHeaderLineIsRejected) {
 
 TEST(SequenceLimits, FileLargerThanLimit) {
     TempDir dir;
-    const std::string path = dir.write("big.txt", std::string(size_t(3) << 20, 'C'));
+    const std::string path = dir.file("big.txt", std::string(size_t(3) << 20, 'C'));
     ReadLimits limits;
     limits.max_bytes = size_t(1) << 20;
     EXPECT_TRUE(fails_with(read_sequences(path, limits), ErrorKind::resource, {path, "larger than 1 MiB"}));
@@ -352,7 +318,7 @@ TEST(SequenceLimits, FileLargerThanLimit) {
 TEST(SequenceLimits, GzipBombStopsAtTheLimit) {
     TempDir dir;
     const std::string block(size_t(1) << 20, 'G');
-    const std::string path = dir.write_gzip("bomb.txt.gz", block, 64);  // 64 MiB inflated, ~64 KiB on disk
+    const std::string path = write_gzip(dir.path("bomb.txt.gz"), block, 64);  // 64 MiB inflated, ~64 KiB on disk
     ReadLimits limits;
     limits.max_bytes = size_t(4) << 20;
     EXPECT_TRUE(fails_with(read_sequences(path, limits), ErrorKind::resource, {path, "decompresses to more than 4 MiB"}));
@@ -368,7 +334,7 @@ TEST(SequenceLimits, MillionRecords) {
         text += std::to_string(k);
         text += k == kRecords ? "\nMKV\n" : "\nAC\n";
     }
-    const std::string path = dir.write("many.fa", text);
+    const std::string path = dir.file("many.fa", text);
 
     // One pass that keeps one record: fine with any number of records.
     auto last = read_record(path, "r1000000");
@@ -408,15 +374,15 @@ TEST(ByteOrderMark, SkippedAtTheStartOnly) {
     const std::string bom = "\xEF\xBB\xBF";
     for (const bool gz : {false, true}) {
         SCOPED_TRACE(gz ? "gzip" : "plain");
-        const std::string fa = gz ? dir.write_gzip("bom.fa.gz", bom + ">s1 d\nACGT\n", 1)
-                                  : dir.write("bom.fa", bom + ">s1 d\nACGT\n");
+        const std::string fa = gz ? write_gzip(dir.path("bom.fa.gz"), bom + ">s1 d\nACGT\n", 1)
+                                  : dir.file("bom.fa", bom + ">s1 d\nACGT\n");
         auto seqs = read_sequences(fa);
         ASSERT_TRUE(seqs) << seqs.error().message;
         ASSERT_EQ(seqs->size(), 1u);
         EXPECT_EQ((*seqs)[0].name, "s1");
         EXPECT_EQ((*seqs)[0].residues, "ACGT");
-        const std::string csv = gz ? dir.write_gzip("bom.csv.gz", bom + "t,value\n0,1.5\n1,2\n", 1)
-                                   : dir.write("bom.csv", bom + "t,value\n0,1.5\n1,2\n");
+        const std::string csv = gz ? write_gzip(dir.path("bom.csv.gz"), bom + "t,value\n0,1.5\n1,2\n", 1)
+                                   : dir.file("bom.csv", bom + "t,value\n0,1.5\n1,2\n");
         auto sig = read_signal(csv, "value");
         ASSERT_TRUE(sig) << sig.error().message;
         EXPECT_EQ(sig->values, (std::vector<double>{1.5, 2.0}));
@@ -493,7 +459,7 @@ TEST(SignalLimits, LongLineIsRejected) {
     EXPECT_TRUE(fails_with(parse_signal("1\n" + std::string(5000, '1') + "\n", "w", "", limits), ErrorKind::input,
                            {"w:2:", "longer than 1000 bytes"}));
     TempDir dir;
-    const std::string path = dir.write("wide.csv", std::string(size_t(3) << 20, '7'));
+    const std::string path = dir.file("wide.csv", std::string(size_t(3) << 20, '7'));
     EXPECT_TRUE(fails_with(read_signal(path, "", limits), ErrorKind::input, {path + ":1:", "line"}));
 }
 

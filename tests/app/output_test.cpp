@@ -23,14 +23,10 @@ namespace fs = std::filesystem;
 namespace dpviz::app {
 namespace {
 
+using test::slurp;
 using test::TempDir;
 
 const std::string kBin = DPVIZ_BINARY;
-
-std::string slurp(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(f), {}};
-}
 
 struct Shell {
     int code;

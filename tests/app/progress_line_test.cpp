@@ -32,79 +32,76 @@ TEST(ProgressLine, TextNamesTheFillThePercentAndTheRate) {
     EXPECT_EQ(progress_text("x", 7.0, 1), "dpviz: x ... 100% 1 cells/s");
 }
 
-// A clock the test sets.
-struct FakeClock {
+// What a progress line sees: a clock the test sets, and the stream the line writes to.
+struct FakeTerminal {
     double now = 100.0;
-    ProgressLine::Clock fn() {
+    std::ostringstream out;
+    ProgressLine::Clock clock() {
         return [this] { return now; };
     }
 };
 
 TEST(ProgressLine, NothingInTheFirstSecondThenRedrawnInPlaceAtMostTenTimesASecond) {
-    FakeClock clock;
-    std::ostringstream out;
-    ProgressLine line(out, true, "filling 100 x 100 local", 10000, clock.fn());
-    clock.now += 0.5;
+    FakeTerminal term;
+    ProgressLine line(term.out, true, "filling 100 x 100 local", 10000, term.clock());
+    term.now += 0.5;
     line.update(0.3);
-    clock.now += 0.25;
+    term.now += 0.25;
     line.update(0.6);
-    EXPECT_EQ(out.str(), "");  // 0.75 s: a short run never draws
-    clock.now += 0.25;         // 1 s, 70% of 10,000 cells
+    EXPECT_EQ(term.out.str(), "");  // 0.75 s: a short run never draws
+    term.now += 0.25;  // 1 s, 70% of 10,000 cells
     line.update(0.7);
-    EXPECT_EQ(out.str(), "\rdpviz: filling 100 x 100 local ... 70% 7.0 Kcells/s");
-    clock.now += 0.0625;  // too soon after that draw
+    EXPECT_EQ(term.out.str(), "\rdpviz: filling 100 x 100 local ... 70% 7.0 Kcells/s");
+    term.now += 0.0625;  // too soon after that draw
     line.update(0.75);
-    EXPECT_EQ(out.str(), "\rdpviz: filling 100 x 100 local ... 70% 7.0 Kcells/s");
-    clock.now += 0.0625;  // 0.125 s after it: 8,800 cells in 1.125 s
-    out.str("");
+    EXPECT_EQ(term.out.str(), "\rdpviz: filling 100 x 100 local ... 70% 7.0 Kcells/s");
+    term.now += 0.0625;  // 0.125 s after it: 8,800 cells in 1.125 s
+    term.out.str("");
     line.update(0.88);
-    EXPECT_EQ(out.str(), "\rdpviz: filling 100 x 100 local ... 88% 7.8 Kcells/s");
+    EXPECT_EQ(term.out.str(), "\rdpviz: filling 100 x 100 local ... 88% 7.8 Kcells/s");
 }
 
 TEST(ProgressLine, AShorterLineBlanksTheRestAndFinishClearsIt) {
-    FakeClock clock;
-    std::ostringstream out;
-    ProgressLine line(out, true, "x", 10000, clock.fn());
-    clock.now += 1.0;
+    FakeTerminal term;
+    ProgressLine line(term.out, true, "x", 10000, term.clock());
+    term.now += 1.0;
     line.update(0.1);  // 1,000 cells in 1 s
-    EXPECT_EQ(out.str(), "\rdpviz: x ... 10% 1.0 Kcells/s");
-    clock.now += 9.0;
-    out.str("");
+    EXPECT_EQ(term.out.str(), "\rdpviz: x ... 10% 1.0 Kcells/s");
+    term.now += 9.0;
+    term.out.str("");
     line.update(0.2);  // 2,000 cells in 10 s: one character shorter
-    EXPECT_EQ(out.str(), "\rdpviz: x ... 20% 200 cells/s ");
-    out.str("");
+    EXPECT_EQ(term.out.str(), "\rdpviz: x ... 20% 200 cells/s ");
+    term.out.str("");
     line.finish();
-    EXPECT_EQ(out.str(), "\r                             \r");  // the 29 characters of the longest line
-    out.str("");
+    EXPECT_EQ(term.out.str(), "\r                             \r");  // the 29 characters of the longest line
+    term.out.str("");
     line.finish();
-    clock.now += 1.0;
+    term.now += 1.0;
     line.update(0.9);
-    EXPECT_EQ(out.str(), "");  // finished: nothing more
+    EXPECT_EQ(term.out.str(), "");  // finished: nothing more
 }
 
 TEST(ProgressLine, AFastRunLeavesNothingBehind) {
-    FakeClock clock;
-    std::ostringstream out;
+    FakeTerminal term;
     {
-        ProgressLine line(out, true, "x", 100, clock.fn());
-        clock.now += 0.2;
+        ProgressLine line(term.out, true, "x", 100, term.clock());
+        term.now += 0.2;
         line.update(1.0);
     }  // the destructor finishes
-    EXPECT_EQ(out.str(), "");
+    EXPECT_EQ(term.out.str(), "");
 }
 
 TEST(ProgressLine, DisabledWritesNothingEver) {
-    FakeClock clock;
-    std::ostringstream out;
+    FakeTerminal term;
     {
-        ProgressLine line(out, false, "x", 100, clock.fn());
+        ProgressLine line(term.out, false, "x", 100, term.clock());
         for (int k = 1; k <= 50; ++k) {
-            clock.now += 1.0;
+            term.now += 1.0;
             line.update(k / 50.0);
         }
         line.finish();
     }
-    EXPECT_EQ(out.str(), "");
+    EXPECT_EQ(term.out.str(), "");
 }
 
 TEST(ProgressLine, OnlyTheRealStandardErrorOnATerminalWithoutQuiet) {

@@ -18,9 +18,12 @@
 #include "gui/compute.hpp"
 #include "gui/measure.hpp"
 #include "gui/panels.hpp"
+#include "gui_test_util.hpp"
 
 namespace dpviz::gui {
 namespace {
+
+using testing::pasted;
 
 class GlTextureResident : public dpviz::testing::GlContextTest {
 protected:
@@ -43,13 +46,6 @@ protected:
     }
     render::MatrixTexture texture_;
 };
-
-InputSide pasted(const std::string& name, const std::string& residues) {
-    InputSide in;
-    in.source = InputSource::paste;
-    in.pasted = ">" + name + "\n" + residues + "\n";
-    return in;
-}
 
 std::shared_ptr<const Computed> compute(JobRequest req, bool device) {
     req.device_view = device;

@@ -16,18 +16,9 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-// Loads the globin example through the Inputs panel's button and waits for the result.
-void load_globins(HeadlessImGui& ui, AppState& s, Worker& w) {
-    ui.frame(s, &w);  // lay out the windows
-    activate(widget_id("Inputs", {"Globins"}));
-    ui.frame(s, &w);
-    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
-    ui.frame(s, &w);  // the matrix panel fits the new result to its canvas
-}
+class GuiFrames : public FramesTest {};
 
-TEST(GuiFrames, RunWithoutAResult) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
+TEST_F(GuiFrames, RunWithoutAResult) {
     for (int k = 0; k < 3; ++k) ui.frame(s);
     EXPECT_FALSE(s.result);
     EXPECT_EQ(s.view.wanted.rows, 0);  // nothing asked of the GL side
@@ -35,10 +26,7 @@ TEST(GuiFrames, RunWithoutAResult) {
     EXPECT_NE(ImGui::FindWindowByName("Inputs"), nullptr);
 }
 
-TEST(GuiFrames, ExampleButtonSetsInputsAndComputes) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiFrames, ExampleButtonSetsInputsAndComputes) {
     load_globins(ui, s, w);
     EXPECT_EQ(s.query.record, "HBA_HUMAN");
     EXPECT_EQ(s.target.record, "HBB_HUMAN");
@@ -58,12 +46,9 @@ TEST(GuiFrames, ExampleButtonSetsInputsAndComputes) {
     EXPECT_FALSE(s.recent_files.empty());
 }
 
-TEST(GuiFrames, ToolbarAndExportButtonsSetRequests) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
+TEST_F(GuiFrames, ToolbarAndExportButtonsSetRequests) {
     TempDir dir;
     s.export_settings.folder = dir.path();
-    Worker w(run_job);
     load_globins(ui, s, w);
 
     EXPECT_FALSE(s.view.show_mask);
@@ -102,10 +87,7 @@ TEST(GuiFrames, ToolbarAndExportButtonsSetRequests) {
     EXPECT_EQ(s.requests.export_file->kind, ExportKind::window_png);
 }
 
-TEST(GuiFrames, AlgorithmComboAndSliderRecompute) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiFrames, AlgorithmComboAndSliderRecompute) {
     load_globins(ui, s, w);
     const int32_t local_score = s.result->result.score;
     // A small matrix, fast as measured: a slider change recomputes at once (live), no release
@@ -126,10 +108,7 @@ TEST(GuiFrames, AlgorithmComboAndSliderRecompute) {
     EXPECT_TRUE(s.requests.compute);
 }
 
-TEST(GuiFrames, TheJobBuildsTheColourTableOfTheChosenColormap) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiFrames, TheJobBuildsTheColourTableOfTheChosenColormap) {
     load_globins(ui, s, w);
     for (const bool automatic : {true, false}) {
         s.view.auto_colormap = automatic;
@@ -149,10 +128,7 @@ TEST(GuiFrames, TheJobBuildsTheColourTableOfTheChosenColormap) {
     }
 }
 
-TEST(GuiFrames, WheelZoomsTowardTheCursorAndDragPans) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiFrames, WheelZoomsTowardTheCursorAndDragPans) {
     load_globins(ui, s, w);
     ImGuiIO& io = ImGui::GetIO();
     const Canvas cv = s.view.canvas;
@@ -187,10 +163,7 @@ TEST(GuiFrames, WheelZoomsTowardTheCursorAndDragPans) {
     EXPECT_NEAR(now.y, cursor.y - 20, 1e-3);
 }
 
-TEST(GuiFrames, HoverPicksTheCellAndClickScrollsTheAlignment) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiFrames, HoverPicksTheCellAndClickScrollsTheAlignment) {
     load_globins(ui, s, w);
     ImGuiIO& io = ImGui::GetIO();
     const Canvas cv = s.view.canvas;
@@ -224,10 +197,7 @@ TEST(GuiFrames, HoverPicksTheCellAndClickScrollsTheAlignment) {
     EXPECT_GT(strip->Scroll.x, 0.0f);  // column ~70 of 145: not at the start any more
 }
 
-TEST(GuiFrames, HoveringAnAlignmentColumnHighlightsItsPathCell) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiFrames, HoveringAnAlignmentColumnHighlightsItsPathCell) {
     load_globins(ui, s, w);
     ImGuiWindow* strip = nullptr;
     for (ImGuiWindow* win : ImGui::GetCurrentContext()->Windows)
@@ -325,8 +295,7 @@ TEST(GuiJobs, RapidParameterChangesShowTheLatest) {
     EXPECT_EQ(s.job.shown, s.job.submitted);
 }
 
-TEST(GuiFrames, DroppedFilesBecomeInputs) {
-    AppState s = fresh_state();
+TEST_F(GuiFrames, DroppedFilesBecomeInputs) {
     s.requests.dropped_files = {"/a.fa", "/b.fa"};
     apply_dropped_files(s);
     EXPECT_EQ(s.query.path, "/a.fa");
@@ -343,10 +312,7 @@ TEST(GuiFrames, DroppedFilesBecomeInputs) {
     EXPECT_EQ(s.recent_files.front(), "/d.fa");
 }
 
-TEST(GuiFrames, ErrorsAreShownNotThrown) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiFrames, ErrorsAreShownNotThrown) {
     s.query.path = "/nonexistent/q.fa";
     s.target.path = "/nonexistent/t.fa";
     s.requests.compute = true;

@@ -9,28 +9,19 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <functional>
 #include <random>
 
 #include "dpviz/device_view.hpp"
 #include "gui_test_util.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define DPVIZ_SOAK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DPVIZ_SOAK_ASAN 1
-#endif
-#endif
-#ifdef DPVIZ_SOAK_ASAN
-// libasan's (GCC ships no header for it): bytes the program holds, quarantine not counted.
-extern "C" size_t __sanitizer_get_current_allocated_bytes();
-#endif
+#include "memory_probe.hpp"
 
 namespace dpviz::gui {
 namespace {
 
 using namespace dpviz::gui::testing;
+using dpviz::test::heap_bytes;
+using dpviz::test::resident_kib;
 
 #ifdef DPVIZ_SOAK_ASAN
 // Slower under the sanitizer: half the changes, the same mix, still ten times the 100 the memory
@@ -48,26 +39,6 @@ constexpr int kBaselineAt = 100;
 void fix_mmap_threshold() {
 #ifndef DPVIZ_SOAK_ASAN
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
-}
-
-// kB of resident memory (VmRSS), after giving freed heap back to the system.
-double resident_kib() {
-    malloc_trim(0);
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr);
-    return -1;
-}
-
-// Bytes the program holds on the heap: ASan's live allocations, else malloc's in-use bytes.
-double heap_bytes() {
-#ifdef DPVIZ_SOAK_ASAN
-    return double(__sanitizer_get_current_allocated_bytes());
-#else
-    const struct mallinfo2 m = mallinfo2();
-    return double(m.uordblks + m.hblkhd);
 #endif
 }
 
@@ -229,6 +200,27 @@ public:
         for (int k = 0; k < 3; ++k) ui_.frame(s_, &worker_);
     }
 
+    // The warm-up, then kChanges changes, with the memory figures taken after kBaselineAt of them
+    // and at the end, each time after normalize(); `device_used`, when given, adds the device's
+    // memory in use to both. Stops at a fatal failure, which the caller asserts.
+    void run(const std::function<double()>& device_used = {}) {
+        warm_up();
+        for (int k = 0; k < kChanges && !::testing::Test::HasFatalFailure(); ++k) {
+            change();
+            if (k + 1 == kBaselineAt) {
+                normalize();
+                if (device_used) figures.device_used_base = device_used();
+                figures.rss_base_kib = resident_kib();
+                figures.heap_base = heap_bytes();
+            }
+        }
+        if (::testing::Test::HasFatalFailure()) return;
+        normalize();
+        if (device_used) figures.device_used_end = device_used();
+        figures.rss_end_kib = resident_kib();
+        figures.heap_end = heap_bytes();
+    }
+
     Figures figures;
 
 private:
@@ -258,20 +250,9 @@ TEST(GuiSoak, CpuFramesSurviveRandomChangesCancelsAndExampleSwitches) {
     const auto t0 = std::chrono::steady_clock::now();
     fix_mmap_threshold();
     Soak soak(/*device=*/false, /*seed=*/20261201);
-    soak.warm_up();
-    for (int k = 0; k < kChanges && !::testing::Test::HasFatalFailure(); ++k) {
-        soak.change();
-        if (k + 1 == kBaselineAt) {
-            soak.normalize();
-            soak.figures.rss_base_kib = resident_kib();
-            soak.figures.heap_base = heap_bytes();
-        }
-    }
+    soak.run();
     ASSERT_FALSE(::testing::Test::HasFatalFailure());
-    soak.normalize();
     Figures& f = soak.figures;
-    f.rss_end_kib = resident_kib();
-    f.heap_end = heap_bytes();
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report("GuiSoak.Cpu", f);
     EXPECT_EQ(f.changes, kChanges);
@@ -295,22 +276,9 @@ TEST(GuiSoakGpu, ResidentViewKeepsDeviceMemoryStable) {
         return m ? double(m->total_bytes - m->free_bytes) : -1.0;
     };
     ASSERT_GE(used(), 0.0);
-    soak.warm_up();
-    for (int k = 0; k < kChanges && !::testing::Test::HasFatalFailure(); ++k) {
-        soak.change();
-        if (k + 1 == kBaselineAt) {
-            soak.normalize();
-            soak.figures.device_used_base = used();
-            soak.figures.rss_base_kib = resident_kib();
-            soak.figures.heap_base = heap_bytes();
-        }
-    }
+    soak.run(used);
     ASSERT_FALSE(::testing::Test::HasFatalFailure());
-    soak.normalize();
     Figures& f = soak.figures;
-    f.device_used_end = used();
-    f.rss_end_kib = resident_kib();
-    f.heap_end = heap_bytes();
     f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report("GuiSoakGpu", f);
     std::printf("GuiSoakGpu: device memory in use %.1f MiB after %d changes, %.1f MiB after %d\n",

@@ -1,15 +1,14 @@
 // Shared by the GUI tests: a headless Dear ImGui context (no window, no GL: a display size and
 // a built font atlas are enough to run whole frames; the clipboard is a string here), remote
-// activation of widgets by ID, key presses, a temporary folder, and a small wait for the worker.
+// activation of widgets by ID, key presses, a temporary folder, a small wait for the worker, and
+// the fixture of the tests that run whole frames with the globin example.
 #pragma once
 
 #include <imgui.h>
 #include <imgui_internal.h>
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <chrono>
-#include <filesystem>
 #include <initializer_list>
 #include <string>
 #include <thread>
@@ -19,6 +18,8 @@
 #include "gui/compute.hpp"
 #include "gui/frame.hpp"
 #include "gui/panels.hpp"
+#include "temp_dir.hpp"
+#include "test_text.hpp"
 
 namespace dpviz::gui::testing {
 
@@ -103,19 +104,8 @@ inline void press_key(HeadlessImGui& ui, AppState& s, int key, bool ctrl, bool s
     ui.frame(s);
 }
 
-class TempDir {
-public:
-    TempDir() {
-        char tmpl[] = "/tmp/dpviz-gui-test-XXXXXX";
-        path_ = mkdtemp(tmpl);
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    const std::string& path() const { return path_; }
-    std::string file(const std::string& name) const { return path_ + "/" + name; }
-
-private:
-    std::string path_;
-};
+using dpviz::test::slurp;
+using dpviz::test::TempDir;
 
 // Runs frames until `done` or a timeout; returns whether done.
 template <class Pred>
@@ -142,6 +132,14 @@ inline void click_at(HeadlessImGui& ui, AppState& s, Worker& w, ImVec2 pos) {
 
 inline std::string assets() { return DPVIZ_ASSETS; }
 
+// One side's input pasted as a single FASTA record.
+inline InputSide pasted(const std::string& name, const std::string& residues) {
+    InputSide in;
+    in.source = InputSource::paste;
+    in.pasted = ">" + name + "\n" + residues + "\n";
+    return in;
+}
+
 // A state as `dpviz gui --screenshot` starts it: the bundled assets, headless.
 inline AppState fresh_state() {
     AppState s;
@@ -149,5 +147,23 @@ inline AppState fresh_state() {
     s.headless = true;
     return s;
 }
+
+// Loads the globin example through the Inputs panel's button and waits for the result.
+inline void load_globins(HeadlessImGui& ui, AppState& s, Worker& w) {
+    ui.frame(s, &w);  // lay out the windows
+    activate(widget_id("Inputs", {"Globins"}));
+    ui.frame(s, &w);
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
+    ui.frame(s, &w);  // the matrix panel fits the new result to its canvas
+}
+
+// What a test of whole frames starts from: a headless UI, a fresh state and the real worker. A
+// suite's fixture derives from it under the suite's name (TEST_F(GuiFrames, ...)).
+class FramesTest : public ::testing::Test {
+protected:
+    HeadlessImGui ui;
+    AppState s = fresh_state();
+    Worker w{run_job};
+};
 
 }  // namespace dpviz::gui::testing

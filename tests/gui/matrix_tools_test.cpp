@@ -10,17 +10,20 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-void load_globins(HeadlessImGui& ui, AppState& s, Worker& w) {
-    ui.frame(s, &w);
-    activate(widget_id("Inputs", {"Globins"}));
-    ui.frame(s, &w);
-    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
-    ui.frame(s, &w);
-}
+class GuiMatrixTools : public FramesTest {};
 
 Vec2d canvas_center(const Canvas& cv) { return {cv.x + cv.w / 2, cv.y + cv.h / 2}; }
 
-TEST(GuiMatrixTools, ParseCellText) {
+// Centres cell (i, j) at 34 pixels a cell, then puts the mouse on the cell's middle (a frame each).
+void mouse_on_cell(HeadlessImGui& ui, AppState& s, Worker& w, int i, int j) {
+    s.view.center_pending = MatrixView::CenterOn{double(i), double(j), 34};
+    ui.frame(s, &w);
+    const Vec2d p = to_screen(s.view.xf, s.view.canvas, {j + 0.5, i + 0.5});
+    ImGui::GetIO().MousePos = ImVec2(float(p.x), float(p.y));
+    ui.frame(s, &w);
+}
+
+TEST_F(GuiMatrixTools, ParseCellText) {
     for (const char* t : {"12, 40", "12,40", "12 40", " (12, 40) ", "12\t40", "(12,40)"}) {
         const auto c = parse_cell_text(t);
         ASSERT_TRUE(c) << t;
@@ -30,7 +33,7 @@ TEST(GuiMatrixTools, ParseCellText) {
         EXPECT_FALSE(parse_cell_text(t)) << "'" << t << "'";
 }
 
-TEST(GuiMatrixTools, RulerStepIsTheSmallestNiceIntervalThatFits) {
+TEST_F(GuiMatrixTools, RulerStepIsTheSmallestNiceIntervalThatFits) {
     EXPECT_EQ(ruler_step(40.0, 30.0), 1);
     EXPECT_EQ(ruler_step(20.0, 30.0), 2);
     EXPECT_EQ(ruler_step(7.0, 30.0), 5);
@@ -41,10 +44,7 @@ TEST(GuiMatrixTools, RulerStepIsTheSmallestNiceIntervalThatFits) {
         EXPECT_GE(double(ruler_step(px, 42.0)) * px, 42.0) << px;
 }
 
-TEST(GuiMatrixTools, GoToCellCentresItAtTableScale) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiMatrixTools, GoToCellCentresItAtTableScale) {
     load_globins(ui, s, w);
     const double fitted = s.view.xf.cell_px;
     ASSERT_LT(fitted, 26.0);  // the whole matrix: far from table scale
@@ -86,10 +86,7 @@ TEST(GuiMatrixTools, GoToCellCentresItAtTableScale) {
     EXPECT_EQ(*s.view.inspected, (Cell{142, 147}));
 }
 
-TEST(GuiMatrixTools, CtrlGPutsTheKeyboardInTheGoToField) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiMatrixTools, CtrlGPutsTheKeyboardInTheGoToField) {
     load_globins(ui, s, w);
     const ImGuiID field = widget_id("Matrix", {"##goto"});
     EXPECT_NE(ImGui::GetActiveID(), field);
@@ -105,16 +102,9 @@ TEST(GuiMatrixTools, CtrlGPutsTheKeyboardInTheGoToField) {
     EXPECT_NE(ImGui::GetActiveID(), field);
 }
 
-TEST(GuiMatrixTools, CtrlCCopiesTheHoveredCellAndShiftAddsItsValue) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiMatrixTools, CtrlCCopiesTheHoveredCellAndShiftAddsItsValue) {
     load_globins(ui, s, w);
-    s.view.center_pending = MatrixView::CenterOn{55, 52, 34};
-    ui.frame(s, &w);
-    const Vec2d p = to_screen(s.view.xf, s.view.canvas, {52.5, 55.5});
-    ImGui::GetIO().MousePos = ImVec2(float(p.x), float(p.y));
-    ui.frame(s, &w);
+    mouse_on_cell(ui, s, w, 55, 52);
     ASSERT_TRUE(s.view.hover);
     ASSERT_EQ(*s.view.hover, (Cell{55, 52}));
 
@@ -143,17 +133,10 @@ TEST(GuiMatrixTools, CtrlCCopiesTheHoveredCellAndShiftAddsItsValue) {
     EXPECT_EQ(ui.clipboard(), "untouched");
 }
 
-TEST(GuiMatrixTools, ContextMenuCopiesTheCellItWasOpenedOn) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
+TEST_F(GuiMatrixTools, ContextMenuCopiesTheCellItWasOpenedOn) {
     load_globins(ui, s, w);
-    s.view.center_pending = MatrixView::CenterOn{20, 30, 34};
-    ui.frame(s, &w);
-    const Vec2d p = to_screen(s.view.xf, s.view.canvas, {30.5, 20.5});
+    mouse_on_cell(ui, s, w, 20, 30);
     ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(float(p.x), float(p.y));
-    ui.frame(s, &w);
     io.MouseDown[1] = true;  // a right click
     ui.frame(s, &w);
     io.MouseDown[1] = false;

@@ -17,11 +17,16 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-InputSide pasted(const std::string& name, const std::string& residues) {
-    InputSide in;
-    in.source = InputSource::paste;
-    in.pasted = ">" + name + "\n" + residues + "\n";
-    return in;
+// A headless state on the CPU backend whose random DNA pair (3000 x 3000, seeded) is big enough
+// that its fill is still running when the test acts on it.
+AppState long_cpu_fill(uint64_t seed) {
+    const auto [q, t] = random_dna_pair(3000, seed);
+    AppState s;
+    s.headless = true;
+    s.query = pasted("q", q);
+    s.target = pasted("t", t);
+    s.params.backend = BackendChoice::cpu;
+    return s;
 }
 
 TEST(GuiJobs, TheJobsProgressReachesTheRunnerAndResetsWithTheStage) {
@@ -55,12 +60,7 @@ TEST(GuiJobs, TheJobsProgressReachesTheRunnerAndResetsWithTheStage) {
 TEST(GuiJobs, ANewParameterChangeCancelsTheRunningFillInTheEngine) {
     // A pair big enough that the fill is still running when the change arrives (the test waits
     // for the engine's first progress report, then changes gap open).
-    const auto [q, t] = random_dna_pair(3000, 7);
-    AppState s;
-    s.headless = true;
-    s.query = pasted("q", q);
-    s.target = pasted("t", t);
-    s.params.backend = BackendChoice::cpu;
+    AppState s = long_cpu_fill(7);
     s.params.gap_open = s.params.gap_extend = 4;  // linear gaps: 5 bytes a cell at level matrix
     std::mutex m;
     std::vector<std::pair<int, std::optional<ErrorKind>>> outcomes;  // gap open, engine error
@@ -101,12 +101,7 @@ TEST(GuiJobs, ANewParameterChangeCancelsTheRunningFillInTheEngine) {
 }
 
 TEST(GuiJobs, CancelButtonStopsTheEngineAndSaysCancelled) {
-    const auto [q, t] = random_dna_pair(3000, 8);
-    AppState s;
-    s.headless = true;
-    s.query = pasted("q", q);
-    s.target = pasted("t", t);
-    s.params.backend = BackendChoice::cpu;
+    AppState s = long_cpu_fill(8);
     Worker w(run_job);
     HeadlessImGui ui;
     s.requests.compute = true;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 #include <sys/wait.h>
 
@@ -38,6 +37,36 @@ Png load_png(const std::string& path) {
 
 bool have(const char* program) { return std::system((std::string("command -v ") + program + " >/dev/null 2>&1").c_str()) == 0; }
 
+const std::string kBin = DPVIZ_BINARY;
+
+// Why these tests cannot run here, "" when they can: no Xvfb (for those that need one), or a
+// dpviz that does not route `dpviz gui`.
+std::string cannot_run(bool needs_xvfb) {
+    if (needs_xvfb && !have("Xvfb")) return "Xvfb is not installed";
+    if (std::system((kBin + " gui --help >/dev/null 2>&1").c_str()) != 0)
+        return "this dpviz has no gui command yet (cli.cpp does not route it)";
+    return "";
+}
+
+struct Run {
+    int rc;
+    std::string output;  // stdout and stderr
+};
+
+// Runs the shell `command` in `dir`, its output going to dir/log.txt.
+Run run_logged(const TempDir& dir, const std::string& command) {
+    const std::string log = dir.file("log.txt");
+    const int rc = std::system(("cd " + dir.path() + " && " + command + " >" + log + " 2>&1").c_str());
+    return {rc, slurp(log)};
+}
+
+// `dpviz gui --screenshot PNG ARGS` under a private Xvfb of `screen` ("WxHxDEPTH"), in `dir` and
+// with `dir` as its config home: it writes nothing anywhere else.
+Run screenshot(const TempDir& dir, const std::string& png, const std::string& screen, const std::string& args) {
+    return run_logged(dir, "XDG_CONFIG_HOME=" + dir.path() + " " + with_xvfb(screen) + kBin + " gui --screenshot " +
+                               png + " " + args);
+}
+
 // The menu bar's height at scale 1: the font's size plus its frame padding above and below.
 float menu_bar_px() { return kBaseFontPx + 2 * ImGuiStyle().FramePadding.y; }
 
@@ -54,21 +83,12 @@ int menu_bar_rows(const Png& img, int x) {
 }
 
 TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
-    if (!have("Xvfb")) GTEST_SKIP() << "Xvfb is not installed";
-    const std::string bin = DPVIZ_BINARY;
-    if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
-        GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
+    if (const std::string why = cannot_run(true); !why.empty()) GTEST_SKIP() << why;
     TempDir dir;
-    const std::string png = dir.file("shot.png"), log = dir.file("log.txt");
+    const std::string png = dir.file("shot.png");
     const std::string fa = assets() + "/examples/globins.fa";
-    // In the temporary folder, with its own config home: the check writes nothing anywhere else.
-    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
-                            " " + with_xvfb() + bin + " gui --screenshot " + png +
-                            " --frames 5 --query-record HBA_HUMAN --target-record HBB_HUMAN " + fa + " " + fa + " >" +
-                            log + " 2>&1";
-    const int rc = std::system(cmd.c_str());
-    std::ifstream lf(log);
-    const std::string output((std::istreambuf_iterator<char>(lf)), {});
+    const auto [rc, output] = screenshot(dir, png, "1280x800x24",
+                                         "--frames 5 --query-record HBA_HUMAN --target-record HBB_HUMAN " + fa + " " + fa);
     ASSERT_EQ(rc, 0) << output;
     const Png img = load_png(png);
     ASSERT_EQ(img.w, 1280) << output;
@@ -123,18 +143,11 @@ TEST(GuiScreenshot, GlobinExampleUnderXvfb) {
 }
 
 TEST(GuiScreenshot, ScaleTwoLaysOutTwiceAsLarge) {
-    if (!have("Xvfb")) GTEST_SKIP() << "Xvfb is not installed";
-    const std::string bin = DPVIZ_BINARY;
-    if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
-        GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
+    if (const std::string why = cannot_run(true); !why.empty()) GTEST_SKIP() << why;
     TempDir dir;
-    const std::string png = dir.file("shot2x.png"), log = dir.file("log.txt");
-    const std::string cmd = "cd " + dir.path() + " && XDG_CONFIG_HOME=" + dir.path() +
-                            " " + with_xvfb("2560x1600x24") + bin + " gui --screenshot " + png +
-                            " --frames 3 --scale 2 --size 2560x1600 --example globins >" + log + " 2>&1";
-    const int rc = std::system(cmd.c_str());
-    std::ifstream lf(log);
-    const std::string output((std::istreambuf_iterator<char>(lf)), {});
+    const std::string png = dir.file("shot2x.png");
+    const auto [rc, output] =
+        screenshot(dir, png, "2560x1600x24", "--frames 3 --scale 2 --size 2560x1600 --example globins");
     ASSERT_EQ(rc, 0) << output;
     const Png img = load_png(png);
     ASSERT_EQ(img.w, 2560) << output;
@@ -152,16 +165,10 @@ TEST(GuiScreenshot, ScaleTwoLaysOutTwiceAsLarge) {
 }
 
 TEST(GuiScreenshot, NoDisplayIsAOneLineErrorNotACrash) {
-    const std::string bin = DPVIZ_BINARY;
-    if (std::system((bin + " gui --help >/dev/null 2>&1").c_str()) != 0)
-        GTEST_SKIP() << "this dpviz has no gui command yet (cli.cpp does not route it)";
+    if (const std::string why = cannot_run(false); !why.empty()) GTEST_SKIP() << why;
     TempDir dir;
-    const std::string log = dir.file("log.txt");
-    const std::string cmd = "cd " + dir.path() + " && env -u DISPLAY -u WAYLAND_DISPLAY " + bin +
-                            " gui --screenshot " + dir.file("x.png") + " --example globins >" + log + " 2>&1";
-    const int rc = std::system(cmd.c_str());
-    std::ifstream lf(log);
-    const std::string output((std::istreambuf_iterator<char>(lf)), {});
+    const auto [rc, output] = run_logged(
+        dir, "env -u DISPLAY -u WAYLAND_DISPLAY " + kBin + " gui --screenshot " + dir.file("x.png") + " --example globins");
     ASSERT_TRUE(WIFEXITED(rc));
     EXPECT_EQ(WEXITSTATUS(rc), 5) << output;
     EXPECT_NE(output.find("65544"), std::string::npos) << output;

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <random>
+#include <utility>
 
 #include "gui/session.hpp"
 #include "gui_test_util.hpp"
@@ -59,7 +60,7 @@ std::vector<Corrupt> corrupt_files() {
     std::string binary(4096, '\0');
     std::mt19937 rng(16);
     for (char& c : binary) c = char(rng());
-    return {
+    std::vector<Corrupt> out = {
         {"cut mid-line", good.substr(0, good.find("gap_open=7") + 10 - 1), "cut short"},
         {"cut in the first line", good.substr(0, 5), "cut short"},
         {"empty", "", "empty"},
@@ -70,23 +71,30 @@ std::vector<Corrupt> corrupt_files() {
         {"a huge number", good + "gap_open=99999999999999999999\n", "gap_open=99999999999999999999"},
         {"beyond the engine's penalties", "gap_extend=1000001\n", "gap_extend=1000001"},
         {"a negative band", good + "band=-5\n", "band=-5"},
-        {"a negative gap", "gap_open=-1\n", "gap_open=-1"},
-        {"a zero match", "match=0\n", "match=0"},
-        {"a positive mismatch", "mismatch=3\n", "mismatch=3"},
-        {"NaN", "gap_open=nan\n", "gap_open=nan"},
-        {"a float", "band=2.5\n", "band=2.5"},
-        {"an exponent", "band=1e3\n", "band=1e3"},
-        {"a backend out of range", "backend=7\n", "backend=7"},
-        {"a flag that is no flag", "show_path=yes\n", "show_path=yes"},
-        {"an unknown algorithm", "algo=blast\n", "algo=blast"},
-        {"an unknown source", "query.source=url\n", "query.source=url"},
+    };
+    // A file of one bad setting: the notice quotes it.
+    const std::pair<const char*, const char*> one_bad_line[] = {
+        {"a negative gap", "gap_open=-1"},
+        {"a zero match", "match=0"},
+        {"a positive mismatch", "mismatch=3"},
+        {"NaN", "gap_open=nan"},
+        {"a float", "band=2.5"},
+        {"an exponent", "band=1e3"},
+        {"a backend out of range", "backend=7"},
+        {"a flag that is no flag", "show_path=yes"},
+        {"an unknown algorithm", "algo=blast"},
+        {"an unknown source", "query.source=url"},
+    };
+    for (const auto& [name, line] : one_bad_line) out.push_back({name, std::string(line) + "\n", line});
+    out.insert(out.end(), {
         {"only unknown keys", "future_key=1\nanother=2\n", "no line of it is a dpviz session setting"},
         {"no key=value at all", "just some text\nand more\n", "no line of it is a dpviz session setting"},
         {"only comments", "# dpviz GUI session (written on exit)\n", "no line of it is a dpviz session setting"},
         {"an overlong line", "query.pasted=" + std::string(3u << 20, 'A') + "\n", "line 1 is 3145741 bytes long"},
         {"an overlong last line, cut", "algo=local\nquery.pasted=" + std::string(3u << 20, 'C'), "line 2 is"},
         {"a long value shown short", "matrix=ok\nband=" + std::string(300, '9') + "\n", "band=9999999999"},
-    };
+    });
+    return out;
 }
 
 TEST(GuiSessionCorrupt, EveryCorruptFileLeavesTheDefaultsAndSaysWhyInOneLine) {

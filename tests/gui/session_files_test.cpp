@@ -17,11 +17,6 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-std::string slurp(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(f), {}};
-}
-
 // Sets an environment variable for one test.
 class ScopedEnv {
 public:

@@ -131,11 +131,13 @@ void pretend_gpu(AppState& s, int blocks, int warps_per_block) {
     s.result = c;
 }
 
-TEST(TeachPlayback, GpuMappingShowsComputedCellsAtStepK) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    load_pair(ui, s, w);
+// Every test starts from the pair of load_pair, computed.
+class TeachPlayback : public FramesTest {
+protected:
+    void SetUp() override { load_pair(ui, s, w); }
+};
+
+TEST_F(TeachPlayback, GpuMappingShowsComputedCellsAtStepK) {
     ASSERT_TRUE(s.result);
     pretend_gpu(s, 1, 2);  // two warps for three bands: band 2 waits for warp 0
     s.wavefront.view = TeachView::playback;
@@ -153,11 +155,7 @@ TEST(TeachPlayback, GpuMappingShowsComputedCellsAtStepK) {
     EXPECT_NE(s.wavefront.cache.label.find("1 blocks x 2 warps"), std::string::npos) << s.wavefront.cache.label;
 }
 
-TEST(TeachPlayback, CpuMappingShowsComputedCellsAtStepK) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    load_pair(ui, s, w);
+TEST_F(TeachPlayback, CpuMappingShowsComputedCellsAtStepK) {
     ASSERT_TRUE(s.result);
     ASSERT_EQ(s.result->result.backend, "cpu");
     s.wavefront.view = TeachView::playback;
@@ -173,11 +171,7 @@ TEST(TeachPlayback, CpuMappingShowsComputedCellsAtStepK) {
     for (const int64_t k : {sch.step(10, 10), sch.step(40, 40), sch.step(60, 75)}) expect_playback_at(ui, s, w, sch, k);
 }
 
-TEST(TeachPlayback, TileScaleForTheWholeMatrix) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    load_pair(ui, s, w);
+TEST_F(TeachPlayback, TileScaleForTheWholeMatrix) {
     pretend_gpu(s, 2, 1);
     s.wavefront.view = TeachView::playback;
     center_on(ui, s, w, 150, 75, 1.2);
@@ -204,11 +198,7 @@ TEST(TeachPlayback, TileScaleForTheWholeMatrix) {
     EXPECT_FALSE(has(fills_at("Matrix", tile_center(sch.bands() - 1, sch.tile_columns() - 1)), kPendingColor));
 }
 
-TEST(TeachPlayback, OwnershipColoursAreTheLegendsColours) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    load_pair(ui, s, w);
+TEST_F(TeachPlayback, OwnershipColoursAreTheLegendsColours) {
     pretend_gpu(s, 2, 2);  // three bands: block 0 warps 0 and 1, block 1 warp 0
     s.wavefront.view = TeachView::ownership;
     center_on(ui, s, w, 255, 40, 4.0);  // bands 1 and 2
@@ -235,11 +225,7 @@ TEST(TeachPlayback, OwnershipColoursAreTheLegendsColours) {
 }
 
 // The legend's swatches are drawn in the Wavefront window with the overlay's colours.
-TEST(TeachPlayback, LegendSwatchesCarryTheOwnerColours) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    load_pair(ui, s, w);
+TEST_F(TeachPlayback, LegendSwatchesCarryTheOwnerColours) {
     pretend_gpu(s, 2, 2);
     s.wavefront.view = TeachView::ownership;
     s.wavefront.color_by = OwnerField::lane;
@@ -259,11 +245,7 @@ TEST(TeachPlayback, LegendSwatchesCarryTheOwnerColours) {
     EXPECT_FALSE(has(colours, owner_color(OwnerField::block, 2)));  // the grid has two blocks
 }
 
-TEST(TeachPlayback, ButtonsScrubberAndClockMoveTheStep) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    load_pair(ui, s, w);
+TEST_F(TeachPlayback, ButtonsScrubberAndClockMoveTheStep) {
     s.wavefront.view = TeachView::playback;
     ui.frame(s, &w);
     ui.frame(s, &w);
@@ -331,11 +313,7 @@ TEST(TeachPlayback, ButtonsScrubberAndClockMoveTheStep) {
     EXPECT_LE(p.step, s.wavefront.cache.schedule->steps() - 1);
 }
 
-TEST(TeachPlayback, ResultWithoutAShapeSaysSo) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    load_pair(ui, s, w);
+TEST_F(TeachPlayback, ResultWithoutAShapeSaysSo) {
     pretend_gpu(s, 0, 0);
     s.wavefront.view = TeachView::playback;
     ui.frame(s, &w);

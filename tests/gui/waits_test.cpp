@@ -18,13 +18,6 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-InputSide pasted(const std::string& name, const std::string& residues) {
-    InputSide in;
-    in.source = InputSource::paste;
-    in.pasted = ">" + name + "\n" + residues + "\n";
-    return in;
-}
-
 TEST(GuiWaits, RunAllBackendsNeverReplacesAnAlignmentNotYetTaken) {
     // The alignment has finished but its outcome is not in the state yet when "run all
     // backends" is submitted; the timing job is small and done before the frame takes outcomes

@@ -19,6 +19,7 @@
 #include "dpviz/engine.hpp"
 #include "peer_env.hpp"
 #include "real_pairs.hpp"
+#include "similarity_rule_matrix.hpp"
 
 namespace dpviz::peers {
 namespace {
@@ -77,7 +78,9 @@ struct EmbossCase {
     std::vector<GapPenalties> gaps;
 };
 
-std::string case_name(const testing::TestParamInfo<EmbossCase>& info) {
+// A parameterized case's name: its pair's label and the algorithm.
+template <class Case>
+std::string case_name(const testing::TestParamInfo<Case>& info) {
     return info.param.pair + "_" + std::string(algorithm_name(info.param.algo));
 }
 
@@ -121,7 +124,7 @@ std::vector<EmbossCase> emboss_cases() {
     return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(Real, EmbossAgreement, testing::ValuesIn(emboss_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Real, EmbossAgreement, testing::ValuesIn(emboss_cases()), case_name<EmbossCase>);
 
 // ---------------------------------------------------------------------------------------------
 // Documented behaviour at the edges (docs/peers.md)
@@ -288,10 +291,6 @@ struct AlphabetCase {
     bool same_path;  // EMBOSS and dpviz report the same alignment (no co-optimal alternative taken)
 };
 
-std::string alphabet_case_name(const testing::TestParamInfo<AlphabetCase>& info) {
-    return info.param.pair + "_" + std::string(algorithm_name(info.param.algo));
-}
-
 class EmbossAlphabets : public testing::TestWithParam<AlphabetCase> {};
 
 TEST_P(EmbossAlphabets, ScoreIdentityAndSimilarityEqualEmboss) {
@@ -334,19 +333,13 @@ std::vector<AlphabetCase> alphabet_cases() {
     return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(TestData, EmbossAlphabets, testing::ValuesIn(alphabet_cases()), alphabet_case_name);
+INSTANTIATE_TEST_SUITE_P(TestData, EmbossAlphabets, testing::ValuesIn(alphabet_cases()), case_name<AlphabetCase>);
 
 // EMBOSS calls a pair similar when one residue scores > 0 against itself and against the other
 // (measured with needle): P/Q scores +2 here but both diagonals are negative.
 TEST(EmbossAlphabetsRule, SimilarityWithACustomMatrix) {
     if (const std::string why = emboss_missing(); !why.empty()) GTEST_SKIP() << why;
-    const std::string file = scratch_file("PQTEST",
-                                          "   A  E  P  Q  W\n"
-                                          "A  0  1  0  0  0\n"
-                                          "E  1  4  0  0  0\n"
-                                          "P  0  0 -1  2  0\n"
-                                          "Q  0  0  2 -1  0\n"
-                                          "W  0  0  0  0 11\n");
+    const std::string file = scratch_file("PQTEST", dpviz::test::kSimilarityRuleMatrix);
     const Seq q = literal("pq_query", "WPWAWEWAW"), t = literal("pq_target", "WQWEWAWAW");
     const Problem p = make(Algorithm::global, q, t, &matrix(file), {10, 1});
     const Alignment a = align_reference(p).alignment;

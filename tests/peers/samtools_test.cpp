@@ -11,25 +11,15 @@
 
 #include "peer_env.hpp"
 #include "real_pairs.hpp"
+#include "test_text.hpp"
 
 namespace dpviz::peers {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> lines_of(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
-}
-
-std::vector<std::string> fields(const std::string& line) {
-    std::vector<std::string> out;
-    std::stringstream in(line);
-    for (std::string f; std::getline(in, f, '\t');) out.push_back(f);
-    return out;
-}
+using dpviz::test::fields;
+using dpviz::test::lines_of;
 
 std::vector<std::string> records(const std::string& sam) {
     std::vector<std::string> out;
