@@ -36,7 +36,7 @@ Times fill and fill + traceback on generated pairs: seeded random sequences and 
 (~80% identity, so the optimal path is long), warm-up + median of --repeat runs.
 
   --backend B        cpu (default), cpu-reference, cuda, cuda-portable, or all
-  --algo A[,A...]    local (default), global, semiglobal, edit, lcs, dtw, or all
+  --algo A[,A...]    local (default), global, semiglobal, glocal, edit, lcs, dtw, or all
   --alphabet X       dna (default: NUC.4.4, gaps 10/1) or protein (BLOSUM62, gaps 11/1)
   --pairs S[,S...]   lengths, e.g. 1k,10k,12k (default 1k,10k,12k; 65536 needs --large)
   --length N         one pair of length N instead
@@ -142,12 +142,11 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
             if (!v) return v.error();
             o.algos.clear();
             if (*v == "all") {
-                o.algos = {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs,
-                           Algorithm::dtw};
+                for (const AlgorithmInfo& row : kAlgorithms) o.algos.push_back(row.id);
             } else {
                 for (const std::string& name : split(*v)) {
                     const auto algo = parse_algorithm(name);
-                    if (!algo) return usage_error("unknown --algo '" + name + "' (local, global, semiglobal, edit, lcs, dtw, all)");
+                    if (!algo) return usage_error("unknown --algo '" + name + "' (" + algorithm_choices() + ", all)");
                     o.algos.push_back(*algo);
                 }
             }
@@ -302,7 +301,8 @@ Row run_backend(const Options& o, const Pair& pair, const Problem& p, Backend b)
 // parasail's traceback functions for an algorithm, fastest first as far as we know; every one is
 // checked against dpviz's score before it is timed.
 std::vector<std::string> parasail_variants(Algorithm a) {
-    const char* family = a == Algorithm::local ? "sw" : a == Algorithm::global ? "nw" : "sg";
+    // glocal is parasail's sg_dx: free leading and trailing gaps in the target (its s2) only.
+    const char* family = a == Algorithm::local ? "sw" : a == Algorithm::global ? "nw" : a == Algorithm::glocal ? "sg_dx" : "sg";
     std::vector<std::string> out;
     for (const char* method : {"striped", "scan", "diag"})
         for (const char* width : {"sat", "64", "32", "16", "8"})

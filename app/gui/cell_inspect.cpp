@@ -62,7 +62,8 @@ CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
-        case Algorithm::semiglobal: {
+        case Algorithm::semiglobal:
+        case Algorithm::glocal: {
             const int32_t s = p.sub(i, j);
             x.substitution = s;
             const int32_t open = p.gaps.open, ext = p.gaps.extend;
@@ -137,32 +138,20 @@ Grid<uint8_t> optimal_mask(const Problem& p, const MatrixRefs& m, int32_t score)
         s |= st;
         stack.push_back({i, j, st});
     };
-    switch (p.algo) {
-        case Algorithm::local:
-            if (score > 0) {
-                for (int i = 0; i <= M; ++i)
-                    for (int j = 0; j <= N; ++j)
-                        if (H.at(i, j) == score) push(i, j, kH);
-                break;
-            }
-            push(0, 0, kH);
-            break;
-        case Algorithm::semiglobal:
-            for (int i = 0; i <= M; ++i)
-                if (H.at(i, N) == score) push(i, N, kH);
+    // Every cell the end rule may pick that holds the score (local with no positive cell: the
+    // empty alignment at (0, 0)).
+    const AlgorithmRules rules = rules_of(p.algo);
+    if (rules.end == EndRule::corner) {
+        push(M, N, kH);
+    } else if (rules.end == EndRule::best_cell && score <= 0) {
+        push(0, 0, kH);
+    } else {
+        for (int i = 0; i <= M; ++i)
             for (int j = 0; j <= N; ++j)
-                if (H.at(M, j) == score) push(M, j, kH);
-            break;
-        default: push(M, N, kH);
+                if (end_candidate(rules.end, i, j, M, N) && H.at(i, j) == score) push(i, j, kH);
     }
     const bool affine = p.affine();
-    auto stops = [&](int32_t i, int32_t j, uint8_t bits) {
-        switch (p.algo) {
-            case Algorithm::local: return (bits & dir::kZero) != 0 || i == 0 || j == 0;
-            case Algorithm::semiglobal: return i == 0 || j == 0;
-            default: return i == 0 && j == 0;
-        }
-    };
+    auto stops = [&](int32_t i, int32_t j, uint8_t bits) { return traceback_stops(rules.stop, i, j, bits); };
     while (!stack.empty()) {
         const Item it = stack.back();
         stack.pop_back();

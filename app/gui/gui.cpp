@@ -158,7 +158,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         else if (a == "--run-all") o.run_all_backends = true;
         else if (a == "--algo") {
             const auto algo = parse_algorithm(v);
-            if (!algo) return usage_error("unknown --algo '" + v + "' (local, global, semiglobal, edit, lcs, dtw)");
+            if (!algo) return usage_error("unknown --algo '" + v + "' (" + algorithm_choices() + ")");
             p.algo = *algo;
         } else if (a == "--matrix") {
             p.matrix = v;

@@ -22,8 +22,6 @@ void param_slider(AppState& s, const char* label, int* v, int lo, int hi, const 
     if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
 }
 
-const char* kAlgorithms[] = {"local (Smith-Waterman)", "global (Needleman-Wunsch)", "semiglobal (free end gaps)",
-                             "edit distance (Levenshtein)", "LCS", "DTW"};
 
 void backend_combo(AppState& s) {
     const SystemInfo& sys = s.system;
@@ -58,10 +56,13 @@ void draw_parameters(AppState& s) {
     Parameters& p = s.params;
     // Fields fill the panel, less the widest label ("matrix file", "local cost").
     ImGui::PushItemWidth(-(ImGui::CalcTextSize("matrix file").x + ImGui::GetStyle().ItemInnerSpacing.x * 2));
-    int algo = int(p.algo);
-    if (ImGui::Combo("algorithm", &algo, kAlgorithms, IM_ARRAYSIZE(kAlgorithms))) {
-        p.algo = Algorithm(algo);
-        request_compute(s, true);
+    if (ImGui::BeginCombo("algorithm", std::string(info_of(p.algo).label).c_str())) {
+        for (const AlgorithmInfo& a : dpviz::kAlgorithms)
+            if (ImGui::Selectable(std::string(a.label).c_str(), a.id == p.algo) && a.id != p.algo) {
+                p.algo = a.id;
+                request_compute(s, true);
+            }
+        ImGui::EndCombo();
     }
 
     if (uses_substitution_matrix(p.algo)) {

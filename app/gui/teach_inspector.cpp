@@ -85,18 +85,21 @@ RecurrenceLine reduce(T lhs, T symbolic, const char* op, const std::vector<Candi
     return r;
 }
 
-const char* border_rule(const Problem& p, Cell c) {
-    switch (p.algo) {
-        case Algorithm::local: return "local: row 0 and column 0 are 0 (an alignment may start anywhere)";
-        case Algorithm::semiglobal: return "semi-global: row 0 and column 0 are 0 (end gaps are free)";
-        case Algorithm::global:
-            return c.i == 0 && c.j == 0 ? "global: H[0][0] = 0"
-                                        : "global: a leading gap of k residues, H = -(open + (k-1) * extend)";
-        case Algorithm::edit: return "edit: D[i][0] = i, D[0][j] = j (delete or insert everything so far)";
-        case Algorithm::lcs: return "LCS: row 0 and column 0 are 0 (nothing in common with an empty prefix)";
-        case Algorithm::dtw: return "DTW: D[0][0] = 0; the rest of row 0 and column 0 are unreachable (+inf)";
+// The rule of the border the cell is on (dpviz/algorithm.hpp), in words.
+std::string border_rule(const Problem& p, Cell c) {
+    const std::string name(algorithm_name(p.algo));
+    if (c.i == 0 && c.j == 0) return name + ": the corner (0, 0) is 0, where every path begins";
+    const bool column = c.j == 0;
+    const AlgorithmRules rules = rules_of(p.algo);
+    const std::string where = column ? "column 0 (query residues against nothing)" : "row 0 (target residues against nothing)";
+    switch (column ? rules.left : rules.top) {
+        case Border::free: return name + ": " + where + " is 0, no predecessor: an alignment may begin here (a free leading gap)";
+        case Border::gap: return name + ": " + where + ": a leading gap of k residues, H = -(open + (k-1) * extend)";
+        case Border::count: return name + ": " + where + " is k: delete or insert everything so far";
+        case Border::path: return name + ": " + where + " is 0: nothing in common with an empty prefix";
+        case Border::unreachable: return name + ": " + where + " is unreachable (+inf)";
     }
-    return "";
+    return name;
 }
 
 std::vector<BitFlag> decode_bits(const Problem& p, uint8_t b) {
@@ -179,7 +182,8 @@ void kernel_lines(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
-        case Algorithm::semiglobal: alignment_kernel(p, m, c, out); return;
+        case Algorithm::semiglobal:
+        case Algorithm::glocal: alignment_kernel(p, m, c, out); return;
         case Algorithm::edit: {
             const int32_t mm = *out.x.substitution;
             const int32_t d = diag + mm, u = up + 1, l = left + 1;
@@ -240,7 +244,8 @@ Inspection inspect_cell(const Problem& p, const MatrixRefs& m, Cell c) {
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
-        case Algorithm::semiglobal: {
+        case Algorithm::semiglobal:
+        case Algorithm::glocal: {
             const T zero = p.algo == Algorithm::local ? ", 0" : "";
             if (p.affine()) {
                 out.recurrences.push_back(reduce("E", "max(H[i][j-1] - open, E[i][j-1] - extend)", "max", x.e_candidates, *x.e));

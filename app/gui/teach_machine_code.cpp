@@ -248,6 +248,7 @@ std::string fill_kernel_name(const Problem& p, bool dpx, OutputLevel level) {
         case Algorithm::local:
         case Algorithm::global:
         case Algorithm::semiglobal:
+        case Algorithm::glocal:
             s = "align";
             if (p.algo == Algorithm::local) s += "-local";
             if (p.affine()) s += "-affine";

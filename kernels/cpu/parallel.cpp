@@ -53,9 +53,8 @@ struct Plan {
     wavefront::Kernel kernel;     // everything but the target array
     bool dtw = false;
     bool affine = false;
-    bool global_border = false;   // borders H[i][0] = -(open + (i-1)*extend), direction kUp / kLeft
+    AlgorithmRules rules;         // borders and end cell (dpviz/algorithm.hpp), in the user's terms
     bool negate = false;          // edit distance runs as -D (a maximisation)
-    bool semiglobal = false;
 };
 
 // Match/mismatch by code when, over the codes present, s(a, b) takes one value for a == b and one
@@ -90,10 +89,12 @@ Plan make_plan(const Problem& p, OutputLevel level) {
     wavefront::Kernel& k = plan.kernel;
     k.store = level == OutputLevel::score ? Store::score : level == OutputLevel::path ? Store::dirs : Store::matrix;
     k.n = p.cols();
+    plan.rules = rules_of(p.algo);
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
         case Algorithm::semiglobal:
+        case Algorithm::glocal:
             plan.affine = p.affine();
             k.family = plan.affine ? Family::align_affine : Family::align_linear;
             k.local = p.algo == Algorithm::local;
@@ -101,8 +102,6 @@ Plan make_plan(const Problem& p, OutputLevel level) {
             k.extend = p.gaps.extend;
             k.table = !match_mismatch_of(p, k.match, k.mismatch);
             k.alphabet = p.matrix.size();
-            plan.global_border = p.algo == Algorithm::global;
-            plan.semiglobal = p.algo == Algorithm::semiglobal;
             break;
         case Algorithm::edit:
             // -D[i][j] = max(-D[i-1][j-1] - (a != b), -D[i-1][j] - 1, -D[i][j-1] - 1): global
@@ -111,7 +110,6 @@ Plan make_plan(const Problem& p, OutputLevel level) {
             k.open = k.extend = 1;
             k.match = 0;
             k.mismatch = -1;
-            plan.global_border = true;
             plan.negate = true;
             break;
         case Algorithm::lcs:
@@ -121,7 +119,6 @@ Plan make_plan(const Problem& p, OutputLevel level) {
             k.open = k.extend = 0;
             k.match = 1;
             k.mismatch = -int32_t(kScoreBound);
-            plan.global_border = true;
             break;
         case Algorithm::dtw:
             k.family = p.dtw_cost == DtwCost::abs ? Family::dtw_abs : Family::dtw_squared;
@@ -131,12 +128,12 @@ Plan make_plan(const Problem& p, OutputLevel level) {
     return plan;
 }
 
-// H[i][0] (and H[0][i]) as the kernel sees it.
-int32_t border_h(const Plan& plan, int32_t i) {
-    if (i == 0) return 0;
-    if (plan.dtw) return kPosInf;
-    if (plan.global_border) return -(plan.kernel.open + (i - 1) * plan.kernel.extend);
-    return 0;
+// H(0, k) (border `top`) or H(k, 0) (`left`) of the algorithm, and as the kernel sees it.
+int32_t border_value(const Plan& plan, Border b, int32_t k) {
+    return border_h(b, k, plan.kernel.open, plan.kernel.extend);
+}
+int32_t kernel_border(const Plan& plan, Border b, int32_t k) {
+    return plan.negate ? -border_value(plan, b, k) : border_value(plan, b, k);
 }
 
 // Row i's columns inside the Sakoe-Chiba band, Problem::in_band as an interval:
@@ -272,8 +269,8 @@ public:
         // The row above band 0 is row 0.
         top_h_.assign(size_t(N_) + 2 * W_ + 2, plan.dtw ? kPosInf : 0);
         top_f_.assign(top_h_.size(), kNegInf);
-        for (int32_t j = 1; j <= N_; ++j) top_h_[W_ + j] = border_h(plan, j);
-        if (plan.semiglobal) last_col_.assign(size_t(M_) + 1, 0);
+        for (int32_t j = 1; j <= N_; ++j) top_h_[W_ + j] = kernel_border(plan, plan.rules.top, j);
+        if (keeps_last_column()) last_col_.assign(size_t(M_) + 1, 0);
         progress_ = std::make_unique<Progress[]>(size_t(bands_));
     }
 
@@ -294,7 +291,7 @@ public:
         for (const Scratch& x : scratch) best_.offer(x.best.score, x.best.cell);
     }
 
-    // Results after run(): H of the last row (kernel terms), H[i][N] (semiglobal), the local best.
+    // Results after run(): H of the last row (kernel terms), H[i][N] (semi-global), the local best.
     int32_t last_row(int32_t j) const { return top_h_[W_ + j]; }
     int32_t last_col(int32_t i) const { return last_col_[i]; }
     const Best& best() const { return best_; }
@@ -350,7 +347,7 @@ private:
         for (int k = 0; k < W; ++k) {
             const int32_t i = i0 + k;
             const bool real = k < rows;
-            hp[k] = real ? border_h(plan_, i) : (plan_.dtw ? kPosInf : 0);
+            hp[k] = real ? kernel_border(plan_, plan_.rules.left, i) : (plan_.dtw ? kPosInf : 0);
             e[k] = fp[k] = kNegInf;
             maxv[k] = maxt[k] = 0;
             if (plan_.dtw) {
@@ -366,7 +363,7 @@ private:
                 for (int c = 0; c < kernel_.alphabet; ++c) row[c] = real ? p_.matrix.at(p_.query_codes[i - 1], c) : 0;
             }
         }
-        d[0] = border_h(plan_, i0 - 1);
+        d[0] = kernel_border(plan_, plan_.rules.left, i0 - 1);
         for (int k = 1; k < W; ++k) d[k] = hp[k - 1];
         const wavefront::Band band{x.query.data(), x.profile.data(), x.lo.data(), x.hi.data(), hp};
 
@@ -400,7 +397,7 @@ private:
     // What the kernel leaves to the driver: the last column (semi-global) and the matrices.
     void finish_chunk(const Scratch& x, const ChunkPlace& c) {
         const int W = c.lanes;
-        if (plan_.semiglobal)
+        if (keeps_last_column())
             for (int k = 0; k < c.rows; ++k)
                 if (N_ + k >= c.a && N_ + k <= c.z) last_col_[c.i0 + k] = x.h[size_t(N_ + k - c.a) * W + k];
         if (kernel_.store == Store::matrix) {
@@ -411,6 +408,9 @@ private:
             }
         }
     }
+
+    // Semi-global's end may be in column N: the bands keep it.
+    bool keeps_last_column() const { return plan_.rules.end == EndRule::last_row_or_column; }
 
     const Problem& p_;
     const Plan& plan_;
@@ -468,27 +468,23 @@ void reset_grid(Grid<T>& g, int32_t rows, int32_t cols, T fill, unsigned threads
 // Borders of the grids the level keeps (interiors come from the bands).
 void fill_borders(const Problem& p, const Plan& plan, OutputLevel level, unsigned threads, DpResult& r) {
     const int32_t M = p.rows(), N = p.cols();
-    auto out = [&](int32_t v) { return plan.negate ? -v : v; };
+    const Border top = plan.rules.top, left = plan.rules.left;
     if (level != OutputLevel::score) {
         reset_grid<uint8_t>(r.dirs, M + 1, N + 1, 0, threads);
-        if (plan.global_border) {
-            for (int32_t i = 1; i <= M; ++i)
-                r.dirs.at(i, 0) = dir::kUp | (plan.affine ? (i == 1 ? dir::kFOpen : dir::kFExtend) : 0);
-            for (int32_t j = 1; j <= N; ++j)
-                r.dirs.at(0, j) = dir::kLeft | (plan.affine ? (j == 1 ? dir::kEOpen : dir::kEExtend) : 0);
-        }
+        for (int32_t i = 1; i <= M; ++i) r.dirs.at(i, 0) = border_dirs(left, true, i, plan.affine);
+        for (int32_t j = 1; j <= N; ++j) r.dirs.at(0, j) = border_dirs(top, false, j, plan.affine);
     }
     if (level != OutputLevel::matrix) return;
     reset_grid(r.H, M + 1, N + 1, 0, threads);
-    for (int32_t i = 1; i <= M; ++i) r.H.at(i, 0) = out(border_h(plan, i));
-    for (int32_t j = 1; j <= N; ++j) r.H.at(0, j) = out(border_h(plan, j));
+    for (int32_t i = 1; i <= M; ++i) r.H.at(i, 0) = border_value(plan, left, i);
+    for (int32_t j = 1; j <= N; ++j) r.H.at(0, j) = border_value(plan, top, j);
     if (plan.affine) {
         reset_grid(r.E, M + 1, N + 1, kNegInf, threads);
         reset_grid(r.F, M + 1, N + 1, kNegInf, threads);
-        if (plan.global_border) {
+        if (border_gap_layer(left))
             for (int32_t i = 1; i <= M; ++i) r.F.at(i, 0) = r.H.at(i, 0);
+        if (border_gap_layer(top))
             for (int32_t j = 1; j <= N; ++j) r.E.at(0, j) = r.H.at(0, j);
-        }
     }
 }
 
@@ -525,36 +521,32 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
         if (wf->cancelled()) return cancelled_error();
     }
     auto h_at = [&](int32_t i, int32_t j) {
-        if (i == 0) return border_h(plan, j);
-        if (j == 0) return border_h(plan, i);
+        if (i == 0) return kernel_border(plan, plan.rules.top, j);
+        if (j == 0) return kernel_border(plan, plan.rules.left, i);
         if (i == M) return wf->last_row(j);
         return wf->last_col(i);  // j == N
     };
-    // select_end (traceback.cpp) over what the bands kept.
-    switch (p.algo) {
-        case Algorithm::local:
-            r.end = wf ? wf->best().cell : Cell{0, 0};
-            r.score = wf ? wf->best().score : 0;
-            break;
-        case Algorithm::semiglobal: {
-            Cell best{};
-            int32_t best_score = 0;
-            bool first = true;
-            auto offer = [&](Cell c) {
-                const int32_t s = h_at(c.i, c.j);
-                if (first || s > best_score) { best_score = s; best = c; }
-                first = false;
-            };
-            for (int32_t i = 0; i < M; ++i) offer({i, N});
-            for (int32_t j = 0; j <= N; ++j) offer({M, j});
-            r.end = best;
-            r.score = best_score;
-            break;
-        }
-        default:
-            r.end = {M, N};
-            r.score = plan.negate ? -h_at(M, N) : h_at(M, N);
-            break;
+    // select_end (traceback.cpp) over what the bands kept: the local best comes from the bands,
+    // the other rules' cells lie on the borders, row M and column N.
+    const EndRule end = plan.rules.end;
+    if (end == EndRule::best_cell) {
+        r.end = wf ? wf->best().cell : Cell{0, 0};
+        r.score = wf ? wf->best().score : 0;
+    } else if (end == EndRule::corner) {
+        r.end = {M, N};
+        r.score = plan.negate ? -h_at(M, N) : h_at(M, N);
+    } else {
+        Cell best{-1, -1};
+        int32_t best_score = 0;
+        auto offer = [&](Cell c) {
+            const int32_t s = h_at(c.i, c.j);
+            if (best.i < 0 || s > best_score) { best_score = s; best = c; }
+        };
+        for (int32_t i = 0; i < M; ++i)
+            if (end_candidate(end, i, N, M, N)) offer({i, N});
+        for (int32_t j = 0; j <= N; ++j) offer({M, j});
+        r.end = best;
+        r.score = best_score;
     }
     r.fill_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_result(p, r);

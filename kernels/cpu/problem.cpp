@@ -75,35 +75,26 @@ void add_missing_letters(SubstitutionMatrix& m, const std::string& residues) {
 
 }  // namespace
 
-std::string_view algorithm_name(Algorithm a) {
-    switch (a) {
-        case Algorithm::local: return "local";
-        case Algorithm::global: return "global";
-        case Algorithm::semiglobal: return "semiglobal";
-        case Algorithm::edit: return "edit";
-        case Algorithm::lcs: return "lcs";
-        case Algorithm::dtw: return "dtw";
-    }
-    return "?";
+std::string_view algorithm_name(Algorithm a) { return info_of(a).name; }
+
+std::string algorithm_choices() {
+    std::string s;
+    for (const AlgorithmInfo& row : kAlgorithms) s += (s.empty() ? "" : ", ") + std::string(row.name);
+    return s;
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view s) {
     const std::string l = lower(s);
-    for (Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit,
-                        Algorithm::lcs, Algorithm::dtw})
-        if (l == algorithm_name(a)) return a;
-    if (l == "sw" || l == "smith-waterman") return Algorithm::local;
-    if (l == "nw" || l == "needleman-wunsch") return Algorithm::global;
-    if (l == "semi-global" || l == "sg") return Algorithm::semiglobal;
-    if (l == "levenshtein") return Algorithm::edit;
+    for (const AlgorithmInfo& row : kAlgorithms) {
+        if (l == row.name) return row.id;
+        for (std::string_view rest = row.aliases; !rest.empty();) {
+            const size_t space = rest.find(' ');
+            if (l == rest.substr(0, space)) return row.id;
+            rest = space == std::string_view::npos ? std::string_view{} : rest.substr(space + 1);
+        }
+    }
     return std::nullopt;
 }
-
-bool minimizes(Algorithm a) { return a == Algorithm::edit || a == Algorithm::dtw; }
-bool uses_substitution_matrix(Algorithm a) {
-    return a == Algorithm::local || a == Algorithm::global || a == Algorithm::semiglobal;
-}
-bool uses_gap_penalties(Algorithm a) { return uses_substitution_matrix(a); }
 
 std::string_view dtw_cost_name(DtwCost c) { return c == DtwCost::abs ? "abs" : "squared"; }
 

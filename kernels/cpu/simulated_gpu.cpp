@@ -49,11 +49,6 @@ Status launch(const char* kernel) {
     return Ok{};
 }
 
-#define DPVIZ_SIM_TRY(expr)                                \
-    do {                                                   \
-        if (auto st_ = (expr); !st_) return st_.error();   \
-    } while (0)
-
 }  // namespace
 
 Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec) {
@@ -66,15 +61,15 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     if (pair_score::applies(p, level)) {
         // cuda/pair_score.cu's allocations and launch, in its order.
         SimBuffer sel, tab, row_slots, ctrl;
-        DPVIZ_SIM_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), 2, "the target selectors"));
-        DPVIZ_SIM_TRY(tab.allocate(uint64_t(M) + 1, 4, "the row score tables"));
-        DPVIZ_SIM_TRY(row_slots.allocate(2 * uint64_t(pair_score::row_slot_entries(int(N))), 8, "the group row slots"));
-        DPVIZ_SIM_TRY(ctrl.allocate(2, 8, "the ticket and best cell"));
-        DPVIZ_SIM_TRY(launch("pair_score"));
+        DPVIZ_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), 2, "the target selectors"));
+        DPVIZ_TRY(tab.allocate(uint64_t(M) + 1, 4, "the row score tables"));
+        DPVIZ_TRY(row_slots.allocate(2 * uint64_t(pair_score::row_slot_entries(int(N))), 8, "the group row slots"));
+        DPVIZ_TRY(ctrl.allocate(2, 8, "the ticket and best cell"));
+        DPVIZ_TRY(launch("pair_score"));
         return device_error(no_kernels);
     }
 
-    const bool local = p.algo == Algorithm::local, semiglobal = p.algo == Algorithm::semiglobal;
+    const bool local = p.algo == Algorithm::local, last_row = reads_last_row(rules_of(p.algo).end);
     const bool affine = p.affine();
     const int64_t nbands = gpu_band::band_count(int(M));
     const int64_t nchunks = gpu_band::band_chunks(int(N));
@@ -87,50 +82,50 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
 
     // The order of run_gpu's allocations.
     SimBuffer rows, cols, table, bot_h, bot_f, lastcol, loc, rowbest, rowchunk, snap, rowM, dirs, D, H, E, F, Hb, Eb, Fb;
-    DPVIZ_SIM_TRY(rows.allocate(M + kBandRows + 1, 4, "the query rows"));
-    DPVIZ_SIM_TRY(cols.allocate(N + 2 * kColPad, 4, "the target columns"));
-    DPVIZ_SIM_TRY(table.allocate(A * A, 4, "the score table"));
+    DPVIZ_TRY(rows.allocate(M + kBandRows + 1, 4, "the query rows"));
+    DPVIZ_TRY(cols.allocate(N + 2 * kColPad, 4, "the target columns"));
+    DPVIZ_TRY(table.allocate(A * A, 4, "the score table"));
     const uint64_t bot = uint64_t(nbands - 1) * pitch;
-    DPVIZ_SIM_TRY(bot_h.allocate(bot, 8, "the band hand-over row"));
-    if (affine) DPVIZ_SIM_TRY(bot_f.allocate(bot, 8, "the band hand-over row (F)"));
-    DPVIZ_SIM_TRY(lastcol.allocate(M + 1, 4, "the last column"));
-    DPVIZ_SIM_TRY(loc.allocate(1, 4, "the end-cell slot"));
+    DPVIZ_TRY(bot_h.allocate(bot, 8, "the band hand-over row"));
+    if (affine) DPVIZ_TRY(bot_f.allocate(bot, 8, "the band hand-over row (F)"));
+    DPVIZ_TRY(lastcol.allocate(M + 1, 4, "the last column"));
+    DPVIZ_TRY(loc.allocate(1, 4, "the end-cell slot"));
     if (local) {
-        DPVIZ_SIM_TRY(rowbest.allocate(M + 1, 4, "the row maxima"));
-        DPVIZ_SIM_TRY(rowchunk.allocate(M + 1, 4, "the row-maximum chunks"));
+        DPVIZ_TRY(rowbest.allocate(M + 1, 4, "the row maxima"));
+        DPVIZ_TRY(rowchunk.allocate(M + 1, 4, "the row-maximum chunks"));
         if (level != OutputLevel::matrix)
-            DPVIZ_SIM_TRY(snap.allocate(nbands * nsnap * snap_fields * 32, 4, "the warp snapshots"));
+            DPVIZ_TRY(snap.allocate(nbands * nsnap * snap_fields * 32, 4, "the warp snapshots"));
     }
-    if (semiglobal) DPVIZ_SIM_TRY(rowM.allocate(N + 1, 4, "the last row"));
+    if (last_row) DPVIZ_TRY(rowM.allocate(N + 1, 4, "the last row"));
     if (level == OutputLevel::path) {
-        DPVIZ_SIM_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));
-        DPVIZ_SIM_TRY(D.allocate(cells1, 1, "the direction bits"));
+        DPVIZ_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));
+        DPVIZ_TRY(D.allocate(cells1, 1, "the direction bits"));
     }
     if (level == OutputLevel::matrix) {
-        DPVIZ_SIM_TRY(H.allocate(cells1, 4, "H"));
-        DPVIZ_SIM_TRY(D.allocate(cells1, 1, "the direction bits"));
+        DPVIZ_TRY(H.allocate(cells1, 4, "H"));
+        DPVIZ_TRY(D.allocate(cells1, 1, "the direction bits"));
         if (affine) {
-            DPVIZ_SIM_TRY(E.allocate(cells1, 4, "E"));
-            DPVIZ_SIM_TRY(F.allocate(cells1, 4, "F"));
+            DPVIZ_TRY(E.allocate(cells1, 4, "E"));
+            DPVIZ_TRY(F.allocate(cells1, 4, "F"));
         }
         // What the kernel writes first, in its own order: packed bits, H (E, F) per band and step.
         const int64_t band_cells = nbands * nchunks * kSteps * 32 * kRows * kCols;
-        DPVIZ_SIM_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));
-        DPVIZ_SIM_TRY(Hb.allocate(band_cells, 4, "H in band order"));
+        DPVIZ_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));
+        DPVIZ_TRY(Hb.allocate(band_cells, 4, "H in band order"));
         if (affine) {
-            DPVIZ_SIM_TRY(Eb.allocate(band_cells, 4, "E in band order"));
-            DPVIZ_SIM_TRY(Fb.allocate(band_cells, 4, "F in band order"));
+            DPVIZ_TRY(Eb.allocate(band_cells, 4, "E in band order"));
+            DPVIZ_TRY(Fb.allocate(band_cells, 4, "F in band order"));
         }
     }
 
     // The order of run_gpu's launches: the fill; the local end-cell search when some cell
     // scores above 0 (the device learns that from the fill; here the CPU's score says it);
     // unpacking the matrices and bits at level matrix, the bits at level path.
-    DPVIZ_SIM_TRY(launch("band_fill"));
-    if (level == OutputLevel::matrix) DPVIZ_SIM_TRY(launch("unpack_matrix"));
+    DPVIZ_TRY(launch("band_fill"));
+    if (level == OutputLevel::matrix) DPVIZ_TRY(launch("unpack_matrix"));
     if (local && level != OutputLevel::matrix && align_cpu(p, OutputLevel::score, 1).score > 0)
-        DPVIZ_SIM_TRY(launch("band_locate"));
-    if (level == OutputLevel::path) DPVIZ_SIM_TRY(launch("unpack_dirs"));
+        DPVIZ_TRY(launch("band_locate"));
+    if (level == OutputLevel::path) DPVIZ_TRY(launch("unpack_dirs"));
     return device_error(no_kernels);
 }
 

@@ -11,30 +11,22 @@ namespace dpviz {
 
 Cell select_end(const Problem& p, const Grid<int32_t>& H) {
     const int M = p.rows(), N = p.cols();
-    switch (p.algo) {
-        case Algorithm::local: {
-            // Highest score; ties go to the first cell in row-major order (smallest i, then j).
-            Cell best{0, 0};
-            int32_t best_score = H.at(0, 0);
-            for (int i = 0; i <= M; ++i)
-                for (int j = 0; j <= N; ++j)
-                    if (H.at(i, j) > best_score) { best_score = H.at(i, j); best = {i, j}; }
-            return best;
-        }
-        case Algorithm::semiglobal: {
-            // Best cell of the last column or the last row, ties again to the first in row-major
-            // order. The corners (M, 0) and (0, N) are empty overlaps scoring 0, so the score is
-            // never below 0 (EMBOSS's convention).
-            std::vector<Cell> candidates;
-            for (int i = 0; i < M; ++i) candidates.push_back({i, N});
-            for (int j = 0; j <= N; ++j) candidates.push_back({M, j});
-            Cell best = candidates.front();
-            for (const Cell c : candidates)
-                if (H.at(c.i, c.j) > H.at(best.i, best.j)) best = c;
-            return best;
-        }
-        default: return {M, N};
+    const EndRule rule = rules_of(p.algo).end;
+    if (rule == EndRule::corner) return {M, N};
+    // The highest H among the rule's cells; ties go to the first in row-major order. (Semi-global:
+    // the corners (M, 0) and (0, N) are empty overlaps scoring 0, so its score is never below 0,
+    // EMBOSS's convention.)
+    Cell best{-1, -1};
+    auto offer = [&](int i, int j) {
+        if (best.i < 0 || H.at(i, j) > H.at(best.i, best.j)) best = {i, j};
+    };
+    for (int i = 0; i <= M; ++i) {
+        if (end_candidate(rule, i, 0, M, N))
+            for (int j = 0; j <= N; ++j) offer(i, j);
+        else if (end_candidate(rule, i, N, M, N))
+            offer(i, N);
     }
+    return best;
 }
 
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end) {
@@ -44,13 +36,8 @@ std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell en
     std::vector<Cell> path{end};
     Cell c = end;
     const bool affine = p.affine();
-    auto done = [&](Cell x) {
-        switch (p.algo) {
-            case Algorithm::local: return (dirs.at(x.i, x.j) & dir::kZero) != 0 || x.i == 0 || x.j == 0;
-            case Algorithm::semiglobal: return x.i == 0 || x.j == 0;
-            default: return x.i == 0 && x.j == 0;
-        }
-    };
+    const StopRule stop = rules_of(p.algo).stop;
+    auto done = [&](Cell x) { return traceback_stops(stop, x.i, x.j, dirs.at(x.i, x.j)); };
     while (true) {
         const uint8_t b = dirs.at(c.i, c.j);
         if (state == State::H) {

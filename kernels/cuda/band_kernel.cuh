@@ -15,43 +15,15 @@
 #include "cell_ops.hpp"
 #include "dpviz/types.hpp"
 #include "fill_params.hpp"
+#include "warp_step.cuh"
 
 namespace dpviz::cuda {
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Algorithm traits
 // ---------------------------------------------------------------------------------------------
-enum class Kind { align, edit, lcs, dtw };
-
-// kBanded_ = false: DTW without a Sakoe-Chiba band, where no cell of columns 1..N is outside it
-// (the per-cell band test and its select go; cells past column N are computed but never read).
-template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false, bool kBanded_ = true>
-struct Alg {
-    static constexpr Kind kKind = K;
-    static constexpr bool kLocal = kLocal_;
-    static constexpr bool kAffine = kAffine_;
-    static constexpr bool kSquared = kSquared_;
-    static constexpr bool kBanded = kBanded_;
-    static constexpr bool kProfile = K != Kind::dtw;                 // scores from a per-band profile
-    static constexpr bool kCapture = K == Kind::align && !kLocal_;   // semi-global needs row M
-
-    // H(0, k) and H(k, 0) (the same for every algorithm here), unbiased.
-    static __device__ __forceinline__ int32_t border(const FillParams& p, int k) {
-        if constexpr (K == Kind::align) {
-            return (p.global_borders && k > 0) ? -(p.open + (k - 1) * p.ext) : 0;
-        } else if constexpr (K == Kind::edit) {
-            return k;
-        } else if constexpr (K == Kind::lcs) {
-            return 0;
-        } else {
-            return k == 0 ? 0 : kPosInf;
-        }
-    }
-};
-
-__device__ __forceinline__ long long floor_div(long long a, long long b) {  // b > 0
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
+// Kind, Alg (which recurrence, borders, per-column inputs): warp_step.cuh, shared with the
+// batch kernel.
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Band sweep
@@ -124,32 +96,12 @@ struct BandSweep {
             q[r] = i <= p.M ? p.rows[i] : 0;
         }
         if constexpr (A::kProfile) {
-            for (int c = 0; c < p.A; ++c) {
-                int4 v;
-                v.x = p.table[q[0] * p.A + c];
-                v.y = p.table[q[1] * p.A + c];
-                v.z = p.table[q[2] * p.A + c];
-                v.w = p.table[q[3] * p.A + c];
-                prof_warp[c * 32 + lane] = v;
-            }
+            lane_profile(p.table, p.A, q, lane, prof_warp);
             __syncwarp();
         }
         if constexpr (A::kKind == Kind::dtw) {
 #pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-                const long long i = i_lane + r, M = p.M, N = p.N;
-                long long lo = 1, hi = N;
-                if (p.band >= 0) {
-                    const long long bm = (long long)p.band * M;
-                    lo = -floor_div(-(i * N - bm), M);  // ceil
-                    hi = floor_div(i * N + bm, M);
-                    lo = lo < 1 ? 1 : lo;
-                    hi = hi > N ? N : hi;
-                }
-                if (hi < lo) { lo = N + 1000; hi = lo; }
-                jlo[r] = (int)lo;
-                jspan[r] = (unsigned)(hi - lo);
-            }
+            for (int r = 0; r < kRows; ++r) dtw_row_band(i_lane + r, p.M, p.N, p.band, jlo[r], jspan[r]);
         }
         // colbuf's tail (past the 128 columns a chunk writes) is read ahead, never used: keep it a
         // valid profile offset.
@@ -158,7 +110,7 @@ struct BandSweep {
         reset_state();
         cap_r = -1;
         if constexpr (A::kCapture) {
-            if (p.semiglobal && p.M >= i_lane && p.M < i_lane + kRows) cap_r = p.M - i_lane;
+            if (p.last_row && p.M >= i_lane && p.M < i_lane + kRows) cap_r = p.M - i_lane;
         }
         found_j = -1;
     }
@@ -166,13 +118,13 @@ struct BandSweep {
     __device__ void reset_state() {
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-            h[r] = A::border(p, i_lane + r) + kBias;
+            h[r] = A::template border<false>(p, i_lane + r) + kBias;
             e[r] = kNegInf + kBias;
             run[r] = floor_value();
             best[r] = floor_value();
             bestc[r] = 0;
         }
-        diag = A::border(p, i_lane - 1) + kBias;
+        diag = A::template border<false>(p, i_lane - 1) + kBias;
 #pragma unroll
         for (int c = 0; c < kCols; ++c) {
             bh[c] = h[kRows - 1];
@@ -243,8 +195,8 @@ struct BandSweep {
         int4 v;
         ok = true;
         if (b == 0) {
-            v.x = A::border(p, j) + kBias;
-            v.y = A::border(p, j + 1) + kBias;
+            v.x = A::template border<true>(p, j) + kBias;
+            v.y = A::template border<true>(p, j + 1) + kBias;
             v.z = kNegInf + kBias;
             v.w = kNegInf + kBias;
         } else {
@@ -291,22 +243,9 @@ struct BandSweep {
     // --- one step of the wavefront: lane l does columns j0, j0+1 of its kRows rows ---
     template <bool kGuard, bool kCap>
     __device__ __forceinline__ void step(int s, int4 top, int2 cd, const int4 (&scv)[kCols], bool publishes) {
-        // Lane 31 hands lane 0 the row above (`top`, read from the stage a step ahead) through
-        // the same rotation that moves every other lane's bottom row one lane down.
-        int sh[kCols], sf[kCols];
-#pragma unroll
-        for (int k = 0; k < kCols; ++k) { sh[k] = bh[k]; sf[k] = bf[k]; }
-        if (lane == 31) {
-            sh[0] = top.x; sh[1] = top.y; sf[0] = top.z; sf[1] = top.w;
-        }
-        const int src = (lane + 31) & 31;
+        // The row above (`top`: lane 0's, read from the stage a step ahead).
         int uh[kCols], uf[kCols];
-#pragma unroll
-        for (int k = 0; k < kCols; ++k) {
-            uh[k] = __shfl_sync(0xffffffffu, sh[k], src);
-            if constexpr (kAffine) uf[k] = __shfl_sync(0xffffffffu, sf[k], src);
-            else uf[k] = 0;
-        }
+        rows_above<kAffine>(bh, bf, top, lane, uh, uf);
 
         const int j0 = kCols * (s - lane) + 1;
         const bool started = !kGuard || s >= lane;
@@ -314,43 +253,7 @@ struct BandSweep {
 
         int nh[kRows][kCols], ne[kRows][kCols], nf[kRows][kCols];
         uint32_t bits[kRows][kCols];
-#pragma unroll
-        for (int k = 0; k < kCols; ++k) {
-            int sc[kRows];
-            if constexpr (A::kProfile) {
-                sc[0] = scv[k].x; sc[1] = scv[k].y; sc[2] = scv[k].z; sc[3] = scv[k].w;
-            }
-#pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-                const int up = r == 0 ? uh[k] : nh[r - 1][k];
-                const int left = k == 0 ? h[r] : nh[r][k - 1];
-                const int dg = r == 0 ? (k == 0 ? diag : uh[k - 1]) : (k == 0 ? h[r - 1] : nh[r - 1][k - 1]);
-                uint32_t bb = 0;
-                if constexpr (A::kKind == Kind::align) {
-                    if constexpr (kAffine) {
-                        const int fup = r == 0 ? uf[k] : nf[r - 1][k];
-                        const int eleft = k == 0 ? e[r] : ne[r][k - 1];
-                        nh[r][k] = cell::align_affine<Ops, kLocal, kDirs>(dg, up, fup, left, eleft, sc[r], p.open,
-                                                                          p.ext, floor_value(), ne[r][k], nf[r][k], bb);
-                    } else {
-                        nh[r][k] = cell::align_linear<Ops, kLocal, kDirs>(dg, up, left, sc[r], p.open, floor_value(), bb);
-                        ne[r][k] = nf[r][k] = 0;
-                    }
-                } else if constexpr (A::kKind == Kind::edit) {
-                    nh[r][k] = cell::edit<Ops, kDirs>(dg, up, left, sc[r], bb);
-                } else if constexpr (A::kKind == Kind::lcs) {
-                    nh[r][k] = cell::lcs<Ops, kDirs>(dg, up, left, sc[r], bb);
-                } else {
-                    const int d = q[r] - cdv[k];
-                    int cost;
-                    if constexpr (A::kSquared) cost = d * d;
-                    else cost = d < 0 ? -d : d;
-                    const bool inb = !A::kBanded || (unsigned)(j0 + k - jlo[r]) <= jspan[r];
-                    nh[r][k] = cell::dtw<Ops, kDirs>(dg, up, left, cost, inb, kPosInf, bb);
-                }
-                bits[r][k] = bb;
-            }
-        }
+        step_cells<A, Ops, kDirs, A::kBanded>(*this, uh, uf, scv, cdv, j0, p.open, p.ext, floor_value(), nh, ne, nf, bits);
 
         // Outputs of this step (before the state moves on).
         if constexpr (kOut == Out::path || kOut == Out::matrix) {
@@ -488,11 +391,11 @@ struct BandSweep {
         }
     }
 
-    // The whole band, chunks [c0, c1]. Semi-global's last band also records row M (kCap): a
+    // The whole band, chunks [c0, c1]. Semi-global's and glocal's last band also records row M (kCap): a
     // separate instantiation, so no other band pays for it.
     __device__ void sweep(int c0, int c1) {
         if constexpr (A::kCapture && !kLocate) {
-            if (b == p.nbands - 1 && p.semiglobal) return sweep_impl<true>(c0, c1);
+            if (b == p.nbands - 1 && p.last_row) return sweep_impl<true>(c0, c1);
         }
         sweep_impl<false>(c0, c1);
     }
@@ -584,12 +487,6 @@ __global__ void __launch_bounds__(32) band_locate(const FillParams p) {
     sw.sweep(k * kSnapEvery, p.loc_chunk);
     if (lane == p.loc_lane) *p.loc_out = sw.found_j;
 }
-
-struct DeviceInfo {
-    int sms = 0;
-    size_t smem_optin = 0;
-};
-Expected<DeviceInfo> device_info();
 
 template <class A, class Ops, Out kOut>
 Status launch_band(const FillParams& p, cudaStream_t stream) {

@@ -15,24 +15,14 @@ namespace dpviz {
 namespace cuda::batch {
 namespace {
 
-#define DPVIZ_TRY(expr)                                  \
-    do {                                                 \
-        if (auto st_ = (expr); !st_) return st_.error(); \
-    } while (0)
-
-template <class T>
-Status upload(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s) {
-    if (auto st = d.allocate(std::max<size_t>(h.size(), 1)); !st) return st;
-    if (!h.empty()) DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
-    return Ok{};
-}
 
 const void* kernel_for(const Problem& p, bool dpx) {
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
         case Algorithm::semiglobal:
-            return align_kernel(p.algo == Algorithm::local, p.algo == Algorithm::semiglobal, p.affine(), dpx);
+        case Algorithm::glocal:
+            return align_kernel(rules_of(p.algo).end, p.affine(), dpx);
         case Algorithm::edit: return edit_kernel(dpx);
         case Algorithm::lcs: return lcs_kernel(dpx);
         case Algorithm::dtw: return dtw_kernel(p.dtw_cost == DtwCost::squared, dpx);
@@ -71,15 +61,15 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     const int letters = is_dtw ? 0 : codes.letters;
 
     // Launch shape.
-    int dev = 0, sms = 0, optin = 0;
-    DPVIZ_CUDA_CHECK(cudaGetDevice(&dev));
-    DPVIZ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    DPVIZ_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    const auto info = device_info();
+    if (!info) return info.error();
+    const int sms = info->sms;
+    const size_t optin = info->smem_optin;
     const void* kernel = kernel_for(p0, dpx);
     if (!kernel) return device_error("internal: no batch kernel for this algorithm");
     cudaFuncAttributes attr{};
     DPVIZ_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
-    const size_t smem_room = size_t(optin) > attr.sharedSizeBytes ? size_t(optin) - attr.sharedSizeBytes : 0;
+    const size_t smem_room = optin > attr.sharedSizeBytes ? optin - attr.sharedSizeBytes : 0;
     const int npairs = int(pk.work.size());
     int warps = warps_per_pair(sms, npairs, pk.max_bands);
     while (warps > 1 && smem_per_block(letters, !is_dtw, warps) > smem_room) --warps;
@@ -113,10 +103,10 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     DeviceBuffer<PairDesc> d_desc;
     DeviceBuffer<int32_t> d_rows, d_cols, d_table;
     DeviceBuffer<int4> d_hand, d_out;
-    DPVIZ_TRY(upload(d_desc, pk.desc, s));
-    DPVIZ_TRY(upload(d_rows, pk.rows, s));
-    DPVIZ_TRY(upload(d_cols, pk.cols, s));
-    DPVIZ_TRY(upload(d_table, codes.table, s));
+    DPVIZ_TRY(upload(d_desc, pk.desc, s, 1));
+    DPVIZ_TRY(upload(d_rows, pk.rows, s, 1));
+    DPVIZ_TRY(upload(d_cols, pk.cols, s, 1));
+    DPVIZ_TRY(upload(d_table, codes.table, s, 1));
     DPVIZ_TRY(d_hand.allocate(size_t(blocks) * (warps + 1) * size_t(pitch)));
     DPVIZ_TRY(d_out.allocate(pairs.size()));
 
@@ -129,7 +119,7 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     bp.letters = letters;
     bp.open = p0.gaps.open;
     bp.ext = p0.gaps.extend;
-    bp.global_borders = p0.algo == Algorithm::global;
+    bp.gap_borders = gap_borders_of(rules_of(p0.algo));
     bp.band = p0.band;
     bp.hand = d_hand.get();
     bp.hand_pitch = pitch;

@@ -1,4 +1,4 @@
-// Batch kernels of the alignment family: local, global and semi-global, linear and affine gaps,
+// Batch kernels of the alignment family: local, global, semi-global and glocal, linear and affine gaps,
 // DPX and DPX-free (the same source through cell_ops.hpp).
 #include "batch_kernel.cuh"
 
@@ -14,10 +14,18 @@ const void* pick(bool dpx) {
 
 }  // namespace
 
-const void* align_kernel(bool local, bool semiglobal, bool affine, bool dpx) {
-    if (local) return affine ? pick<true, true, EndCell::best_cell>(dpx) : pick<true, false, EndCell::best_cell>(dpx);
-    if (semiglobal)
-        return affine ? pick<false, true, EndCell::last_row_col>(dpx) : pick<false, false, EndCell::last_row_col>(dpx);
+// Local alignment is the one with the best-cell end rule (and the floor at 0).
+const void* align_kernel(EndRule end, bool affine, bool dpx) {
+    switch (end) {
+        case EndRule::best_cell:
+            return affine ? pick<true, true, EndCell::best_cell>(dpx) : pick<true, false, EndCell::best_cell>(dpx);
+        case EndRule::last_row_or_column:
+            return affine ? pick<false, true, EndCell::last_row_or_column>(dpx)
+                          : pick<false, false, EndCell::last_row_or_column>(dpx);
+        case EndRule::last_row:
+            return affine ? pick<false, true, EndCell::last_row>(dpx) : pick<false, false, EndCell::last_row>(dpx);
+        case EndRule::corner: break;
+    }
     return affine ? pick<false, true, EndCell::corner>(dpx) : pick<false, false, EndCell::corner>(dpx);
 }
 

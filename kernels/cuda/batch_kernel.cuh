@@ -17,6 +17,7 @@
 
 #include "cell_ops.hpp"
 #include "dpviz/types.hpp"
+#include "warp_step.cuh"
 
 namespace dpviz::cuda::batch {
 
@@ -40,6 +41,7 @@ inline constexpr int kColLead = kChunkCols;                    // zero columns b
 inline constexpr int kColBufTail = 8;                          // read ahead past a chunk, zero
 inline constexpr int kColBufInts = 2 * kChunkCols + kColBufTail;
 static_assert(kCols == 2 && kRows == 4, "the profile (int4) and hand-over (int4) layouts assume 4 x 2 cells");
+static_assert(kRows == kStepRows && kCols == kStepCols, "a lane's step is warp_step.cuh's");
 
 __host__ __device__ constexpr int bands_of(int M) { return (M + kBandRows - 1) / kBandRows; }
 __host__ __device__ constexpr int chunks_of(int N) { return ((N + kCols - 1) / kCols + 31 + kSteps - 1) / kSteps; }
@@ -73,7 +75,7 @@ struct BatchParams {
     const int32_t* table = nullptr;   // letters x letters
     int letters = 0;
     int open = 0, ext = 0;            // alignment gaps (linear: open == ext)
-    int global_borders = 0;           // alignment: global first row / column
+    int gap_borders = 0;              // alignment: gap_borders_of(rules), the gap-cost borders
     int band = -1;                    // DTW Sakoe-Chiba half-width, -1 = none
     int4* hand = nullptr;             // per block: (warps + 1) slots x hand_pitch, {H, H, F, F} of two columns
     long long hand_pitch = 0;         // int4 per slot: kSteps * largest chunk count
@@ -83,36 +85,11 @@ struct BatchParams {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Algorithm traits
 // ---------------------------------------------------------------------------------------------
-enum class Kind { align, edit, lcs, dtw };
-// Where the score is: H(M, N); the best cell anywhere (local); the best of the last row and
-// column (semi-global). The last two take ties to the first cell in row-major order.
-enum class EndCell { corner, best_cell, last_row_col };
+// Where the score is: dpviz/algorithm.hpp's EndRule (corner, best cell, last row and column,
+// last row), ties to the first cell in row-major order.
+using EndCell = EndRule;
 
-template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false>
-struct Alg {
-    static constexpr Kind kKind = K;
-    static constexpr bool kLocal = kLocal_;
-    static constexpr bool kAffine = kAffine_;
-    static constexpr bool kSquared = kSquared_;
-    static constexpr bool kProfile = K != Kind::dtw;
-
-    // H(0, k) and H(k, 0), unbiased.
-    static __device__ __forceinline__ int32_t border(const BatchParams& p, int k) {
-        if constexpr (K == Kind::align) {
-            return (p.global_borders && k > 0) ? -(p.open + (k - 1) * p.ext) : 0;
-        } else if constexpr (K == Kind::edit) {
-            return k;
-        } else if constexpr (K == Kind::lcs) {
-            return 0;
-        } else {
-            return k == 0 ? 0 : kPosInf;
-        }
-    }
-};
-
-__device__ __forceinline__ long long floor_div(long long a, long long b) {  // b > 0
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
+// Kind and Alg (the algorithm traits, borders included): warp_step.cuh, shared with the band kernel.
 
 // An end-cell candidate: higher score wins, ties go to the smaller (i, j). i == kNone: none.
 struct Candidate {
@@ -175,43 +152,23 @@ struct PairSweep {
         }
         if constexpr (A::kProfile) {
             __syncwarp();  // the previous band's last steps are done reading the profile
-            for (int c = 0; c < p.letters; ++c) {
-                int4 v;
-                v.x = p.table[q[0] * p.letters + c];
-                v.y = p.table[q[1] * p.letters + c];
-                v.z = p.table[q[2] * p.letters + c];
-                v.w = p.table[q[3] * p.letters + c];
-                prof[c * 32 + lane] = v;
-            }
+            lane_profile(p.table, p.letters, q, lane, prof);
         }
         if constexpr (A::kKind == Kind::dtw) {
 #pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-                const long long i = i_lane + r, M = d.M, N = d.N;
-                long long lo = 1, hi = N;
-                if (p.band >= 0) {
-                    const long long bm = (long long)p.band * M;
-                    lo = -floor_div(-(i * N - bm), M);  // ceil
-                    hi = floor_div(i * N + bm, M);
-                    lo = lo < 1 ? 1 : lo;
-                    hi = hi > N ? N : hi;
-                }
-                if (hi < lo) { lo = N + 1000; hi = lo; }
-                jlo[r] = (int)lo;
-                jspan[r] = (unsigned)(hi - lo);
-            }
+            for (int r = 0; r < kRows; ++r) dtw_row_band(i_lane + r, d.M, d.N, p.band, jlo[r], jspan[r]);
         }
         if (lane < kColBufTail) colbuf[2 * kChunkCols + lane] = 0;
         __syncwarp();
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-            h[r] = A::border(p, i_lane + r) + kBias;
+            h[r] = A::template border<false>(p, i_lane + r) + kBias;
             e[r] = kNegInf + kBias;
-            best[r] = kBias;  // H(i, 0) = 0: local and semi-global
+            best[r] = h[r];  // H(i, 0): the row's best so far
             bestj[r] = 0;
             lc[r] = kBias;
         }
-        diag = A::border(p, i_lane - 1) + kBias;
+        diag = A::template border<false>(p, i_lane - 1) + kBias;
 #pragma unroll
         for (int c = 0; c < kCols; ++c) {
             bh[c] = h[kRows - 1];
@@ -226,7 +183,8 @@ struct PairSweep {
     __device__ __forceinline__ int4 top_values(int c) const {
         if (b == 0) {
             const int j = kChunkCols * c + kCols * lane + 1;
-            return make_int4(A::border(p, j) + kBias, A::border(p, j + 1) + kBias, kNegInf + kBias, kNegInf + kBias);
+            return make_int4(A::template border<true>(p, j) + kBias, A::template border<true>(p, j + 1) + kBias,
+                             kNegInf + kBias, kNegInf + kBias);
         }
         return slot(b - 1)[kSteps * c + lane];
     }
@@ -286,61 +244,15 @@ struct PairSweep {
 
     template <bool kGuard>
     __device__ __forceinline__ void step(int s, int4 top, int2 cd, const int4 (&scv)[kCols], bool publishes) {
-        // Lane 31 hands lane 0 the row above through the rotation that moves every other lane's
-        // bottom row one lane down.
-        int sh[kCols] = {bh[0], bh[1]}, sf[kCols] = {bf[0], bf[1]};
-        if (lane == 31) {
-            sh[0] = top.x; sh[1] = top.y; sf[0] = top.z; sf[1] = top.w;
-        }
-        const int src = (lane + 31) & 31;
         int uh[kCols], uf[kCols];
-#pragma unroll
-        for (int k = 0; k < kCols; ++k) {
-            uh[k] = __shfl_sync(0xffffffffu, sh[k], src);
-            if constexpr (kAffine) uf[k] = __shfl_sync(0xffffffffu, sf[k], src);
-            else uf[k] = 0;
-        }
+        rows_above<kAffine>(bh, bf, top, lane, uh, uf);
         const int j0 = kCols * (s - lane) + 1;
         const bool started = !kGuard || s >= lane;
         const int cdv[kCols] = {cd.x, cd.y};
 
         int nh[kRows][kCols], ne[kRows][kCols], nf[kRows][kCols];
-#pragma unroll
-        for (int k = 0; k < kCols; ++k) {
-            int sc[kRows] = {0, 0, 0, 0};
-            if constexpr (A::kProfile) {
-                sc[0] = scv[k].x; sc[1] = scv[k].y; sc[2] = scv[k].z; sc[3] = scv[k].w;
-            }
-#pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-                const int up = r == 0 ? uh[k] : nh[r - 1][k];
-                const int left = k == 0 ? h[r] : nh[r][k - 1];
-                const int dg = r == 0 ? (k == 0 ? diag : uh[k - 1]) : (k == 0 ? h[r - 1] : nh[r - 1][k - 1]);
-                uint32_t bits = 0;
-                if constexpr (A::kKind == Kind::align) {
-                    if constexpr (kAffine) {
-                        const int fup = r == 0 ? uf[k] : nf[r - 1][k];
-                        const int eleft = k == 0 ? e[r] : ne[r][k - 1];
-                        nh[r][k] = cell::align_affine<Ops, kLocal, false>(dg, up, fup, left, eleft, sc[r], p.open, p.ext,
-                                                                          kBias, ne[r][k], nf[r][k], bits);
-                    } else {
-                        nh[r][k] = cell::align_linear<Ops, kLocal, false>(dg, up, left, sc[r], p.open, kBias, bits);
-                        ne[r][k] = nf[r][k] = 0;
-                    }
-                } else if constexpr (A::kKind == Kind::edit) {
-                    nh[r][k] = cell::edit<Ops, false>(dg, up, left, sc[r], bits);
-                } else if constexpr (A::kKind == Kind::lcs) {
-                    nh[r][k] = cell::lcs<Ops, false>(dg, up, left, sc[r], bits);
-                } else {
-                    const int dv = q[r] - cdv[k];
-                    int cost;
-                    if constexpr (A::kSquared) cost = dv * dv;
-                    else cost = dv < 0 ? -dv : dv;
-                    const bool inb = (unsigned)(j0 + k - jlo[r]) <= jspan[r];
-                    nh[r][k] = cell::dtw<Ops, false>(dg, up, left, cost, inb, kPosInf, bits);
-                }
-            }
-        }
+        uint32_t bits[kRows][kCols];  // no direction bits here: unused, never computed
+        step_cells<A, Ops, false, true>(*this, uh, uf, scv, cdv, j0, p.open, p.ext, kBias, nh, ne, nf, bits);
 
         // End-cell bookkeeping. Columns past N and lanes not yet started never count.
         if constexpr (kTrackRows) {
@@ -403,8 +315,10 @@ struct PairSweep {
             if (i > d.M) continue;
             if constexpr (kEnd == EndCell::best_cell) {
                 offer(best[r], i, bestj[r]);
-            } else if constexpr (kEnd == EndCell::last_row_col) {
+            } else if constexpr (kEnd == EndCell::last_row_or_column) {
                 offer(lc[r], i, d.N);
+                if (i == d.M) offer(best[r], i, bestj[r]);
+            } else if constexpr (kEnd == EndCell::last_row) {
                 if (i == d.M) offer(best[r], i, bestj[r]);
             } else {
                 if (i == d.M) offer(lc[r], i, d.N);
@@ -439,7 +353,7 @@ __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p
         PairSweep<A, Ops, kEnd> sw(p, d, lane, warps, prof, hand);
         Candidate acc{kBias, kNone, 0};
         if constexpr (kEnd == EndCell::best_cell) acc = {kBias, 0, 0};           // H(0, 0) = 0
-        if constexpr (kEnd == EndCell::last_row_col) acc = {kBias, 0, d.N};      // H(0, N) = 0
+        if constexpr (kEnd == EndCell::last_row_or_column) acc = {kBias, 0, d.N};  // H(0, N) = 0
         const int B = sw.nbands, C = sw.nchunks, D = superstep_gap(C, warps);
         const int T = (B - 1) * D + C;
         // Band b runs chunk c in superstep b * D + c; warp w takes bands w, w + warps, ... (a
@@ -475,7 +389,7 @@ __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p
 // ---------------------------------------------------------------------------------------------
 // The batch_fill instantiation of an algorithm variant (batch_align.cu, batch_other.cu):
 // DpxOps when `dpx`, PortableOps otherwise.
-const void* align_kernel(bool local, bool semiglobal, bool affine, bool dpx);
+const void* align_kernel(EndRule end, bool affine, bool dpx);
 const void* edit_kernel(bool dpx);
 const void* lcs_kernel(bool dpx);
 const void* dtw_kernel(bool squared, bool dpx);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "dpviz/expected.hpp"
 #include "dpviz/fault_injection.hpp"
@@ -59,6 +60,14 @@ void* recycled_block(size_t bytes);            // nullptr: none kept of that siz
 bool recycle_block(void* ptr, size_t bytes);   // false: not kept, the caller frees it
 size_t flush_recycled_blocks();                // bytes given back
 
+// The current device, read once (dispatch.cu): its SM count and the shared memory a block may
+// opt in to. An error where it has no cooperative launch, which the persistent grids need.
+struct DeviceInfo {
+    int sms = 0;
+    size_t smem_optin = 0;
+};
+Expected<DeviceInfo> device_info();
+
 // A device allocation owned by value. Moves, never copies; frees on destruction.
 template <class T>
 class DeviceBuffer {
@@ -99,6 +108,23 @@ private:
     T* p_ = nullptr;
     size_t n_ = 0;
 };
+
+// `h` into a new allocation of at least `min_count` elements of `d`, on stream `s`.
+template <class T>
+Status upload(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s, size_t min_count = 0) {
+    if (auto st = d.allocate(h.size() > min_count ? h.size() : min_count); !st) return st;
+    if (!h.empty()) DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+    return Ok{};
+}
+
+// `n` elements at `d` into `h`, waiting for stream `s`.
+template <class T>
+Status download(std::vector<T>& h, const T* d, size_t n, cudaStream_t s) {
+    h.resize(n);
+    if (n) DPVIZ_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, s));
+    DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+    return Ok{};
+}
 
 class Event {
 public:

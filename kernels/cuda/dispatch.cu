@@ -83,7 +83,7 @@ struct Plan {
     int M = 0, N = 0;
     int nbands = 0, nsteps = 0, nchunks = 0, steps_alloc = 0, nsnap = 0, words = 0, snap_fields = 0;
     long long pitch = 0;
-    bool local = false, semiglobal = false, affine = false;
+    bool local = false, last_row = false, affine = false;  // last_row: the end rule reads row M
     uint64_t inputs = 0, pipeline = 0, outputs = 0;
     uint64_t total() const { return inputs + pipeline + outputs; }
 };
@@ -95,7 +95,7 @@ Plan make_plan(const Problem& p, OutputLevel level) {
     pl.M = p.rows();
     pl.N = p.cols();
     pl.local = p.algo == Algorithm::local;
-    pl.semiglobal = p.algo == Algorithm::semiglobal;
+    pl.last_row = reads_last_row(rules_of(p.algo).end);
     pl.affine = p.affine();
     pl.nbands = gpu_band::band_count(pl.M);
     pl.nsteps = gpu_band::band_steps(pl.N);
@@ -115,7 +115,7 @@ Plan make_plan(const Problem& p, OutputLevel level) {
         if (level != OutputLevel::matrix)
             pl.pipeline += 4ull * pl.nbands * pl.nsnap * pl.snap_fields * 32;
     }
-    if (pl.semiglobal) pl.outputs += 4ull * N1;
+    if (pl.last_row) pl.outputs += 4ull * N1;
     if (level == OutputLevel::path)
         pl.outputs += 4ull * pl.nbands * pl.steps_alloc * 32 * pl.words + M1 * N1;
     if (level == OutputLevel::matrix) {
@@ -136,40 +136,27 @@ std::string gib(uint64_t b) {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Borders
 // ---------------------------------------------------------------------------------------------
-int32_t border_value(const Problem& p, int k) {
-    switch (p.algo) {
-        case Algorithm::global: return k == 0 ? 0 : -(p.gaps.open + (k - 1) * p.gaps.extend);
-        case Algorithm::edit: return k;
-        case Algorithm::dtw: return k == 0 ? 0 : kPosInf;
-        default: return 0;
-    }
-}
+// Row 0 and column 0 by the algorithm's border rules (dpviz/algorithm.hpp).
+int32_t border_value(const Problem& p, Border b, int k) { return border_h(b, k, p.gaps.open, p.gaps.extend); }
 
 void fill_dir_borders(const Problem& p, Grid<uint8_t>& d) {
     const int M = p.rows(), N = p.cols();
-    const bool affine = p.affine();
-    for (int i = 0; i <= M; ++i) d.at(i, 0) = 0;
-    for (int j = 0; j <= N; ++j) d.at(0, j) = 0;
-    if (p.algo == Algorithm::global) {
-        for (int i = 1; i <= M; ++i) d.at(i, 0) = dir::kUp | (affine ? (i == 1 ? dir::kFOpen : dir::kFExtend) : 0);
-        for (int j = 1; j <= N; ++j) d.at(0, j) = dir::kLeft | (affine ? (j == 1 ? dir::kEOpen : dir::kEExtend) : 0);
-    } else if (p.algo == Algorithm::edit || p.algo == Algorithm::lcs) {
-        for (int i = 1; i <= M; ++i) d.at(i, 0) = dir::kUp;
-        for (int j = 1; j <= N; ++j) d.at(0, j) = dir::kLeft;
-    }
+    const AlgorithmRules rules = rules_of(p.algo);
+    d.at(0, 0) = 0;
+    for (int i = 1; i <= M; ++i) d.at(i, 0) = border_dirs(rules.left, true, i, p.affine());
+    for (int j = 1; j <= N; ++j) d.at(0, j) = border_dirs(rules.top, false, j, p.affine());
 }
 
 void fill_matrix_borders(const Problem& p, DpResult& r) {
     const int M = p.rows(), N = p.cols();
-    for (int i = 0; i <= M; ++i) r.H.at(i, 0) = border_value(p, i);
-    for (int j = 0; j <= N; ++j) r.H.at(0, j) = border_value(p, j);
+    const AlgorithmRules rules = rules_of(p.algo);
+    for (int i = 0; i <= M; ++i) r.H.at(i, 0) = border_value(p, rules.left, i);
+    for (int j = 0; j <= N; ++j) r.H.at(0, j) = border_value(p, rules.top, j);
     if (p.affine()) {
-        for (int i = 0; i <= M; ++i) { r.E.at(i, 0) = kNegInf; r.F.at(i, 0) = kNegInf; }
-        for (int j = 0; j <= N; ++j) { r.E.at(0, j) = kNegInf; r.F.at(0, j) = kNegInf; }
-        if (p.algo == Algorithm::global) {
-            for (int i = 1; i <= M; ++i) r.F.at(i, 0) = r.H.at(i, 0);
-            for (int j = 1; j <= N; ++j) r.E.at(0, j) = r.H.at(0, j);
-        }
+        for (int i = 0; i <= M; ++i) r.F.at(i, 0) = i > 0 && border_gap_layer(rules.left) ? r.H.at(i, 0) : kNegInf;
+        for (int j = 0; j <= N; ++j) r.E.at(0, j) = j > 0 && border_gap_layer(rules.top) ? r.H.at(0, j) : kNegInf;
+        for (int i = 0; i <= M; ++i) r.E.at(i, 0) = kNegInf;
+        for (int j = 0; j <= N; ++j) r.F.at(0, j) = kNegInf;
     }
     fill_dir_borders(p, r.dirs);
 }
@@ -266,27 +253,13 @@ Status launch_fill(const Problem& p, const FillParams& fp, bool dpx, Out out, cu
         case Algorithm::local:
         case Algorithm::global:
         case Algorithm::semiglobal:
+        case Algorithm::glocal:
             return launch_alignment(fp, {p.algo == Algorithm::local, p.affine(), false}, dpx, out, s);
         case Algorithm::edit: return launch_edit(fp, dpx, out, s);
         case Algorithm::lcs: return launch_lcs(fp, dpx, out, s);
         case Algorithm::dtw: return launch_dtw(fp, {false, false, p.dtw_cost == DtwCost::squared}, dpx, out, s);
     }
     return device_error("internal: unknown algorithm");
-}
-
-template <class T>
-Status upload(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s) {
-    if (auto st = d.allocate(h.size()); !st) return st;
-    if (!h.empty()) DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
-    return Ok{};
-}
-
-template <class T>
-Status download(std::vector<T>& h, const T* d, size_t n, cudaStream_t s) {
-    h.resize(n);
-    if (n) DPVIZ_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, s));
-    DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
-    return Ok{};
 }
 
 // Elapsed milliseconds between two recorded events (after they completed).
@@ -296,11 +269,6 @@ Expected<float> elapsed(const Event& a, const Event& b) {
     DPVIZ_CUDA_CHECK(cudaEventElapsedTime(&ms, a.get(), b.get()));
     return ms;
 }
-
-#define DPVIZ_TRY(expr)                    \
-    do {                                   \
-        if (auto st_ = (expr); !st_) return st_.error(); \
-    } while (0)
 
 }  // namespace
 
@@ -367,7 +335,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         if (level != OutputLevel::matrix)
             DPVIZ_TRY(d_snap.allocate(size_t(pl.nbands) * pl.nsnap * pl.snap_fields * 32));
     }
-    if (pl.semiglobal) DPVIZ_TRY(d_rowM.allocate(size_t(N) + 1));
+    if (pl.last_row) DPVIZ_TRY(d_rowM.allocate(size_t(N) + 1));
     const size_t cells1 = (size_t(M) + 1) * (size_t(N) + 1);
     if (level == OutputLevel::path) {
         DPVIZ_TRY(d_dirs.allocate(size_t(pl.nbands) * pl.steps_alloc * 32 * pl.words));
@@ -399,8 +367,9 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.A = is_dtw ? 0 : A;
     fp.open = p.gaps.open;
     fp.ext = p.gaps.extend;
-    fp.global_borders = p.algo == Algorithm::global;
-    fp.semiglobal = pl.semiglobal;
+    const AlgorithmRules rules = rules_of(p.algo);
+    fp.gap_borders = gap_borders_of(rules);
+    fp.last_row = pl.last_row;
     fp.band = p.band;
     fp.snap_bias = (dpx ? cell::DpxOps::kAlignBias : cell::PortableOps::kAlignBias);
     if (const char* ns = std::getenv("DPVIZ_GPU_SPIN_NS")) fp.spin_ns = std::max(0, std::atoi(ns));  // measurements
@@ -551,17 +520,20 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
             r.end = {bi, loc[0]};
             r.score = best;
         }
-    } else if (pl.semiglobal) {
+    } else if (pl.last_row) {
+        // select_end over column N (semi-global) and row M, their border cells by the rules.
         std::vector<int32_t> rowM;
         DPVIZ_TRY(download(rowM, d_rowM.get(), size_t(N) + 1, s));
-        lastcol[0] = 0;
-        rowM[0] = 0;
-        Cell best{0, N};
-        int32_t bs = lastcol[0];
-        for (int i = 1; i < M; ++i)
-            if (lastcol[i] > bs) { bs = lastcol[i]; best = {i, N}; }
-        for (int j = 0; j <= N; ++j)
-            if (rowM[j] > bs) { bs = rowM[j]; best = {M, j}; }
+        lastcol[0] = border_value(p, rules.top, N);
+        rowM[0] = border_value(p, rules.left, M);
+        Cell best{-1, -1};
+        int32_t bs = 0;
+        auto offer = [&](Cell c, int32_t v) {
+            if (best.i < 0 || v > bs) { bs = v; best = c; }
+        };
+        for (int i = 0; i < M; ++i)
+            if (end_candidate(rules.end, i, N, M, N)) offer({i, N}, lastcol[i]);
+        for (int j = 0; j <= N; ++j) offer({M, j}, rowM[j]);
         r.end = best;
         r.score = bs;
     } else {

@@ -35,8 +35,8 @@ struct FillParams {
     int nbands = 0, nchunks = 0, steps_alloc = 0;  // steps_alloc = nchunks * kSteps
     int A = 0;                                     // alphabet size (profile rows)
     int open = 0, ext = 0;                         // alignment gaps (linear: open == ext)
-    int global_borders = 0;                        // alignment: global (gap-cost) first row/column
-    int semiglobal = 0;                            // capture row M (semi-global end cell)
+    int gap_borders = 0;                           // alignment: gap_borders_of(rules), the gap-cost borders
+    int last_row = 0;                              // capture row M (the end rule reads it)
     int band = -1;                                 // DTW Sakoe-Chiba half-width, -1 = none
     int snap_bias = 0;                             // bias of the values in `snap` (locate converts)
 
@@ -55,7 +55,7 @@ struct FillParams {
     int32_t* lastcol = nullptr;      // [M + 1] H(i, N)
     int32_t* rowbest = nullptr;      // local: [M + 1] best H of row i
     int32_t* rowchunk = nullptr;     // local: [M + 1] chunk where row i first reached it
-    int32_t* rowM = nullptr;         // semi-global: [N + 1] H(M, j)
+    int32_t* rowM = nullptr;         // semi-global, glocal: [N + 1] H(M, j)
     int32_t* snap = nullptr;         // local: [nbands][nsnap][fields][32]
     int nsnap = 0;
     uint32_t* dirs = nullptr;        // path: [nbands][steps_alloc][32][words per step]

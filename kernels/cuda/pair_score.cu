@@ -374,17 +374,6 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
-template <class T>
-Status upload_async(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t s) {
-    if (auto st = d.allocate(h.size()); !st) return st;
-    DPVIZ_CUDA_CHECK(cudaMemcpyAsync(d.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, s));
-    return Ok{};
-}
-
-#define DPVIZ_PAIR_TRY(expr)                             \
-    do {                                                 \
-        if (auto st_ = (expr); !st_) return st_.error(); \
-    } while (0)
 
 }  // namespace
 
@@ -411,26 +400,27 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     const auto cancelled = [&] { return opt.control && opt.control->cancelled(); };
     if (cancelled()) return cancelled_error();
     Stream stream;
-    DPVIZ_PAIR_TRY(stream.create());
+    DPVIZ_TRY(stream.create());
     const cudaStream_t s = stream.get();
     DeviceBuffer<uint16_t> d_sel;
     DeviceBuffer<uint32_t> d_tab;
     DeviceBuffer<unsigned long long> d_rows, d_ctrl;
-    DPVIZ_PAIR_TRY(upload_async(d_sel, sel, s));
-    DPVIZ_PAIR_TRY(upload_async(d_tab, tab, s));
+    DPVIZ_TRY(upload(d_sel, sel, s));
+    DPVIZ_TRY(upload(d_tab, tab, s));
     const int gstride = int(row_slot_entries(N));
-    DPVIZ_PAIR_TRY(d_rows.allocate(2 * size_t(gstride)));
-    DPVIZ_PAIR_TRY(d_ctrl.allocate(2));  // the group ticket, the packed best cell
+    DPVIZ_TRY(d_rows.allocate(2 * size_t(gstride)));
+    DPVIZ_TRY(d_ctrl.allocate(2));  // the group ticket, the packed best cell
     // Tag 0 (epoch 0) is never current: a zeroed slot reads as "not written" (recycled blocks too).
     DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
 
     const auto kernel = dpx ? pair_score_fill<PairDpxOps> : pair_score_fill<PairPortableOps>;
     const size_t smem = size_t(kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    int per_sm = 0, device = 0, sms = 0;
+    int per_sm = 0;
     DPVIZ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
-    DPVIZ_CUDA_CHECK(cudaGetDevice(&device));
-    DPVIZ_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const auto info = device_info();
+    if (!info) return info.error();
+    const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
 
     Params kp{};
@@ -448,8 +438,8 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;
-    DPVIZ_PAIR_TRY(e0.create());
-    DPVIZ_PAIR_TRY(e1.create());
+    DPVIZ_TRY(e0.create());
+    DPVIZ_TRY(e1.create());
     std::vector<float> fills;
     unsigned long long key = 0;
     for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {

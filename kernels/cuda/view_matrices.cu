@@ -33,48 +33,25 @@ __device__ __forceinline__ int32_t pool_key(int32_t v) { return reachable(v) ? v
 
 struct BorderArgs {
     int M, N;
-    int algo;  // 0 local/semiglobal/lcs (0 borders), 1 global, 2 edit, 3 dtw
-    bool affine, lcs_like;  // lcs_like: edit and lcs have up/left bits on the borders
+    Border top, left;  // the algorithm's border rules (dpviz/algorithm.hpp)
+    bool affine;
     int32_t open, ext;
 };
 
-__device__ int32_t border_value(const BorderArgs& a, int k) {
-    switch (a.algo) {
-        case 1: return k == 0 ? 0 : -(a.open + (k - 1) * a.ext);
-        case 2: return k;
-        case 3: return k == 0 ? 0 : kPosInf;
-        default: return 0;
-    }
-}
-
-// Row 0 and column 0 as the reference sets them (dispatch.cu's fill_matrix_borders, on the device).
+// Row 0 and column 0 by the algorithm's border rules (as dispatch.cu's fill_matrix_borders):
+// thread k sets cell k of column 0 (a vertical border: F holds a gap) and of row 0 (E does).
 __global__ void set_borders(BorderArgs a, int32_t* H, int32_t* E, int32_t* F, uint8_t* D) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const size_t pitch = size_t(a.N) + 1;
-    const bool global = a.algo == 1;
-    if (k <= a.M) {  // column 0, row k
-        const size_t at = size_t(k) * pitch;
-        const int32_t h = border_value(a, k);
+    for (int column = 0; column < 2; ++column) {
+        if (k > (column ? a.M : a.N)) continue;
+        const Border b = column ? a.left : a.top;
+        const size_t at = column ? size_t(k) * (size_t(a.N) + 1) : size_t(k);
+        const int32_t h = border_h(b, k, a.open, a.ext);
         H[at] = h;
-        uint8_t d = 0;
-        if (k >= 1 && global) d = dir::kUp | (a.affine ? (k == 1 ? dir::kFOpen : dir::kFExtend) : 0);
-        if (k >= 1 && a.lcs_like) d = dir::kUp;
-        D[at] = d;
+        D[at] = border_dirs(b, column, k, a.affine);
         if (a.affine) {
-            E[at] = kNegInf;
-            F[at] = global && k >= 1 ? h : kNegInf;
-        }
-    }
-    if (k <= a.N) {  // row 0, column k
-        const int32_t h = border_value(a, k);
-        H[k] = h;
-        uint8_t d = 0;
-        if (k >= 1 && global) d = dir::kLeft | (a.affine ? (k == 1 ? dir::kEOpen : dir::kEExtend) : 0);
-        if (k >= 1 && a.lcs_like) d = dir::kLeft;
-        D[k] = d;
-        if (a.affine) {
-            F[k] = kNegInf;
-            E[k] = global && k >= 1 ? h : kNegInf;
+            (column ? E : F)[at] = kNegInf;
+            (column ? F : E)[at] = border_gap_layer(b) && k >= 1 ? h : kNegInf;
         }
     }
 }
@@ -185,8 +162,8 @@ __global__ void pool_level(const int32_t* src, int sr, int sc, int32_t* dst, int
 // so row r's bytes start at `lead(r)` in its shared row); one thread walks them until the path
 // leaves the tile. The walk is the latency chain: one shared read of the cell's bits, one of a
 // table that says what the reference does in this state with these bits, a few adds; no
-// branches but the loop's. The path comes out end first. `stop`: 0 local, 1 semiglobal, 2 at
-// (0, 0).
+// branches but the loop's. The path comes out end first; kStop is the algorithm's stop rule
+// (dpviz/algorithm.hpp), fixed per instantiation so the walk tests no more than it needs.
 constexpr int kTile = 256;
 constexpr int kTileStride = kTile + 16;  // bytes per shared row: the lead (0-15) + kTile
 constexpr int kTraceThreads = 1024;
@@ -195,9 +172,9 @@ constexpr size_t kTraceShared = size_t(kTile) * kTileStride;
 // A step's table entry, per state (0 H, 1 E, 2 F) and direction byte.
 constexpr uint8_t kStepUp = 1, kStepLeft = 2, kStepEnd = 16;  // bits 2-3: the next state
 
-__device__ uint8_t trace_step(int st, uint8_t b, int stop, int affine) {
+__device__ uint8_t trace_step(int st, uint8_t b, StopRule stop, int affine) {
     if (st == 0) {
-        if (stop == 0 && (b & dir::kZero)) return kStepEnd;
+        if (stop == StopRule::zero_or_border && (b & dir::kZero)) return kStepEnd;
         if (b & dir::kDiag) return kStepUp | kStepLeft;
         if (b & dir::kUp) return affine ? uint8_t(2 << 2) : kStepUp;
         if (b & dir::kLeft) return affine ? uint8_t(1 << 2) : kStepLeft;
@@ -207,14 +184,14 @@ __device__ uint8_t trace_step(int st, uint8_t b, int stop, int affine) {
     return uint8_t(kStepLeft | ((b & dir::kEOpen) ? 0 : 1 << 2));
 }
 
-__global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, size_t bytes, int cols, int stop,
-                                                            int affine, int ei, int ej, int2* path, int* count,
+template <StopRule kStop>
+__global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, size_t bytes, int cols, int affine, int ei, int ej, int2* path, int* count,
                                                             int max_len) {
     extern __shared__ uint4 tile_words[];
     const uint8_t* tile = reinterpret_cast<const uint8_t*>(tile_words);
     __shared__ uint8_t table[3 * 256];
     __shared__ int ci, cj, state, n, finished;
-    for (int k = threadIdx.x; k < 3 * 256; k += blockDim.x) table[k] = trace_step(k >> 8, uint8_t(k & 255), stop, affine);
+    for (int k = threadIdx.x; k < 3 * 256; k += blockDim.x) table[k] = trace_step(k >> 8, uint8_t(k & 255), kStop, affine);
     if (threadIdx.x == 0) {
         ci = ei;
         cj = ej;
@@ -251,11 +228,10 @@ __global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, si
             bool done = false;
             int lead = int((size_t(i) * cols + tj0) & 15);
             int p = (i - ti0) * kTileStride + lead + (j - tj0);  // (i, j) in the tile
-            const bool both = stop == 2;
             for (;;) {
                 const uint8_t e = table[(st << 8) | tile[p]];
-                // State H ends on the borders (local and semiglobal: either one; else (0, 0)).
-                const bool border = st == 0 && (both ? (i == 0 && j == 0) : (i == 0 || j == 0));
+                // State H ends where the stop rule says (the zero bit is the table's).
+                const bool border = st == 0 && traceback_stops(kStop, i, j, 0);
                 if (border || (e & kStepEnd)) {
                     done = true;
                     break;
@@ -288,8 +264,12 @@ __global__ void __launch_bounds__(kTraceThreads) trace_path(const uint8_t* D, si
     if (threadIdx.x == 0) *count = n;
 }
 
+// A grid-stride launch over n items: at most 16 blocks per SM of the device (the fill that
+// came before read its DeviceInfo, so this one is cached).
 int blocks_for(size_t n, int threads = 256) {
-    return int(std::min<size_t>((n + threads - 1) / threads, 132 * 16));
+    const auto info = device_info();
+    const size_t cap = size_t(info ? info->sms : 1) * 16;
+    return int(std::max<size_t>(1, std::min<size_t>((n + threads - 1) / threads, cap)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,11 +390,6 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-#define DPVIZ_VIEW_TRY(expr)                                \
-    do {                                                    \
-        if (auto st_ = (expr); !st_) return st_.error();    \
-    } while (0)
-
 }  // namespace
 }  // namespace cuda
 
@@ -463,15 +438,15 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     t.fill = ms_since(t0);
     if (control.cancelled()) return cancelled_error();
 
-    DPVIZ_VIEW_TRY(res->stream.create());
+    DPVIZ_TRY(res->stream.create());
     const cudaStream_t s = res->stream.get();
     const size_t cells = size_t(M + 1) * size_t(N + 1);
     int32_t* H = res->kept.H.get();
 
     // Borders.
     t0 = clock::now();
-    BorderArgs ba{M, N, 0, res->affine, p.algo == Algorithm::edit || p.algo == Algorithm::lcs, p.gaps.open, p.gaps.extend};
-    ba.algo = p.algo == Algorithm::global ? 1 : p.algo == Algorithm::edit ? 2 : p.algo == Algorithm::dtw ? 3 : 0;
+    const AlgorithmRules rules = rules_of(p.algo);
+    const BorderArgs ba{M, N, rules.top, rules.left, res->affine, p.gaps.open, p.gaps.extend};
     set_borders<<<(std::max(M, N) + 1 + 255) / 256, 256, 0, s>>>(ba, H, res->kept.E.get(), res->kept.F.get(),
                                                                    res->kept.D.get());
     DPVIZ_CUDA_CHECK(cudaGetLastError());
@@ -484,7 +459,7 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     t0 = clock::now();
     {
         std::lock_guard lock(res->mutex);
-        DPVIZ_VIEW_TRY(res->build_layer(0));
+        DPVIZ_TRY(res->build_layer(0));
     }
     t.pyramid = ms_since(t0);
     if (on_score_range) on_score_range(res->ranges[0]);
@@ -499,11 +474,11 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     r.cells = int64_t(M) * N;
     r.fill_ms = filled->fill_ms;
     r.shape = filled->shape;
-    if (p.algo == Algorithm::local) {
+    if (rules.end == EndRule::best_cell) {
         DeviceBuffer<int32_t> best, col;
-        DPVIZ_VIEW_TRY(best.allocate(size_t(M) + 1));
-        DPVIZ_VIEW_TRY(col.allocate(size_t(M) + 1));
-        row_maxima<<<std::min(M + 1, 132 * 16), 256, 0, s>>>(H, M + 1, N + 1, best.get(), col.get());
+        DPVIZ_TRY(best.allocate(size_t(M) + 1));
+        DPVIZ_TRY(col.allocate(size_t(M) + 1));
+        row_maxima<<<blocks_for(size_t(M) + 1, 1), 256, 0, s>>>(H, M + 1, N + 1, best.get(), col.get());
         DPVIZ_CUDA_CHECK(cudaGetLastError());
         std::vector<int32_t> hb(size_t(M) + 1), hc(size_t(M) + 1);
         DPVIZ_CUDA_CHECK(cudaMemcpyAsync(hb.data(), best.get(), hb.size() * 4, cudaMemcpyDeviceToHost, s));
@@ -515,21 +490,23 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
             if (hb[size_t(i)] > bs) { bs = hb[size_t(i)]; e = {i, hc[size_t(i)]}; }
         r.end = e;
         r.score = bs;
-    } else if (p.algo == Algorithm::semiglobal) {
+    } else if (reads_last_row(rules.end)) {
         std::vector<int32_t> last_col(size_t(M) + 1), last_row(size_t(N) + 1);
-        DPVIZ_VIEW_TRY(res->fetch(0, 0, N, M + 1, 1, last_col.data()));
-        DPVIZ_VIEW_TRY(res->fetch(0, M, 0, 1, N + 1, last_row.data()));
-        Cell e{0, N};
-        int32_t bs = last_col[0];
+        DPVIZ_TRY(res->fetch(0, 0, N, M + 1, 1, last_col.data()));
+        DPVIZ_TRY(res->fetch(0, M, 0, 1, N + 1, last_row.data()));
+        Cell e{-1, -1};
+        int32_t bs = 0;
+        auto offer = [&](Cell c, int32_t v) {
+            if (e.i < 0 || v > bs) { bs = v; e = c; }
+        };
         for (int i = 0; i < M; ++i)
-            if (last_col[size_t(i)] > bs) { bs = last_col[size_t(i)]; e = {i, N}; }
-        for (int j = 0; j <= N; ++j)
-            if (last_row[size_t(j)] > bs) { bs = last_row[size_t(j)]; e = {M, j}; }
+            if (end_candidate(rules.end, i, N, M, N)) offer({i, N}, last_col[size_t(i)]);
+        for (int j = 0; j <= N; ++j) offer({M, j}, last_row[size_t(j)]);
         r.end = e;
         r.score = bs;
     } else {
         r.end = {M, N};
-        DPVIZ_VIEW_TRY(res->fetch(0, M, N, 1, 1, &r.score));
+        DPVIZ_TRY(res->fetch(0, M, N, 1, 1, &r.score));
     }
     t.end_cell = ms_since(t0);
     if (control.cancelled()) return cancelled_error();
@@ -541,14 +518,18 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
         const int max_len = M + N + 2;
         DeviceBuffer<int2> d_path;
         DeviceBuffer<int> d_count;
-        DPVIZ_VIEW_TRY(d_path.allocate(size_t(max_len)));
-        DPVIZ_VIEW_TRY(d_count.allocate(1));
-        const int stop = p.algo == Algorithm::local ? 0 : p.algo == Algorithm::semiglobal ? 1 : 2;
-        static const cudaError_t attr = cudaFuncSetAttribute(trace_path, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                             int(kTraceShared));
-        DPVIZ_CUDA_CHECK(attr);
-        trace_path<<<1, kTraceThreads, kTraceShared, s>>>(res->kept.D.get(), cells, N + 1, stop, res->affine ? 1 : 0,
-                                                          r.end.i, r.end.j, d_path.get(), d_count.get(), max_len);
+        DPVIZ_TRY(d_path.allocate(size_t(max_len)));
+        DPVIZ_TRY(d_count.allocate(1));
+        auto kernel = trace_path<StopRule::corner>;
+        switch (rules.stop) {
+            case StopRule::zero_or_border: kernel = trace_path<StopRule::zero_or_border>; break;
+            case StopRule::border: kernel = trace_path<StopRule::border>; break;
+            case StopRule::top_row: kernel = trace_path<StopRule::top_row>; break;
+            case StopRule::corner: break;
+        }
+        DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kTraceShared)));
+        kernel<<<1, kTraceThreads, kTraceShared, s>>>(res->kept.D.get(), cells, N + 1, res->affine ? 1 : 0, r.end.i,
+                                                      r.end.j, d_path.get(), d_count.get(), max_len);
         DPVIZ_CUDA_CHECK(cudaGetLastError());
         int count = 0;
         DPVIZ_CUDA_CHECK(cudaMemcpyAsync(&count, d_count.get(), sizeof(int), cudaMemcpyDeviceToHost, s));

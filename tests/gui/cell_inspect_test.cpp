@@ -73,7 +73,8 @@ TEST(CellInspect, OptimalMaskHoldsEveryCoOptimalPath) {
 }
 
 TEST(CellInspect, OptimalMaskCoversThePathForEveryAlgorithm) {
-    for (const Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs}) {
+    for (const Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs,
+                              Algorithm::glocal}) {
         for (const int open : {2, 5}) {
             const Problem p = problem(a, "GATTACAGATTACA", "GCATGCTACA", open, 1, 2, -1);
             const DpResult r = align_reference(p);

@@ -67,6 +67,7 @@ OpsCell cell_ops_value(const Problem& p, const DpResult& r, Cell c) {
         case Algorithm::local:
         case Algorithm::global:
         case Algorithm::semiglobal:
+        case Algorithm::glocal:
             if (p.affine()) {
                 o.h = local ? cell::align_affine<HostOps, true, true>(diag, up, r.F.at(i - 1, j), left, r.E.at(i, j - 1),
                                                                       p.sub(i, j), p.gaps.open, p.gaps.extend, 0, o.e, o.f, o.bits)
@@ -156,6 +157,7 @@ TEST(TeachInspector, NumbersMatchTheEngineForEveryAlgorithm) {
         {Algorithm::global, 6, 2}, {Algorithm::semiglobal, 3, 3}, {Algorithm::semiglobal, 4, 1},
         {Algorithm::edit, 1, 1},   {Algorithm::lcs, 1, 1},        {Algorithm::dtw, 1, 1},
         {Algorithm::dtw, 1, 1, DtwCost::squared},                 {Algorithm::dtw, 1, 1, DtwCost::abs, 3},
+        {Algorithm::glocal, 3, 3}, {Algorithm::glocal, 5, 1},
     };
     std::mt19937 rng(20261130);
     for (const Case& c : cases) {

@@ -72,7 +72,8 @@ TEST(TeachMachineCode, EveryAlgorithmsKernelIsInTheReport) {
     const SassReport r = load_sass_report("", docs_sass());
     EXPECT_NE(r.loops_source.find("shipped"), std::string::npos) << r.loops_source;
     ScoringOptions s;
-    for (const Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs}) {
+    for (const Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs,
+                              Algorithm::glocal}) {
         for (const int open : {1, 5}) {
             s.gaps = {open, 1};
             auto p = make_problem(a, {"q", "ACGT"}, {"t", "ACGA"}, s);

@@ -45,6 +45,10 @@ inline const std::vector<BatchConfig>& batch_configs() {
         {"dtw-squared", Algorithm::dtw, {1, 1}, false, DtwCost::squared},
         {"dtw-abs-band", Algorithm::dtw, {1, 1}, false, DtwCost::abs, 3},
         {"dtw-squared-band", Algorithm::dtw, {1, 1}, false, DtwCost::squared, 20},
+        {"glocal-linear-dna", Algorithm::glocal, {2, 2}},
+        {"glocal-affine-dna", Algorithm::glocal, {4, 1}},
+        {"glocal-affine-ties", Algorithm::glocal, {3, 1}, false, DtwCost::abs, -1, "AC"},
+        {"glocal-affine-protein", Algorithm::glocal, {10, 2}, true},
     };
     return c;
 }

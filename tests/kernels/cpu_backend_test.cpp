@@ -190,6 +190,39 @@ TEST(CpuBackend, TiesEverywhere) {
     }
 }
 
+// Glocal alignment (the query end to end inside the target): tiny inputs, reads cut from a
+// longer target and mutated (its use), unrelated pairs, and a two-letter alphabet full of ties.
+TEST(CpuBackend, GlocalMatchesReference) {
+    const std::vector<std::string> seqs = {"", "A", "C", "AC", "GA", "ACG", "TTTT"};
+    for (const GapPenalties gaps : {GapPenalties{2, 2}, GapPenalties{3, 1}})
+        for (const std::string& q : seqs)
+            for (const std::string& t : seqs) {
+                Case c{Algorithm::glocal, q, t, {}};
+                c.scoring.match = 2;
+                c.scoring.mismatch = -1;
+                c.scoring.gaps = gaps;
+                check(make(c), describe(c) + " '" + q + "' vs '" + t + "'", {1, 3});
+            }
+    std::mt19937 rng(4177);
+    for (int n = 0; n < 90 / kScale; ++n) {
+        Case c;
+        c.algo = Algorithm::glocal;
+        const bool ties = n % 6 == 5;
+        const std::string& alphabet = ties ? std::string("AC") : n % 3 == 2 ? kProtein : kDna;
+        std::uniform_int_distribution<int> length(1, n % 10 == 9 ? 1500 : 400);
+        c.target = random_sequence(rng, alphabet, length(rng));
+        std::uniform_int_distribution<size_t> at(0, c.target.size() - 1);
+        const size_t begin = at(rng), len = std::min(c.target.size() - begin, 1 + at(rng) / 2);
+        c.query = n % 4 == 3 ? random_sequence(rng, alphabet, int(len)) : mutate(rng, c.target.substr(begin, len), alphabet, 0.05);
+        if (!ties && (n / 5) % 2) c.scoring.matrix = random_matrix(rng, alphabet);
+        c.scoring.match = ties ? 1 : 3;
+        c.scoring.mismatch = ties ? -1 : -2;
+        c.scoring.gaps = n % 2 ? GapPenalties{4, 4} : GapPenalties{6, 1};
+        check(make(c), "glocal case " + std::to_string(n) + ": " + describe(c), {1u + unsigned(n % 3), 2u});
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
 // Local alignment where nothing scores above 0: the end is (0, 0) and the path one cell.
 TEST(CpuBackend, LocalWithoutPositiveCell) {
     Case c{Algorithm::local, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "CCCCCCCCCCCCCCCCCCCCCCCCCCCCC", {}};

@@ -36,6 +36,7 @@ const Case kCases[] = {
     {"semiglobal-linear", Algorithm::semiglobal, {1, 1}}, {"semiglobal-affine", Algorithm::semiglobal, {3, 1}},
     {"edit", Algorithm::edit, {1, 1}},               {"lcs", Algorithm::lcs, {1, 1}},
     {"dtw", Algorithm::dtw, {1, 1}},
+    {"glocal-linear", Algorithm::glocal, {2, 2}},    {"glocal-affine", Algorithm::glocal, {4, 1}},
 };
 
 Problem make_case(const Case& c, int m, int n, uint32_t seed) {

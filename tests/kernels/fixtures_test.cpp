@@ -120,6 +120,43 @@ TEST(Literature, NeedlemanWunschWikipedia) {
     EXPECT_EQ(r.path.front(), (Cell{0, 0}));
 }
 
+// Glocal: the query end to end, placed inside the target for free.
+TEST(Literature, GlocalFitsTheQueryInsideTheTarget) {
+    const DpResult r = align_reference(problem_of(named("glocal_linear")));  // CAGT in ACAGTTA
+    EXPECT_EQ(r.score, 8);                                                   // 4 matches x 2
+    EXPECT_EQ(r.end, (Cell{4, 5}));
+    EXPECT_EQ(r.path.front(), (Cell{0, 1}));
+    EXPECT_EQ(r.alignment.cigar, "4=");
+    EXPECT_EQ(r.alignment.query_begin, 0);
+    EXPECT_EQ(r.alignment.query_end, 4);
+    EXPECT_EQ(r.alignment.target_begin, 1);
+    EXPECT_EQ(r.alignment.target_end, 5);
+}
+
+TEST(Literature, GlocalAffineGapsInTheQuery) {
+    // GATTCA in TTGATCAGG: GAT, one query T against nothing (open 3), CA: 5 x 2 - 3 = 7. Of the two
+    // T's, the traceback (diagonal first from the end) pairs the second and gaps the first.
+    const DpResult r = align_reference(problem_of(named("glocal_affine")));
+    EXPECT_EQ(r.score, 7);
+    EXPECT_EQ(r.alignment.cigar, "2=1I3=");
+    EXPECT_EQ(r.alignment.target_begin, 2);
+    EXPECT_EQ(r.alignment.target_end, 7);
+}
+
+TEST(Literature, GlocalPaysForQueryResiduesOutsideTheTarget) {
+    // A query longer than the target: every query residue is aligned, the surplus against gaps.
+    ScoringOptions s;
+    s.match = 2;
+    s.mismatch = -1;
+    s.gaps = {2, 2};
+    const auto p = make_problem(Algorithm::glocal, {"q", "AACGT"}, {"t", "CGT"}, s);
+    ASSERT_TRUE(p);
+    const DpResult r = align_reference(*p);
+    EXPECT_EQ(r.score, 6 - 4);  // CGT matched, AA against nothing
+    EXPECT_EQ(r.alignment.cigar, "2I3=");
+    EXPECT_EQ(r.path.front(), (Cell{0, 0}));
+}
+
 TEST(Literature, KittenSittingEditDistanceIsThree) {
     const DpResult r = align_reference(problem_of(named("edit_kitten")));
     EXPECT_EQ(r.score, 3);

@@ -1,5 +1,7 @@
 // dpviz's edit distance against edlib (Myers' bit-vector algorithm, EDLIB_MODE_NW, distance
-// only) on real DNA pairs up to 20 kb x 20 kb and on seeded random pairs.
+// only) on real DNA pairs up to 20 kb x 20 kb and on seeded random pairs; and glocal alignment
+// with unit costs (match 0, mismatch -1, gaps 1/1) against edlib's infix mode (EDLIB_MODE_HW):
+// the score is minus the distance.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -20,9 +22,9 @@ namespace {
 
 #if DPVIZ_HAVE_EDLIB
 
-int32_t edlib_distance(const std::string& q, const std::string& t) {
+int32_t edlib_distance(const std::string& q, const std::string& t, EdlibAlignMode mode = EDLIB_MODE_NW) {
     EdlibAlignResult r = edlibAlign(q.data(), static_cast<int>(q.size()), t.data(), static_cast<int>(t.size()),
-                                    edlibNewAlignConfig(-1, EDLIB_MODE_NW, EDLIB_TASK_DISTANCE, nullptr, 0));
+                                    edlibNewAlignConfig(-1, mode, EDLIB_TASK_DISTANCE, nullptr, 0));
     const int status = r.status, d = r.editDistance;
     edlibFreeAlignResult(r);
     if (status != EDLIB_STATUS_OK) throw std::runtime_error("edlibAlign failed");
@@ -81,6 +83,41 @@ TEST(EdlibRandom, DistanceEqualsEdlib) {
         }
         SCOPED_TRACE("case " + std::to_string(k) + ": " + std::to_string(q.size()) + " x " + std::to_string(t.size()));
         EXPECT_EQ(dpviz_distance(q, t), edlib_distance(q, t));
+    }
+}
+
+// Glocal with unit costs is edlib's HW (infix) distance, negated: reads cut from random
+// targets and mutated, and unrelated reads, on every backend's answer through dpviz_score.
+TEST(EdlibInfix, GlocalUnitCostScoreIsMinusTheHwDistance) {
+    std::mt19937 rng(7109);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    ScoringOptions unit;
+    unit.match = 0;
+    unit.mismatch = -1;
+    unit.gaps = {1, 1};
+    for (int k = 0; k < 60; ++k) {
+        const std::string alphabet = k % 4 == 3 ? "ARNDCQEGHILKMFPSTWYV" : "ACGT";
+        std::uniform_int_distribution<size_t> letter(0, alphabet.size() - 1);
+        const int n = std::uniform_int_distribution<int>(1, k % 10 == 0 ? 4000 : 600)(rng);
+        std::string t;
+        for (int i = 0; i < n; ++i) t += alphabet[letter(rng)];
+        const size_t begin = std::uniform_int_distribution<size_t>(0, t.size() - 1)(rng);
+        const size_t len = std::uniform_int_distribution<size_t>(1, t.size() - begin)(rng);
+        std::string q;
+        for (const char c : t.substr(begin, len)) {
+            const double x = u(rng);
+            if (x < 0.03) continue;
+            q += x < 0.08 ? alphabet[letter(rng)] : c;
+            if (u(rng) < 0.03) q += alphabet[letter(rng)];
+        }
+        if (k % 5 == 4 || q.empty()) {
+            q.clear();
+            for (int i = std::uniform_int_distribution<int>(1, 300)(rng); i > 0; --i) q += alphabet[letter(rng)];
+        }
+        SCOPED_TRACE("case " + std::to_string(k) + ": " + std::to_string(q.size()) + " in " + std::to_string(t.size()));
+        auto p = make_problem(Algorithm::glocal, {"q", q}, {"t", t}, unit);
+        ASSERT_TRUE(p) << p.error().message;
+        EXPECT_EQ(-dpviz_score(*p), edlib_distance(q, t, EDLIB_MODE_HW));
     }
 }
 

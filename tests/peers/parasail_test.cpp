@@ -1,5 +1,5 @@
-// dpviz against parasail: nw = global, sg = semiglobal, sw = local, on the real pairs and on
-// seeded random pairs. parasail's open/extend convention is dpviz's (checked on a tiny case).
+// dpviz against parasail: nw = global, sg = semiglobal, sg_dx = glocal (free leading and trailing
+// gaps in the target only), sw = local, on the real pairs and on seeded random pairs. parasail's open/extend convention is dpviz's (checked on a tiny case).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,6 +35,7 @@ int32_t parasail_score(Algorithm algo, const std::string& q, const std::string& 
     switch (algo) {
         case Algorithm::global: f = small ? parasail_nw : parasail_nw_striped_32; break;
         case Algorithm::semiglobal: f = small ? parasail_sg : parasail_sg_striped_32; break;
+        case Algorithm::glocal: f = small ? parasail_sg_dx : parasail_sg_dx_striped_32; break;
         case Algorithm::local: f = small ? parasail_sw : parasail_sw_striped_32; break;
         default: throw std::runtime_error("parasail has no " + std::string(algorithm_name(algo)));
     }
@@ -54,7 +55,7 @@ int32_t expected_dpviz(Algorithm algo, int32_t parasail) {
     return algo == Algorithm::semiglobal ? std::max(parasail, 0) : parasail;
 }
 
-const std::vector<Algorithm> kAlignments = {Algorithm::global, Algorithm::semiglobal, Algorithm::local};
+const std::vector<Algorithm> kAlignments = {Algorithm::global, Algorithm::semiglobal, Algorithm::glocal, Algorithm::local};
 
 // ---------------------------------------------------------------------------------------------
 // Conventions, on cases small enough to check by hand
@@ -189,6 +190,40 @@ TEST(ParasailRandom, ScoresEqualParasail) {
             ASSERT_TRUE(p) << p.error().message;
             const int32_t theirs = parasail_score(a, q, t, parasail_matrix_for(is_protein), g);
             EXPECT_EQ(dpviz_score(*p), expected_dpviz(a, theirs));
+        }
+    }
+}
+
+// Glocal under every built-in matrix parasail also has, with linear, affine and free gaps: reads
+// cut from a longer random target and mutated, and unrelated reads.
+TEST(ParasailGlocal, EveryMatrixAndGapSetting) {
+    std::mt19937 rng(8191);
+    const std::string dna = "ACGT", protein = "ARNDCQEGHILKMFPSTWYV";
+    const std::vector<GapPenalties> gaps = {{10, 1}, {10, 10}, {5, 2}, {1, 1}, {12, 0}, {0, 0}, {20, 3}};
+    const std::vector<std::pair<const char*, const char*>> matrices = {
+        {"BLOSUM45", "blosum45"}, {"BLOSUM50", "blosum50"}, {"BLOSUM62", "blosum62"},
+        {"BLOSUM80", "blosum80"}, {"PAM250", "pam250"},     {"NUC.4.4", "nuc44"}};
+    for (const auto& [ours, theirs] : matrices) {
+        const bool is_protein = std::string(ours) != "NUC.4.4";
+        const std::string& alphabet = is_protein ? protein : dna;
+        std::uniform_int_distribution<size_t> letter(0, alphabet.size() - 1);
+        std::uniform_int_distribution<int> length(1, 400);
+        for (int k = 0; k < 14; ++k) {
+            std::string t;
+            for (int i = length(rng); i > 0; --i) t += alphabet[letter(rng)];
+            std::uniform_int_distribution<size_t> at(0, t.size() - 1);
+            const size_t begin = at(rng), len = std::min(t.size() - begin, 1 + at(rng) / 2);
+            std::string q = mutate(t.substr(begin, len), 0.15, alphabet, rng);
+            if (k % 4 == 3) q = mutate(q, 1.0, alphabet, rng);  // unrelated
+            const GapPenalties g = gaps[size_t(k) % gaps.size()];
+            SCOPED_TRACE(std::string(ours) + " case " + std::to_string(k) + " gaps " + gaps_text(g) + "\n  q " + q +
+                         "\n  t " + t);
+            ScoringOptions s;
+            s.matrix = matrix(ours);
+            s.gaps = g;
+            auto p = make_problem(Algorithm::glocal, {"q", q}, {"t", t}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            EXPECT_EQ(dpviz_score(*p), parasail_score(Algorithm::glocal, q, t, parasail_matrix_lookup(theirs), g));
         }
     }
 }

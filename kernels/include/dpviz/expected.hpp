@@ -56,3 +56,10 @@ struct Ok {};
 using Status = Expected<Ok>;
 
 }  // namespace dpviz
+
+// Evaluates a Status or Expected<T>; on failure returns its Error from the enclosing function
+// (which returns Status or Expected<U>).
+#define DPVIZ_TRY(expr)                                              \
+    do {                                                             \
+        if (auto dpviz_try_ = (expr); !dpviz_try_) return dpviz_try_.error(); \
+    } while (0)

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dpviz/algorithm.hpp"
 #include "dpviz/expected.hpp"
 
 namespace dpviz {
@@ -15,22 +16,6 @@ namespace dpviz {
 // ---------------------------------------------------------------------------------------------
 // Algorithms and scoring
 // ---------------------------------------------------------------------------------------------
-
-enum class Algorithm { local, global, semiglobal, edit, lcs, dtw };
-
-std::string_view algorithm_name(Algorithm a);                 // "local", "global", ...
-std::optional<Algorithm> parse_algorithm(std::string_view s);  // case-insensitive
-// Scores are maximised for local/global/semiglobal/lcs and minimised for edit/dtw.
-bool minimizes(Algorithm a);
-bool uses_substitution_matrix(Algorithm a);  // local, global, semiglobal
-bool uses_gap_penalties(Algorithm a);        // local, global, semiglobal
-
-// Sentinels for "unreachable". Real scores stay strictly inside (kNegInf/2, kPosInf/2); make_problem
-// rejects any problem whose worst-case score could leave that range, so adding a penalty to a
-// sentinel never wraps.
-inline constexpr int32_t kNegInf = -(1 << 30);
-inline constexpr int32_t kPosInf = (1 << 30);
-inline constexpr int64_t kScoreBound = (1 << 29);
 
 // Fractional scores (EMBOSS's gap extend 0.5) are integers on a common scale: every score is
 // kept as value x score_scale, a divisor of 100, so two decimals are exact and every backend
