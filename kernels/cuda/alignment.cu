@@ -1,10 +1,11 @@
 // Smith-Waterman (local), Needleman-Wunsch (global) and semi-global alignment, linear and affine
-// gaps, DPX and DPX-free: the band kernels of this family and its launcher.
+// gaps, DPX and DPX-free: the band kernels of this family and its launcher (glocal's: glocal.cu).
 #include "band_kernel.cuh"
 
 namespace dpviz::cuda {
 
 Status launch_alignment(const FillParams& p, Variant v, bool dpx, Out out, cudaStream_t s) {
+    if (v.free_top) return launch_glocal(p, v, dpx, out, s);
     if (out == Out::locate) {
         if (!v.local) return device_error("internal: end-cell search is for local alignment only");
         return v.affine ? launch_locate<Alg<Kind::align, true, true>>(p, s)

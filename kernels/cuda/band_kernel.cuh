@@ -95,8 +95,18 @@ struct BandSweep {
             const int i = i_lane + r;
             q[r] = i <= p.M ? p.rows[i] : 0;
         }
+        // The lane's column of the profile, spelled here rather than called (the batch kernel's
+        // lane_profile): the call form changes ptxas's register allocation of the affine path
+        // kernels (spills, +6 % on an H200).
         if constexpr (A::kProfile) {
-            lane_profile(p.table, p.A, q, lane, prof_warp);
+            for (int c = 0; c < p.A; ++c) {
+                int4 v;
+                v.x = p.table[q[0] * p.A + c];
+                v.y = p.table[q[1] * p.A + c];
+                v.z = p.table[q[2] * p.A + c];
+                v.w = p.table[q[3] * p.A + c];
+                prof_warp[c * 32 + lane] = v;
+            }
             __syncwarp();
         }
         if constexpr (A::kKind == Kind::dtw) {

@@ -119,7 +119,7 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     bp.letters = letters;
     bp.open = p0.gaps.open;
     bp.ext = p0.gaps.extend;
-    bp.gap_borders = gap_borders_of(rules_of(p0.algo));
+    bp.gap_border = rules_of(p0.algo).left == Border::gap;  // row 0: the kernel's (free in glocal's)
     bp.band = p0.band;
     bp.hand = d_hand.get();
     bp.hand_pitch = pitch;

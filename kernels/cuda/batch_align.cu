@@ -7,7 +7,7 @@ namespace {
 
 template <bool kLocal, bool kAffine, EndCell kEnd>
 const void* pick(bool dpx) {
-    using A = Alg<Kind::align, kLocal, kAffine>;
+    using A = Alg<Kind::align, kLocal, kAffine, false, true, kEnd == EndCell::last_row>;  // glocal: row 0 free
     return dpx ? reinterpret_cast<const void*>(&batch_fill<A, cell::DpxOps, kEnd>)
                : reinterpret_cast<const void*>(&batch_fill<A, cell::PortableOps, kEnd>);
 }

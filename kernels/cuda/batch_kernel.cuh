@@ -75,7 +75,7 @@ struct BatchParams {
     const int32_t* table = nullptr;   // letters x letters
     int letters = 0;
     int open = 0, ext = 0;            // alignment gaps (linear: open == ext)
-    int gap_borders = 0;              // alignment: gap_borders_of(rules), the gap-cost borders
+    int gap_border = 0;               // alignment: column 0 costs gaps (row 0 too unless Alg::kFreeTop)
     int band = -1;                    // DTW Sakoe-Chiba half-width, -1 = none
     int4* hand = nullptr;             // per block: (warps + 1) slots x hand_pitch, {H, H, F, F} of two columns
     long long hand_pitch = 0;         // int4 per slot: kSteps * largest chunk count
@@ -90,6 +90,21 @@ struct BatchParams {
 using EndCell = EndRule;
 
 // Kind and Alg (the algorithm traits, borders included): warp_step.cuh, shared with the band kernel.
+
+// The lane's column of a band's profile (the band kernel spells it out): the scores of its kRows query codes `q` against every
+// target letter, as one int4 per letter at prof[letter * 32 + lane].
+__device__ __forceinline__ void lane_profile(const int32_t* table, int letters, const int (&q)[kStepRows], int lane,
+                                             int4* prof) {
+    for (int c = 0; c < letters; ++c) {
+        int4 v;
+        v.x = table[q[0] * letters + c];
+        v.y = table[q[1] * letters + c];
+        v.z = table[q[2] * letters + c];
+        v.w = table[q[3] * letters + c];
+        prof[c * 32 + lane] = v;
+    }
+}
+
 
 // An end-cell candidate: higher score wins, ties go to the smaller (i, j). i == kNone: none.
 struct Candidate {
@@ -259,9 +274,9 @@ struct PairSweep {
 #pragma unroll
             for (int r = 0; r < kRows; ++r) {
                 int v0 = nh[r][0], v1 = nh[r][1];
-                if constexpr (kGuard) {
-                    v0 = (started && j0 <= d.N) ? v0 : kBias;
-                    v1 = (started && j0 + 1 <= d.N) ? v1 : kBias;
+                if constexpr (kGuard) {  // a value no cell can lose to (glocal's row M may be all negative)
+                    v0 = (started && j0 <= d.N) ? v0 : kNegInf + kBias;
+                    v1 = (started && j0 + 1 <= d.N) ? v1 : kNegInf + kBias;
                 }
                 // The maxima go through Ops too: a plain integer max here would let ptxas fuse
                 // the two steps of an unrolled pair into VIMNMX3 in the DPX-free kernel.

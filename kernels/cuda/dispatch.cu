@@ -254,7 +254,9 @@ Status launch_fill(const Problem& p, const FillParams& fp, bool dpx, Out out, cu
         case Algorithm::global:
         case Algorithm::semiglobal:
         case Algorithm::glocal:
-            return launch_alignment(fp, {p.algo == Algorithm::local, p.affine(), false}, dpx, out, s);
+            // Row 0 is the same border as column 0 but in glocal, whose row 0 is free.
+            return launch_alignment(fp, {p.algo == Algorithm::local, p.affine(), false,
+                                         rules_of(p.algo).top != rules_of(p.algo).left}, dpx, out, s);
         case Algorithm::edit: return launch_edit(fp, dpx, out, s);
         case Algorithm::lcs: return launch_lcs(fp, dpx, out, s);
         case Algorithm::dtw: return launch_dtw(fp, {false, false, p.dtw_cost == DtwCost::squared}, dpx, out, s);
@@ -368,7 +370,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.open = p.gaps.open;
     fp.ext = p.gaps.extend;
     const AlgorithmRules rules = rules_of(p.algo);
-    fp.gap_borders = gap_borders_of(rules);
+    fp.gap_border = rules.left == Border::gap;
     fp.last_row = pl.last_row;
     fp.band = p.band;
     fp.snap_bias = (dpx ? cell::DpxOps::kAlignBias : cell::PortableOps::kAlignBias);

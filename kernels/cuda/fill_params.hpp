@@ -35,7 +35,8 @@ struct FillParams {
     int nbands = 0, nchunks = 0, steps_alloc = 0;  // steps_alloc = nchunks * kSteps
     int A = 0;                                     // alphabet size (profile rows)
     int open = 0, ext = 0;                         // alignment gaps (linear: open == ext)
-    int gap_borders = 0;                           // alignment: gap_borders_of(rules), the gap-cost borders
+    int gap_border = 0;                            // alignment: column 0 costs gaps (global, glocal; row 0 too
+                                                   //   unless the kernel's row 0 is free: Alg::kFreeTop)
     int last_row = 0;                              // capture row M (the end rule reads it)
     int band = -1;                                 // DTW Sakoe-Chiba half-width, -1 = none
     int snap_bias = 0;                             // bias of the values in `snap` (locate converts)
@@ -91,9 +92,11 @@ struct Variant {
     bool local = false;
     bool affine = false;
     bool squared = false;
+    bool free_top = false;  // alignment: row 0 free, column 0 by FillParams::gap_border (glocal)
 };
 
 Status launch_alignment(const FillParams& p, Variant v, bool dpx, Out out, cudaStream_t s);
+Status launch_glocal(const FillParams& p, Variant v, bool dpx, Out out, cudaStream_t s);  // glocal.cu
 Status launch_edit(const FillParams& p, bool dpx, Out out, cudaStream_t s);
 Status launch_lcs(const FillParams& p, bool dpx, Out out, cudaStream_t s);
 Status launch_dtw(const FillParams& p, Variant v, bool dpx, Out out, cudaStream_t s);

@@ -25,23 +25,30 @@ enum class Kind { align, edit, lcs, dtw };
 
 // kBanded_ = false: DTW without a Sakoe-Chiba band, where no cell of columns 1..N is outside it
 // (the per-cell band test and its select go; cells past column N are computed but never read).
-template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false, bool kBanded_ = true>
+// kFreeTop_: alignment whose row 0 is free while column 0 follows the launch (glocal).
+template <Kind K, bool kLocal_ = false, bool kAffine_ = false, bool kSquared_ = false, bool kBanded_ = true,
+          bool kFreeTop_ = false>
 struct Alg {
     static constexpr Kind kKind = K;
     static constexpr bool kLocal = kLocal_;
     static constexpr bool kAffine = kAffine_;
     static constexpr bool kSquared = kSquared_;
     static constexpr bool kBanded = kBanded_;
+    static constexpr bool kFreeTop = kFreeTop_;
     static constexpr bool kProfile = K != Kind::dtw;                 // scores from a per-band profile
     static constexpr bool kCapture = K == Kind::align && !kLocal_;   // semi-global, glocal need row M
 
-    // H(0, k) (kTop) or H(k, 0), unbiased: the border rules of dpviz/algorithm.hpp. Alignment
-    // takes its rule per border from the launch (P::gap_borders: free or gap); the other kinds
-    // are one algorithm each.
+    // H(0, k) (kTop) or H(k, 0), unbiased: the border rules of dpviz/algorithm.hpp. Alignment's
+    // borders are Border::free or, when the launch says so (P::gap_border), Border::gap, spelled
+    // out here: this exact form keeps ptxas's register allocation of the band kernels (a bit
+    // mask per border, or a call of border_h, costs the DPX-free path kernels up to 9 % on an
+    // H200). Glocal's row 0 is free whatever the launch says (kFreeTop).
     template <bool kTop, class P>
     static __device__ __forceinline__ int32_t border(const P& p, int k) {
-        if constexpr (K == Kind::align) {
-            return border_h((p.gap_borders & (kTop ? kTopGap : kLeftGap)) ? Border::gap : Border::free, k, p.open, p.ext);
+        if constexpr (K == Kind::align && kTop && kFreeTop_) {
+            return 0;
+        } else if constexpr (K == Kind::align) {
+            return (p.gap_border && k > 0) ? -(p.open + (k - 1) * p.ext) : 0;
         } else {
             constexpr Algorithm a = K == Kind::edit ? Algorithm::edit : K == Kind::lcs ? Algorithm::lcs : Algorithm::dtw;
             return border_h(kTop ? rules_of(a).top : rules_of(a).left, k, 0, 0);
@@ -57,20 +64,6 @@ inline constexpr int kStepCols = gpu_band::kCols;
 
 __device__ __forceinline__ long long floor_div(long long a, long long b) {  // b > 0
     return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-// The lane's column of a band's profile: the scores of its kRows query codes `q` against every
-// target letter, as one int4 per letter at prof[letter * 32 + lane].
-__device__ __forceinline__ void lane_profile(const int32_t* table, int letters, const int (&q)[kStepRows], int lane,
-                                             int4* prof) {
-    for (int c = 0; c < letters; ++c) {
-        int4 v;
-        v.x = table[q[0] * letters + c];
-        v.y = table[q[1] * letters + c];
-        v.z = table[q[2] * letters + c];
-        v.w = table[q[3] * letters + c];
-        prof[c * 32 + lane] = v;
-    }
 }
 
 // DTW's Sakoe-Chiba band for row i of an M x N matrix (Problem::in_band's rule, band < 0: none):

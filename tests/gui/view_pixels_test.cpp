@@ -64,7 +64,7 @@ TEST(ViewPixels, AutoColormapAndARealMatrixMatchRender) {
     s.match = 5;
     s.mismatch = -4;
     auto p = make_problem(Algorithm::global, {"q", "HEAGAWGHEEAWHEAE"}, {"t", "PAWHEAEHEAGAWGHE"}, s);
-    ASSERT_TRUE(p);
+    ASSERT_TRUE(p) << p.error().message;
     const DpResult r = align_reference(*p);
     const ColorScale scale = scale_for(r.H, Colormap::viridis, true);
     const ColorLut lut = ColorLut::build(scale);

@@ -106,13 +106,6 @@ DPVIZ_RULE uint8_t border_dirs(Border b, bool column, int32_t k, bool affine) {
 // row)? Otherwise it is -inf there.
 DPVIZ_RULE bool border_gap_layer(Border b) { return b == Border::gap; }
 
-// The borders that cost gaps, as a bit mask (a kernel's launch parameter): kTopGap for row 0,
-// kLeftGap for column 0; the others of an alignment are free.
-inline constexpr int kTopGap = 1, kLeftGap = 2;
-DPVIZ_RULE int gap_borders_of(AlgorithmRules r) {
-    return (r.top == Border::gap ? kTopGap : 0) | (r.left == Border::gap ? kLeftGap : 0);
-}
-
 // Does the traceback, in state H at (i, j) with direction bits `bits`, stop here?
 DPVIZ_RULE bool traceback_stops(StopRule s, int32_t i, int32_t j, uint8_t bits) {
     switch (s) {
