@@ -35,8 +35,6 @@ namespace fs = std::filesystem;
 // [SECTION] Lines, tokens and messages
 // ---------------------------------------------------------------------------------------------
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
 // A byte that has no place in a text file: control characters other than blanks, and DEL.
 bool is_binary(unsigned char c) { return (c < 0x20 && !is_blank(static_cast<char>(c)) && c != '\n') || c == 0x7f; }
 
@@ -68,25 +66,6 @@ private:
     size_t number_ = 0;
 };
 
-// Whitespace-separated tokens of one line, one at a time, so a line with a million tokens costs
-// nothing past the one that is refused.
-class Tokens {
-public:
-    explicit Tokens(std::string_view line) : rest_(line) {}
-    bool next(std::string_view& tok) {
-        size_t i = 0;
-        while (i < rest_.size() && is_blank(rest_[i])) ++i;
-        if (i == rest_.size()) return false;
-        size_t j = i;
-        while (j < rest_.size() && !is_blank(rest_[j])) ++j;
-        tok = rest_.substr(i, j - i);
-        rest_.remove_prefix(j);
-        return true;
-    }
-
-private:
-    std::string_view rest_;
-};
 
 // "byte 0", or the character itself.
 std::string show_byte(unsigned char c) {

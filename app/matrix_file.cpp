@@ -51,27 +51,7 @@ std::string count_of(size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-// Whitespace-separated tokens of one line, one at a time, so a line with a million tokens
-// costs nothing until it is rejected.
-class Tokens {
-public:
-    explicit Tokens(std::string_view line) : rest_(line) {}
-    bool next(std::string_view& tok) {
-        size_t i = 0;
-        while (i < rest_.size() && is_blank(rest_[i])) ++i;
-        if (i == rest_.size()) return false;
-        size_t j = i;
-        while (j < rest_.size() && !is_blank(rest_[j])) ++j;
-        tok = rest_.substr(i, j - i);
-        rest_.remove_prefix(j);
-        return true;
-    }
-
-private:
-    std::string_view rest_;
-};
 
 Expected<SubstitutionMatrix> parse_named(std::string_view text, const std::string& origin, std::string name) {
     SubstitutionMatrix m;

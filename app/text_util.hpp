@@ -1,4 +1,5 @@
-// Small text helpers shared by the readers: user-supplied tokens quoted safely for one-line messages.
+// Small text helpers shared by the readers: user-supplied tokens quoted safely for one-line
+// messages, and a line split into whitespace-separated tokens.
 #pragma once
 
 #include <string>
@@ -17,5 +18,28 @@ inline std::string show_token(std::string_view s) {
     if (s.size() > kMaxShown) out += "...";
     return out + "'";
 }
+
+// Space, tab and the other blanks a line may hold (not the newline).
+inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// Whitespace-separated tokens of one line, one at a time, so a line with a million tokens costs
+// nothing past the one that is refused.
+class Tokens {
+public:
+    explicit Tokens(std::string_view line) : rest_(line) {}
+    bool next(std::string_view& tok) {
+        size_t i = 0;
+        while (i < rest_.size() && is_blank(rest_[i])) ++i;
+        if (i == rest_.size()) return false;
+        size_t j = i;
+        while (j < rest_.size() && !is_blank(rest_[j])) ++j;
+        tok = rest_.substr(i, j - i);
+        rest_.remove_prefix(j);
+        return true;
+    }
+
+private:
+    std::string_view rest_;
+};
 
 }  // namespace dpviz::app

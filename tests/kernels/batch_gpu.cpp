@@ -10,17 +10,13 @@
 #include "batch_test_util.hpp"
 #include "dpviz/batch.hpp"
 #include "gpu_dispatch.hpp"
+#include "gpu_test.hpp"
 
 using namespace dpviz;
 using dpviz::test::batch_configs;
 using dpviz::test::batch_of;
 
 namespace {
-
-#define DPVIZ_REQUIRE_GPU()                                         \
-    do {                                                            \
-        if (!gpu_usable()) GTEST_SKIP() << "no usable CUDA device"; \
-    } while (0)
 
 // Runs the batch on both GPU backends and on the CPU; every pair's score and end cell agree.
 void check_gpu(const std::vector<Problem>& pairs, const std::string& what) {

@@ -13,16 +13,12 @@
 #include "dpviz/device_view.hpp"
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
+#include "gpu_test.hpp"
 #include "kernels/result_compare.hpp"
 
 using namespace dpviz;
 
 namespace {
-
-#define DPVIZ_REQUIRE_DEVICE_VIEW()                                                 \
-    do {                                                                            \
-        if (!device_view_available()) GTEST_SKIP() << "no usable CUDA device";      \
-    } while (0)
 
 struct Case {
     const char* name;

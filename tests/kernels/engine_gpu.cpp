@@ -10,23 +10,14 @@
 
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
+#include "gpu_test.hpp"
 #include "kernels/result_compare.hpp"
 
 using namespace dpviz;
 
 namespace {
 
-#define DPVIZ_REQUIRE_GPU()                                               \
-    do {                                                                  \
-        if (!gpu_usable()) GTEST_SKIP() << "no usable CUDA device";       \
-    } while (0)
-
-std::string random_text(std::mt19937& g, int n, const std::string& letters) {
-    std::string s(static_cast<size_t>(n), ' ');
-    for (auto& c : s) c = letters[g() % letters.size()];
-    return s;
-}
-
+using test::random_text;
 using test::kDna;
 using test::kProtein;
 

@@ -99,6 +99,14 @@ const Fixture& named(const std::string& n) {
     throw std::runtime_error("no fixture " + n);
 }
 
+// The alignment's residue spans: 0-based, ends exclusive.
+void expect_spans(const DpResult& r, int32_t query_begin, int32_t query_end, int32_t target_begin, int32_t target_end) {
+    EXPECT_EQ(r.alignment.query_begin, query_begin);
+    EXPECT_EQ(r.alignment.query_end, query_end);
+    EXPECT_EQ(r.alignment.target_begin, target_begin);
+    EXPECT_EQ(r.alignment.target_end, target_end);
+}
+
 // Scores and alignments known from the literature, checked by hand.
 TEST(Literature, SmithWatermanWikipedia) {
     const Problem p = problem_of(named("wikipedia_sw"));
@@ -107,10 +115,7 @@ TEST(Literature, SmithWatermanWikipedia) {
     EXPECT_EQ(r.alignment.query_row, "GTT-AC");
     EXPECT_EQ(r.alignment.target_row, "GTTGAC");
     EXPECT_EQ(r.alignment.cigar, "3=1D2=");
-    EXPECT_EQ(r.alignment.query_begin, 1);
-    EXPECT_EQ(r.alignment.query_end, 6);
-    EXPECT_EQ(r.alignment.target_begin, 1);
-    EXPECT_EQ(r.alignment.target_end, 7);
+    expect_spans(r, 1, 6, 1, 7);
 }
 
 TEST(Literature, NeedlemanWunschWikipedia) {
@@ -127,10 +132,7 @@ TEST(Literature, GlocalFitsTheQueryInsideTheTarget) {
     EXPECT_EQ(r.end, (Cell{4, 5}));
     EXPECT_EQ(r.path.front(), (Cell{0, 1}));
     EXPECT_EQ(r.alignment.cigar, "4=");
-    EXPECT_EQ(r.alignment.query_begin, 0);
-    EXPECT_EQ(r.alignment.query_end, 4);
-    EXPECT_EQ(r.alignment.target_begin, 1);
-    EXPECT_EQ(r.alignment.target_end, 5);
+    expect_spans(r, 0, 4, 1, 5);
 }
 
 TEST(Literature, GlocalAffineGapsInTheQuery) {
@@ -139,8 +141,7 @@ TEST(Literature, GlocalAffineGapsInTheQuery) {
     const DpResult r = align_reference(problem_of(named("glocal_affine")));
     EXPECT_EQ(r.score, 7);
     EXPECT_EQ(r.alignment.cigar, "2=1I3=");
-    EXPECT_EQ(r.alignment.target_begin, 2);
-    EXPECT_EQ(r.alignment.target_end, 7);
+    expect_spans(r, 0, 6, 2, 7);
 }
 
 TEST(Literature, GlocalPaysForQueryResiduesOutsideTheTarget) {

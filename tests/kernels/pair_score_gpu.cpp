@@ -10,18 +10,14 @@
 
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
+#include "kernels/result_compare.hpp"
 #include "pair_score_plan.hpp"
 
 using namespace dpviz;
 
 namespace {
 
-std::string random_text(std::mt19937& g, int n, const std::string& letters) {
-    std::string s(static_cast<size_t>(n), ' ');
-    for (auto& c : s) c = letters[g() % letters.size()];
-    return s;
-}
-
+using test::random_text;
 // A copy of q with ~10 % substitutions and ~1 % indels, cut or padded to n: long local alignments.
 std::string mutated(std::mt19937& g, const std::string& q, int n, const std::string& letters) {
     std::string t;

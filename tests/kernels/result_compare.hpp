@@ -23,6 +23,14 @@ inline std::string random_sequence(std::mt19937& rng, const std::string& alphabe
     return s;
 }
 
+// n letters drawn as g() % letters.size() (the GPU tests' draw, kept so their seeds give the same
+// inputs).
+inline std::string random_text(std::mt19937& g, int n, const std::string& letters) {
+    std::string s(static_cast<size_t>(n), ' ');
+    for (auto& c : s) c = letters[g() % letters.size()];
+    return s;
+}
+
 // A mutated copy (substitutions, insertions, deletions at `rate` each), so the optimal path is
 // long and crosses many bands and chunks.
 inline std::string mutate(std::mt19937& rng, const std::string& s, const std::string& alphabet, double rate) {
