@@ -536,17 +536,13 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
         r.end = {M, N};
         r.score = plan.negate ? -h_at(M, N) : h_at(M, N);
     } else {
-        Cell best{-1, -1};
-        int32_t best_score = 0;
-        auto offer = [&](Cell c) {
-            const int32_t s = h_at(c.i, c.j);
-            if (best.i < 0 || s > best_score) { best_score = s; best = c; }
-        };
-        for (int32_t i = 0; i < M; ++i)
-            if (end_candidate(end, i, N, M, N)) offer({i, N});
-        for (int32_t j = 0; j <= N; ++j) offer({M, j});
-        r.end = best;
-        r.score = best_score;
+        std::vector<int32_t> last_column(size_t(M) + 1), last_row(size_t(N) + 1);
+        if (end == EndRule::last_row_or_column)  // the only rule that reads column N (kept by the bands)
+            for (int32_t i = 0; i <= M; ++i) last_column[size_t(i)] = h_at(i, N);
+        for (int32_t j = 0; j <= N; ++j) last_row[size_t(j)] = h_at(M, j);
+        const EndCell e = select_end_on_edges(p, last_column, last_row);
+        r.end = e.cell;
+        r.score = e.score;
     }
     r.fill_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     finish_result(p, r);

@@ -29,6 +29,21 @@ Cell select_end(const Problem& p, const Grid<int32_t>& H) {
     return best;
 }
 
+EndCell select_end_on_edges(const Problem& p, const std::vector<int32_t>& last_column,
+                            const std::vector<int32_t>& last_row) {
+    const int M = p.rows(), N = p.cols();
+    const EndRule rule = rules_of(p.algo).end;
+    // The rule's cells in row-major order: column N above row M, then row M; ties to the first.
+    EndCell best{{-1, -1}, 0};
+    auto offer = [&](Cell c, int32_t v) {
+        if (best.cell.i < 0 || v > best.score) best = {c, v};
+    };
+    for (int i = 0; i < M; ++i)
+        if (end_candidate(rule, i, N, M, N)) offer({i, N}, last_column[size_t(i)]);
+    for (int j = 0; j <= N; ++j) offer({M, j}, last_row[size_t(j)]);
+    return best;
+}
+
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end) {
     // Three states for affine gaps: in H, inside a vertical gap (F), inside a horizontal gap (E).
     // Priorities: diagonal, then up, then left; inside a gap, close it (open) before extending.

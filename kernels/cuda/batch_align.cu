@@ -5,9 +5,9 @@
 namespace dpviz::cuda::batch {
 namespace {
 
-template <bool kLocal, bool kAffine, EndCell kEnd>
+template <bool kLocal, bool kAffine, EndRule kEnd>
 const void* pick(bool dpx) {
-    using A = Alg<Kind::align, kLocal, kAffine, false, true, kEnd == EndCell::last_row>;  // glocal: row 0 free
+    using A = Alg<Kind::align, kLocal, kAffine, false, true, kEnd == EndRule::last_row>;  // glocal: row 0 free
     return dpx ? reinterpret_cast<const void*>(&batch_fill<A, cell::DpxOps, kEnd>)
                : reinterpret_cast<const void*>(&batch_fill<A, cell::PortableOps, kEnd>);
 }
@@ -18,15 +18,15 @@ const void* pick(bool dpx) {
 const void* align_kernel(EndRule end, bool affine, bool dpx) {
     switch (end) {
         case EndRule::best_cell:
-            return affine ? pick<true, true, EndCell::best_cell>(dpx) : pick<true, false, EndCell::best_cell>(dpx);
+            return affine ? pick<true, true, EndRule::best_cell>(dpx) : pick<true, false, EndRule::best_cell>(dpx);
         case EndRule::last_row_or_column:
-            return affine ? pick<false, true, EndCell::last_row_or_column>(dpx)
-                          : pick<false, false, EndCell::last_row_or_column>(dpx);
+            return affine ? pick<false, true, EndRule::last_row_or_column>(dpx)
+                          : pick<false, false, EndRule::last_row_or_column>(dpx);
         case EndRule::last_row:
-            return affine ? pick<false, true, EndCell::last_row>(dpx) : pick<false, false, EndCell::last_row>(dpx);
+            return affine ? pick<false, true, EndRule::last_row>(dpx) : pick<false, false, EndRule::last_row>(dpx);
         case EndRule::corner: break;
     }
-    return affine ? pick<false, true, EndCell::corner>(dpx) : pick<false, false, EndCell::corner>(dpx);
+    return affine ? pick<false, true, EndRule::corner>(dpx) : pick<false, false, EndRule::corner>(dpx);
 }
 
 }  // namespace dpviz::cuda::batch

@@ -85,9 +85,8 @@ struct BatchParams {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Algorithm traits
 // ---------------------------------------------------------------------------------------------
-// Where the score is: dpviz/algorithm.hpp's EndRule (corner, best cell, last row and column,
-// last row), ties to the first cell in row-major order.
-using EndCell = EndRule;
+// Where the score is: a kernel's EndRule (dpviz/algorithm.hpp: corner, best cell, last row and
+// column, last row), ties to the first cell in row-major order.
 
 // Kind and Alg (the algorithm traits, borders included): warp_step.cuh, shared with the band kernel.
 
@@ -122,11 +121,11 @@ __device__ __forceinline__ bool better(const Candidate& a, const Candidate& b) {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Pair sweep
 // ---------------------------------------------------------------------------------------------
-template <class A, class Ops, EndCell kEnd>
+template <class A, class Ops, EndRule kEnd>
 struct PairSweep {
     static constexpr bool kAffine = A::kAffine;
     static constexpr bool kLocal = A::kLocal;
-    static constexpr bool kTrackRows = kEnd != EndCell::corner;  // best H per row and its first column
+    static constexpr bool kTrackRows = kEnd != EndRule::corner;  // best H per row and its first column
     static constexpr int32_t kBias = A::kKind == Kind::align ? Ops::kAlignBias : 0;
 
     const BatchParams& p;
@@ -328,12 +327,12 @@ struct PairSweep {
         for (int r = 0; r < kRows; ++r) {
             const int i = i_lane + r;
             if (i > d.M) continue;
-            if constexpr (kEnd == EndCell::best_cell) {
+            if constexpr (kEnd == EndRule::best_cell) {
                 offer(best[r], i, bestj[r]);
-            } else if constexpr (kEnd == EndCell::last_row_or_column) {
+            } else if constexpr (kEnd == EndRule::last_row_or_column) {
                 offer(lc[r], i, d.N);
                 if (i == d.M) offer(best[r], i, bestj[r]);
-            } else if constexpr (kEnd == EndCell::last_row) {
+            } else if constexpr (kEnd == EndRule::last_row) {
                 if (i == d.M) offer(best[r], i, bestj[r]);
             } else {
                 if (i == d.M) offer(lc[r], i, d.N);
@@ -352,7 +351,7 @@ struct PairSweep {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Kernel
 // ---------------------------------------------------------------------------------------------
-template <class A, class Ops, EndCell kEnd>
+template <class A, class Ops, EndRule kEnd>
 __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p) {
     extern __shared__ int4 smem[];
     constexpr int32_t kBias = PairSweep<A, Ops, kEnd>::kBias;
@@ -367,8 +366,8 @@ __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p
         const PairDesc d = p.pairs[k];
         PairSweep<A, Ops, kEnd> sw(p, d, lane, warps, prof, hand);
         Candidate acc{kBias, kNone, 0};
-        if constexpr (kEnd == EndCell::best_cell) acc = {kBias, 0, 0};           // H(0, 0) = 0
-        if constexpr (kEnd == EndCell::last_row_or_column) acc = {kBias, 0, d.N};  // H(0, N) = 0
+        if constexpr (kEnd == EndRule::best_cell) acc = {kBias, 0, 0};           // H(0, 0) = 0
+        if constexpr (kEnd == EndRule::last_row_or_column) acc = {kBias, 0, d.N};  // H(0, N) = 0
         const int B = sw.nbands, C = sw.nchunks, D = superstep_gap(C, warps);
         const int T = (B - 1) * D + C;
         // Band b runs chunk c in superstep b * D + c; warp w takes bands w, w + warps, ... (a

@@ -6,8 +6,8 @@ namespace {
 
 template <class A>
 const void* pick(bool dpx) {
-    return dpx ? reinterpret_cast<const void*>(&batch_fill<A, cell::DpxOps, EndCell::corner>)
-               : reinterpret_cast<const void*>(&batch_fill<A, cell::PortableOps, EndCell::corner>);
+    return dpx ? reinterpret_cast<const void*>(&batch_fill<A, cell::DpxOps, EndRule::corner>)
+               : reinterpret_cast<const void*>(&batch_fill<A, cell::PortableOps, EndRule::corner>);
 }
 
 }  // namespace

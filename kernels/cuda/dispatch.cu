@@ -528,16 +528,9 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         DPVIZ_TRY(download(rowM, d_rowM.get(), size_t(N) + 1, s));
         lastcol[0] = border_value(p, rules.top, N);
         rowM[0] = border_value(p, rules.left, M);
-        Cell best{-1, -1};
-        int32_t bs = 0;
-        auto offer = [&](Cell c, int32_t v) {
-            if (best.i < 0 || v > bs) { bs = v; best = c; }
-        };
-        for (int i = 0; i < M; ++i)
-            if (end_candidate(rules.end, i, N, M, N)) offer({i, N}, lastcol[i]);
-        for (int j = 0; j <= N; ++j) offer({M, j}, rowM[j]);
-        r.end = best;
-        r.score = bs;
+        const EndCell e = select_end_on_edges(p, lastcol, rowM);
+        r.end = e.cell;
+        r.score = e.score;
     } else {
         r.end = {M, N};
         r.score = lastcol[M];

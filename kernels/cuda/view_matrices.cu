@@ -494,16 +494,9 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
         std::vector<int32_t> last_col(size_t(M) + 1), last_row(size_t(N) + 1);
         DPVIZ_TRY(res->fetch(0, 0, N, M + 1, 1, last_col.data()));
         DPVIZ_TRY(res->fetch(0, M, 0, 1, N + 1, last_row.data()));
-        Cell e{-1, -1};
-        int32_t bs = 0;
-        auto offer = [&](Cell c, int32_t v) {
-            if (e.i < 0 || v > bs) { bs = v; e = c; }
-        };
-        for (int i = 0; i < M; ++i)
-            if (end_candidate(rules.end, i, N, M, N)) offer({i, N}, last_col[size_t(i)]);
-        for (int j = 0; j <= N; ++j) offer({M, j}, last_row[size_t(j)]);
-        r.end = e;
-        r.score = bs;
+        const EndCell e = select_end_on_edges(p, last_col, last_row);
+        r.end = e.cell;
+        r.score = e.score;
     } else {
         r.end = {M, N};
         DPVIZ_TRY(res->fetch(0, M, N, 1, 1, &r.score));

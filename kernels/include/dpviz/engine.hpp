@@ -70,6 +70,15 @@ std::string gpu_description();
 // Shared by every backend: where the traceback starts, the path through the direction bits,
 // and the alignment read off the path. Tie-breaks are documented in docs/algorithms.md.
 Cell select_end(const Problem& p, const Grid<int32_t>& H);
+// select_end for the end rules that read row M (and column N) only, semi-global and glocal, from
+// those lines alone: last_column[i] = H(i, N) for i = 0..M, last_row[j] = H(M, j) for j = 0..N.
+// The backends that keep no matrix keep these.
+struct EndCell {
+    Cell cell;
+    int32_t score = 0;
+};
+EndCell select_end_on_edges(const Problem& p, const std::vector<int32_t>& last_column,
+                            const std::vector<int32_t>& last_row);
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end);
 Alignment make_alignment(const Problem& p, const std::vector<Cell>& path);
 // The tail every backend shares once r.end, r.score, r.level (and r.dirs) are set: the
