@@ -16,9 +16,6 @@
 #include "cli_common.hpp"
 #include "two_inputs.hpp"
 #include "bench.hpp"
-#ifdef DPVIZ_HAVE_GUI
-#include "gui/gui.hpp"
-#endif
 #include "dpviz/engine.hpp"
 #include "dpviz/render/heatmap.hpp"
 #include "dpviz/render/output_file.hpp"
@@ -249,12 +246,10 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
 
 }  // namespace
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, Command gui) {
     if (args.empty()) {
-#ifdef DPVIZ_HAVE_GUI
         // Only with a display: headless callers (scripts, tests) get the usage text, never a window.
-        if (std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY")) return run_gui({}, out, err);
-#endif
+        if (gui && (std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY"))) return gui({}, out, err);
         err << kTopHelp;
         return kExitUsage;
     }
@@ -269,12 +264,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     if (cmd == "align") return cmd_align(args, out, err);
     if (cmd == "gui") {
-#ifdef DPVIZ_HAVE_GUI
-        return run_gui(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
-#else
+        if (gui) return gui(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
         err << "dpviz: this dpviz was built without the GUI (needs libimgui-dev, libglfw3-dev, python3-glad)\n";
         return kExitUsage;
-#endif
     }
     if (cmd == "batch") return run_batch_cmd(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     if (cmd == "bench") return run_bench(std::vector<std::string>(args.begin() + 1, args.end()), out, err);

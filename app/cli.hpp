@@ -6,14 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "exit_codes.hpp"
+
 namespace dpviz::app {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitUsage = 2;
-inline constexpr int kExitInput = 3;
-inline constexpr int kExitResource = 4;
-inline constexpr int kExitDevice = 5;
+// A sub-command's entry point: its arguments (the command's name left out) -> the exit code.
+using Command = int (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// `gui`: the GUI's entry (gui::run_gui), given by main.cpp where the GUI is built (app/gui links
+// this library, not the other way round); null: `dpviz gui` says the GUI is not built in. With
+// no arguments and a display, run_cli starts the GUI too.
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, Command gui = nullptr);
 
 }  // namespace dpviz::app

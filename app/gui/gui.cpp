@@ -23,7 +23,7 @@
 #include <filesystem>
 #include <ostream>
 
-#include "cli.hpp"
+#include "exit_codes.hpp"
 #include "dpviz/engine.hpp"
 #include "dpviz/render/output_file.hpp"
 #include "dpviz/render/png.hpp"

@@ -44,7 +44,8 @@ extern const char* const kGuiHelp;
 }  // namespace dpviz::gui
 
 namespace dpviz::app {
-// The hook for the CLI: `dpviz gui ...` and `dpviz` (no arguments) land here. `args` are the
+// The `gui` sub-command (app/main.cpp gives it to run_cli): `dpviz gui ...` and `dpviz` (no
+// arguments, with a display) land here. `args` are the
 // arguments after "gui" (a leading "gui" is skipped too).
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 }  // namespace dpviz::app
