@@ -128,12 +128,10 @@ Plan make_plan(const Problem& p, OutputLevel level) {
     return plan;
 }
 
-// H(0, k) (border `top`) or H(k, 0) (`left`) of the algorithm, and as the kernel sees it.
-int32_t border_value(const Plan& plan, Border b, int32_t k) {
-    return border_h(b, k, plan.kernel.open, plan.kernel.extend);
-}
+// H(0, k) (border `top`) or H(k, 0) (`left`) as the kernel sees it (edit distance runs negated).
 int32_t kernel_border(const Plan& plan, Border b, int32_t k) {
-    return plan.negate ? -border_value(plan, b, k) : border_value(plan, b, k);
+    const int32_t h = border_h(b, k, plan.kernel.open, plan.kernel.extend);
+    return plan.negate ? -h : h;
 }
 
 // Row i's columns inside the Sakoe-Chiba band, Problem::in_band as an interval:
@@ -468,24 +466,15 @@ void reset_grid(Grid<T>& g, int32_t rows, int32_t cols, T fill, unsigned threads
 // Borders of the grids the level keeps (interiors come from the bands).
 void fill_borders(const Problem& p, const Plan& plan, OutputLevel level, unsigned threads, DpResult& r) {
     const int32_t M = p.rows(), N = p.cols();
-    const Border top = plan.rules.top, left = plan.rules.left;
-    if (level != OutputLevel::score) {
-        reset_grid<uint8_t>(r.dirs, M + 1, N + 1, 0, threads);
-        for (int32_t i = 1; i <= M; ++i) r.dirs.at(i, 0) = border_dirs(left, true, i, plan.affine);
-        for (int32_t j = 1; j <= N; ++j) r.dirs.at(0, j) = border_dirs(top, false, j, plan.affine);
+    if (level != OutputLevel::score) reset_grid<uint8_t>(r.dirs, M + 1, N + 1, 0, threads);
+    if (level == OutputLevel::matrix) {
+        reset_grid(r.H, M + 1, N + 1, 0, threads);
+        if (plan.affine) {
+            reset_grid(r.E, M + 1, N + 1, kNegInf, threads);
+            reset_grid(r.F, M + 1, N + 1, kNegInf, threads);
+        }
     }
-    if (level != OutputLevel::matrix) return;
-    reset_grid(r.H, M + 1, N + 1, 0, threads);
-    for (int32_t i = 1; i <= M; ++i) r.H.at(i, 0) = border_value(plan, left, i);
-    for (int32_t j = 1; j <= N; ++j) r.H.at(0, j) = border_value(plan, top, j);
-    if (plan.affine) {
-        reset_grid(r.E, M + 1, N + 1, kNegInf, threads);
-        reset_grid(r.F, M + 1, N + 1, kNegInf, threads);
-        if (border_gap_layer(left))
-            for (int32_t i = 1; i <= M; ++i) r.F.at(i, 0) = r.H.at(i, 0);
-        if (border_gap_layer(top))
-            for (int32_t j = 1; j <= N; ++j) r.E.at(0, j) = r.H.at(0, j);
-    }
+    write_borders(p, r);
 }
 
 }  // namespace

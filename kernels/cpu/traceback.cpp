@@ -44,6 +44,26 @@ EndCell select_end_on_edges(const Problem& p, const std::vector<int32_t>& last_c
     return best;
 }
 
+void write_borders(const Problem& p, DpResult& r) {
+    const int M = p.rows(), N = p.cols();
+    const AlgorithmRules rules = rules_of(p.algo);
+    const bool affine = p.affine();
+    // Column 0 (k rows down, a vertical border: F holds a gap) and row 0 (k columns, E does).
+    for (const bool column : {true, false}) {
+        const Border b = column ? rules.left : rules.top;
+        for (int k = 0; k <= (column ? M : N); ++k) {
+            const int i = column ? k : 0, j = column ? 0 : k;
+            const int32_t h = border_h(b, k, p.gaps.open, p.gaps.extend);
+            if (!r.dirs.empty()) r.dirs.at(i, j) = border_dirs(b, column, k, affine);
+            if (!r.H.empty()) r.H.at(i, j) = h;
+            if (affine && !r.E.empty() && !r.F.empty()) {
+                (column ? r.E : r.F).at(i, j) = kNegInf;
+                (column ? r.F : r.E).at(i, j) = border_gap_layer(b) && k >= 1 ? h : kNegInf;
+            }
+        }
+    }
+}
+
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end) {
     // Three states for affine gaps: in H, inside a vertical gap (F), inside a horizontal gap (E).
     // Priorities: diagonal, then up, then left; inside a gap, close it (open) before extending.

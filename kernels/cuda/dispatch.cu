@@ -136,30 +136,8 @@ std::string gib(uint64_t b) {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Borders
 // ---------------------------------------------------------------------------------------------
-// Row 0 and column 0 by the algorithm's border rules (dpviz/algorithm.hpp).
+// A border cell's H by the algorithm's rules (the corners of row M and column N, for the end cell).
 int32_t border_value(const Problem& p, Border b, int k) { return border_h(b, k, p.gaps.open, p.gaps.extend); }
-
-void fill_dir_borders(const Problem& p, Grid<uint8_t>& d) {
-    const int M = p.rows(), N = p.cols();
-    const AlgorithmRules rules = rules_of(p.algo);
-    d.at(0, 0) = 0;
-    for (int i = 1; i <= M; ++i) d.at(i, 0) = border_dirs(rules.left, true, i, p.affine());
-    for (int j = 1; j <= N; ++j) d.at(0, j) = border_dirs(rules.top, false, j, p.affine());
-}
-
-void fill_matrix_borders(const Problem& p, DpResult& r) {
-    const int M = p.rows(), N = p.cols();
-    const AlgorithmRules rules = rules_of(p.algo);
-    for (int i = 0; i <= M; ++i) r.H.at(i, 0) = border_value(p, rules.left, i);
-    for (int j = 0; j <= N; ++j) r.H.at(0, j) = border_value(p, rules.top, j);
-    if (p.affine()) {
-        for (int i = 0; i <= M; ++i) r.F.at(i, 0) = i > 0 && border_gap_layer(rules.left) ? r.H.at(i, 0) : kNegInf;
-        for (int j = 0; j <= N; ++j) r.E.at(0, j) = j > 0 && border_gap_layer(rules.top) ? r.H.at(0, j) : kNegInf;
-        for (int i = 0; i <= M; ++i) r.E.at(i, 0) = kNegInf;
-        for (int j = 0; j <= N; ++j) r.F.at(0, j) = kNegInf;
-    }
-    fill_dir_borders(p, r.dirs);
-}
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Run
@@ -564,11 +542,11 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     }
     DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
     if (level == OutputLevel::matrix) {
-        fill_matrix_borders(p, r);
+        write_borders(p, r);
         r.end = select_end(p, r.H);
         r.score = r.H.at(r.end.i, r.end.j);
     } else {
-        fill_dir_borders(p, r.dirs);
+        write_borders(p, r);
     }
     if (cancelled()) return cancelled_error();
     report(0.8);

@@ -79,6 +79,9 @@ struct EndCell {
 };
 EndCell select_end_on_edges(const Problem& p, const std::vector<int32_t>& last_column,
                             const std::vector<int32_t>& last_row);
+// Row 0 and column 0 of the grids r holds (dirs; H, and E/F for affine gaps), by the algorithm's
+// border rules: the backends that fill only interiors call this for the borders.
+void write_borders(const Problem& p, DpResult& r);
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end);
 Alignment make_alignment(const Problem& p, const std::vector<Cell>& path);
 // The tail every backend shares once r.end, r.score, r.level (and r.dirs) are set: the
