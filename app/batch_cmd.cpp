@@ -183,9 +183,9 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
     const bool with_path = a.flags.count("--path") > 0;
     if (!with_path && (format_needs_path(*format) || *format == OutputFormat::text))
         return fail(err, usage_error("--format " + format_name + " shows alignments: add --path"));
-    if (*algo == Algorithm::dtw && !format_takes_dtw(*format))
-        return fail(err, usage_error("--format " + format_name +
-                                     " does not apply to --algo dtw (a warping path aligns no residues)"));
+    if (std::string why; !format_takes(*format, *algo, &why))
+        return fail(err, usage_error("--format " + format_name + " does not apply to --algo " +
+                                     std::string(algorithm_name(*algo)) + " (" + why + ")"));
 
 
     // The pairs, each one Problem of the same setup.

@@ -20,6 +20,7 @@
 #include "dpviz/render/heatmap.hpp"
 #include "dpviz/render/output_file.hpp"
 #include "dpviz/render/png.hpp"
+#include "hmm_file.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
 #include "progress_line.hpp"
@@ -49,14 +50,20 @@ Exit codes:
 )";
 
 constexpr const char* kAlignHelp = R"(Usage: dpviz align [options] QUERY TARGET
+       dpviz align --algo viterbi --hmm MODEL [options] OBSERVATIONS
 
 QUERY and TARGET are files (FASTA, FASTQ or plain sequence, gzip allowed; for --algo dtw,
 CSV/TSV/whitespace numeric columns), or literal sequences with --seq.
 The query runs down the rows of the matrix, the target along the columns.
+For --algo viterbi, MODEL is an HMM file (docs/algorithms.md, "Viterbi") and OBSERVATIONS a
+file (plain symbols or FASTA, gzip allowed) or, with --seq, the symbols themselves; the rows
+are the model's states, the columns the observations.
 
 Algorithm and scoring:
-  --algo A             local (default), global, semiglobal, glocal, edit, lcs, dtw
-                       (glocal: the whole query inside the target, the target's ends free)
+  --algo A             local (default), global, semiglobal, glocal, edit, lcs, dtw, viterbi
+                       (glocal: the whole query inside the target, the target's ends free;
+                       viterbi: the most likely state path of a hidden Markov model)
+  --hmm MODEL          the HMM file of --algo viterbi
   --matrix NAME|FILE   BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, PAM250, NUC.4.4 (aliases
                        EBLOSUM62, EDNAFULL, ...) or an NCBI-format matrix file.
                        Default: BLOSUM62 for protein, NUC.4.4 for DNA/RNA.
@@ -80,7 +87,7 @@ Algorithm and scoring:
 Inputs:
   --seq                QUERY and TARGET are literal sequences
   --query-record R     record of a multi-record QUERY file: 1-based index or name (default 1)
-  --target-record R    likewise for TARGET
+  --target-record R    likewise for TARGET (and for OBSERVATIONS with --algo viterbi)
 
 Computation and output:
   --backend B          auto (default: GPU when usable, else CPU), cpu, cpu-reference,
@@ -135,9 +142,14 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                              {"--algo", "--matrix", "--alphabet", "--match", "--mismatch", "--gap-open", "--gap-extend",
                               "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
                               "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap",
-                              "--format"},
+                              "--format", "--hmm"},
                              {"--seq", "--json", "--score-only", "--quiet", "--help"});
-    if (const auto code = ends_before_inputs(parsed, kAlignHelp, "align", "QUERY and TARGET", out, err)) return *code;
+    // Viterbi decodes one observation sequence under the model of --hmm.
+    const bool viterbi = parsed && parse_algorithm(parsed->get("--algo", "local")) == Algorithm::viterbi;
+    if (const auto code = ends_before_inputs(parsed, kAlignHelp, "align",
+                                             viterbi ? "OBSERVATIONS (with --hmm MODEL)" : "QUERY and TARGET", out,
+                                             err, viterbi ? 1 : 2))
+        return *code;
     const Args& a = *parsed;
     auto get = [&](const std::string& k, const std::string& d = "") { return a.get(k, d); };
 
@@ -158,9 +170,9 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const auto format = output_format_from_args(a, OutputFormat::text, kFormats);
     if (!format) return fail(err, format.error());
     const std::string format_name(output_format_name(*format));
-    if (*algo == Algorithm::dtw && !format_takes_dtw(*format))
-        return fail(err, usage_error("--format " + format_name +
-                                     " does not apply to --algo dtw (a warping path aligns no residues)"));
+    if (std::string why; !format_takes(*format, *algo, &why))
+        return fail(err, usage_error("--format " + format_name + " does not apply to --algo " +
+                                     std::string(algorithm_name(*algo)) + " (" + why + ")"));
     if (score_only && format_needs_path(*format))
         return fail(err, usage_error("--format " + format_name + " needs the alignment; drop --score-only"));
     if (png_to_stdout && *format != OutputFormat::text)
@@ -170,9 +182,13 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (auto dest = render::resolve_destination(png); !dest) return fail(err, dest.error());
 
     Expected<Problem> problem = usage_error("unreachable");
-    std::string query_origin = literal ? "query" : a.positional[0];
-    std::string target_origin = literal ? "target" : a.positional[1];
-    if (*algo == Algorithm::dtw) {
+    if (viterbi != a.has("--hmm"))
+        return fail(err, usage_error(viterbi ? "--algo viterbi needs the model: --hmm MODEL"
+                                             : "--hmm applies to --algo viterbi only"));
+    if (viterbi) {
+        if (a.has("--query-record")) return fail(err, usage_error("--query-record does not apply to --algo viterbi (the model is the query); use --target-record for the observations"));
+        problem = load_viterbi_problem(get("--hmm"), a.positional[0], literal, get("--target-record"));
+    } else if (*algo == Algorithm::dtw) {
         if (literal) return fail(err, usage_error("--seq does not apply to --algo dtw (signals come from files)"));
         auto q = read_signal(a.positional[0], get("--column"));
         if (!q) return fail(err, q.error());
@@ -180,6 +196,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!t) return fail(err, t.error());
         problem = make_dtw_problem(*q, *t, s);
     } else {
+        const std::string query_origin = literal ? "query" : a.positional[0];
+        const std::string target_origin = literal ? "target" : a.positional[1];
         auto q = load_sequence(a.positional[0], literal, get("--query-record"), "query");
         if (!q) return fail(err, q.error());
         auto t = load_sequence(a.positional[1], literal, get("--target-record"), "target");

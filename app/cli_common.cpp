@@ -197,6 +197,9 @@ Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
             if (a.has(o)) return usage_error(std::string(o) + " applies to --algo dtw only");
     if (*algo == Algorithm::dtw && a.has("--alphabet"))
         return usage_error("--alphabet does not apply to --algo dtw (signals have no residues)");
+    if (*algo == Algorithm::viterbi && (a.has("--alphabet") || a.has("--band")))
+        return usage_error(std::string(a.has("--alphabet") ? "--alphabet" : "--band") +
+                           " does not apply to --algo viterbi (the model gives the alphabet)");
     if (a.has("--alphabet") && !parse_alphabet(a.get("--alphabet")))  // before any input is read
         return usage_error("unknown --alphabet '" + a.get("--alphabet") + "' (dna, rna, protein)");
     if (!uses_gap_penalties(*algo))

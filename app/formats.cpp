@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "blast_statistics.hpp"
+#include "dpviz/hmm.hpp"
 #include "cli_common.hpp"
 #include "dpviz/engine.hpp"
 
@@ -29,10 +30,10 @@ constexpr std::pair<OutputFormat, std::string_view> kFormatNames[] = {
     {OutputFormat::tsv, "tsv"},
 };
 
-std::string json_number(double v) {
+std::string json_number(double v, int digits = 6) {
     if (!std::isfinite(v)) return "null";
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
     return buf;
 }
 
@@ -147,7 +148,7 @@ std::string sam_rname(const std::string& s) {
 
 std::string format_text(const PairOutput& o) {
     const DpResult& r = *o.result;
-    if (!o.path) {
+    if (!o.path && o.problem->algo != Algorithm::viterbi) {
         std::ostringstream s;
         s << "score " << o.problem->score_text(r.score) << " end " << r.end.i << " " << r.end.j << " backend " << r.backend << "\n";
         return s.str();
@@ -155,7 +156,46 @@ std::string format_text(const PairOutput& o) {
     return format_pair_text(*o.problem, r);
 }
 
+// The timing fields every JSON record ends with.
+void json_timing(std::ostringstream& o, const PairOutput& out) {
+    const DpResult& r = *out.result;
+    o << ",\"cells\":" << r.cells << ",\"backend\":\"" << r.backend << "\"";
+    if (!r.fallback.empty()) o << ",\"fallback\":\"" << json_escape(r.fallback) << "\"";
+    if (out.timed) {
+        o << ",\"fill_ms\":" << json_number(r.fill_ms);
+        if (out.path) o << ",\"traceback_ms\":" << json_number(r.traceback_ms);
+        const double seconds = (r.fill_ms + (out.path ? r.traceback_ms : 0.0)) / 1000.0;
+        o << ",\"gcups\":" << json_number(seconds > 0 ? double(r.cells) / seconds / 1e9 : 0.0);
+    }
+}
+
+// Viterbi: the model, the observations, the fixed-point score with its scale, the natural-log
+// probability beside the double-precision one, and the decoded states by name (docs/formats.md).
+std::string format_viterbi_json(const PairOutput& out) {
+    const Problem& p = *out.problem;
+    const DpResult& r = *out.result;
+    std::ostringstream o;
+    o << "{\"algo\":\"viterbi\",\"model\":\"" << json_escape(p.query_name) << "\",\"observations\":\""
+      << json_escape(p.target_name) << "\",\"states\":" << p.rows() << ",\"observations_length\":" << p.cols()
+      << ",\"score\":" << r.score << ",\"scale_log2\":" << p.hmm_fixed->scale_log2
+      << ",\"log_probability\":" << json_number(r.log_probability, 12)
+      << ",\"viterbi_reference\":" << json_number(r.log_probability_reference, 12)
+      << ",\"viterbi_quantization_error\":" << json_number(r.log_probability - r.log_probability_reference)
+      << ",\"final_state\":\"" << json_escape(p.hmm->states[size_t(r.end.i - 1)]) << "\""
+      << ",\"end_cell\":[" << r.end.i << "," << r.end.j << "]";
+    if (out.path && r.path.size() > 1) {
+        o << ",\"state_path\":[";
+        for (size_t k = 1; k < r.path.size(); ++k)
+            o << (k > 1 ? "," : "") << "\"" << json_escape(p.hmm->states[size_t(r.path[k].i - 1)]) << "\"";
+        o << "]";
+    }
+    json_timing(o, out);
+    o << "}\n";
+    return o.str();
+}
+
 std::string format_json(const PairOutput& out) {
+    if (out.problem->algo == Algorithm::viterbi) return format_viterbi_json(out);
     const Problem& p = *out.problem;
     const DpResult& r = *out.result;
     const Alignment& a = r.alignment;
@@ -192,14 +232,7 @@ std::string format_json(const PairOutput& out) {
             o << ",\"dtw_reference\":" << json_number(r.dtw_reference)
               << ",\"dtw_quantization_error\":" << json_number(r.dtw_distance - r.dtw_reference);
     }
-    o << ",\"cells\":" << r.cells << ",\"backend\":\"" << r.backend << "\"";
-    if (!r.fallback.empty()) o << ",\"fallback\":\"" << json_escape(r.fallback) << "\"";
-    if (out.timed) {
-        o << ",\"fill_ms\":" << json_number(r.fill_ms);
-        if (path) o << ",\"traceback_ms\":" << json_number(r.traceback_ms);
-        const double seconds = (r.fill_ms + (path ? r.traceback_ms : 0.0)) / 1000.0;
-        o << ",\"gcups\":" << json_number(seconds > 0 ? double(r.cells) / seconds / 1e9 : 0.0);
-    }
+    json_timing(o, out);
     o << "}\n";
     return o.str();
 }
@@ -336,8 +369,16 @@ Expected<OutputFormat> output_format_from_args(const Args& a, OutputFormat fallb
     return *f;
 }
 
-bool format_takes_dtw(OutputFormat f) {
-    return f != OutputFormat::sam && f != OutputFormat::paf && f != OutputFormat::blast6;
+bool format_takes(OutputFormat f, Algorithm a, std::string* why) {
+    bool takes = true;
+    if (a == Algorithm::dtw) {
+        takes = f != OutputFormat::sam && f != OutputFormat::paf && f != OutputFormat::blast6;
+        if (why) *why = "a warping path aligns no residues";
+    } else if (a == Algorithm::viterbi) {
+        takes = f == OutputFormat::text || f == OutputFormat::json;
+        if (why) *why = "a state path aligns no residues: text or json";
+    }
+    return takes;
 }
 
 bool format_needs_path(OutputFormat f) {

@@ -17,8 +17,10 @@ enum class OutputFormat { text, json, sam, paf, blast6, cigar, tsv };
 
 std::string_view output_format_name(OutputFormat f);
 std::optional<OutputFormat> parse_output_format(std::string_view s);  // the names above, any case
-// SAM, PAF and BLAST describe an alignment of residues: not a DTW warping path.
-bool format_takes_dtw(OutputFormat f);
+// Does format f describe a result of algorithm a? SAM, PAF and BLAST describe an alignment of
+// residues: not a DTW warping path; a Viterbi state path is text or JSON only. When not, `why`
+// says so for the message ("a warping path aligns no residues").
+bool format_takes(OutputFormat f, Algorithm a, std::string* why = nullptr);
 // SAM, PAF, BLAST and CIGAR are alignments: they need a path (text shows one when there is one,
 // JSON and the TSV report a score-level result too).
 bool format_needs_path(OutputFormat f);

@@ -551,4 +551,17 @@ Expected<std::vector<uint8_t>> encode_observations(const Hmm& m, std::string_vie
     return out;
 }
 
+Expected<Problem> load_viterbi_problem(const std::string& model_path, const std::string& observations, bool literal,
+                                       const std::string& record) {
+    auto model = load_hmm(model_path);
+    if (!model) return model.error();
+    const std::string where = literal ? "observations" : observations;
+    auto obs = literal ? parse_observations(observations, where, record) : read_observations(observations, record);
+    if (!obs) return obs.error();
+    auto codes = encode_observations(*model, obs->symbols, where);
+    if (!codes) return codes.error();
+    const SequenceInput named{obs->name.empty() ? where : obs->name, obs->symbols};
+    return make_viterbi_problem(std::make_shared<const Hmm>(std::move(*model)), named, std::move(*codes));
+}
+
 }  // namespace dpviz::app

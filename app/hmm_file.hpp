@@ -53,4 +53,11 @@ Expected<ObservationRecord> parse_observations(std::string_view text, const std:
 Expected<std::vector<uint8_t>> encode_observations(const Hmm& model, std::string_view symbols,
                                                    const std::string& where);
 
+// The Viterbi problem of a job, for the CLI and the GUI alike: the model from `model_path`, the
+// observations from a file (`observations` a path, `record` as for read_observations) or, with
+// `literal`, `observations` itself ("--seq"). Every error names the file (or "observations"
+// for a literal), the position and the problem.
+Expected<Problem> load_viterbi_problem(const std::string& model_path, const std::string& observations, bool literal,
+                                       const std::string& record = "");
+
 }  // namespace dpviz::app

@@ -18,7 +18,9 @@ namespace dpviz::cell {
 // Every policy offers the same primitives; a recurrence below calls only these, so the DPX and
 // the DPX-free kernels compute the same expression tree and differ only in how it is executed.
 //   max2(a,b)  max3(a,b,c)  addmax(a,b,c) = max(a+b, c)  addmax_floor(a,b,c,fl) = max(a+b, c, fl)
-//   max3_floor(a,b,c,fl) = max(a,b,c,fl)  and the min forms min2, min3, addmin(a,b,c) = min(a+b, c).
+//   max3_floor(a,b,c,fl) = max(a,b,c,fl)  and the min forms min2, min3, addmin(a,b,c) = min(a+b, c);
+//   max_take(c,best,take) = max(c, best) with take = (c >= best): a running maximum that knows
+//   whether the newest candidate won (Viterbi's backpointer).
 // kAlignBias: alignment scores are carried as H + kAlignBias inside a kernel (see PortableOps).
 
 struct HostOps {
@@ -32,6 +34,10 @@ struct HostOps {
     static DPVIZ_HD int32_t addmin(int32_t a, int32_t b, int32_t c) { return min2(a + b, c); }
     static DPVIZ_HD int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t fl) { return max2(max2(a + b, c), fl); }
     static DPVIZ_HD int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t fl) { return max2(max3(a, b, c), fl); }
+    static DPVIZ_HD int32_t max_take(int32_t c, int32_t best, bool& take) {
+        take = c >= best;
+        return take ? c : best;
+    }
 };
 
 #if defined(__CUDACC__)
@@ -48,6 +54,7 @@ struct DpxOps {
     static DPVIZ_HD int32_t addmin(int32_t a, int32_t b, int32_t c) { return __viaddmin_s32(a, b, c); }
     static DPVIZ_HD int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __viaddmax_s32_relu(a, b, c); }
     static DPVIZ_HD int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __vimax3_s32_relu(a, b, c); }
+    static DPVIZ_HD int32_t max_take(int32_t c, int32_t best, bool& take) { return __vibmax_s32(c, best, &take); }
 };
 
 // DPX-free: what a pre-Hopper GPU executes (one add and one two-input max per operation), kept
@@ -78,6 +85,11 @@ struct PortableOps {
     }
     static __device__ __forceinline__ int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t fl) {
         return max2(max3(a, b, c), fl);
+    }
+    // The comparison on the float images too (FSETP + SEL), so ptxas sees no integer max to fuse.
+    static __device__ __forceinline__ int32_t max_take(int32_t c, int32_t best, bool& take) {
+        take = __int_as_float(c) >= __int_as_float(best);
+        return take ? c : best;
     }
 };
 #endif
@@ -177,5 +189,27 @@ DPVIZ_HD int32_t dtw(int32_t diag, int32_t up, int32_t left, int32_t cost, bool 
     if constexpr (kDirs) bits = (in_band && m < pos_inf) ? eq_bits(m, diag, up, left) : 0u;
     return in_band ? h : pos_inf;
 }
+
+// Viterbi (docs/algorithms.md, "Viterbi"), max-plus over log probabilities in fixed point:
+//   delta(s, t) = max(max_k(delta(k, t-1) + ln a(k, s)) + ln e(s, x_t), impossible).
+// `impossible` is kNegInf (+ Ops::kAlignBias: the DPX-free kernel carries biased values so that
+// every compared value is non-negative). Finite path sums stay above -2^29 (make_viterbi_problem
+// picks the scale), so a sum with an impossible term is <= kNegInf and loses to every finite
+// one, and the outer max turns it back into exactly `impossible`: no absorbing-add branch.
+// One predecessor k into the running maximum of state s:
+template <class Ops>
+DPVIZ_HD int32_t viterbi_candidate(int32_t prev, int32_t trans, int32_t best) { return Ops::addmax(prev, trans, best); }
+// The same, keeping the winner: predecessors are visited from the highest index down, so with
+// `take` on >= a tie goes to the lowest state. Callers reset `arg` to 0 when best stays impossible.
+template <class Ops>
+DPVIZ_HD int32_t viterbi_candidate_arg(int32_t prev, int32_t trans, int32_t best, int32_t k, int32_t& arg) {
+    bool take;
+    const int32_t b = Ops::max_take(prev + trans, best, take);
+    arg = take ? k : arg;
+    return b;
+}
+// The cell from its best predecessor and the emission of the observation.
+template <class Ops>
+DPVIZ_HD int32_t viterbi_cell(int32_t best, int32_t emit, int32_t impossible) { return Ops::addmax(best, emit, impossible); }
 
 }  // namespace dpviz::cell

@@ -41,6 +41,15 @@ std::optional<Backend> parse_backend(std::string_view s) {
 }
 
 uint64_t estimate_host_bytes(const Problem& p, OutputLevel level) {
+    if (p.algo == Algorithm::viterbi) {
+        // The model twice (transitions by destination too), the trellis as the backend keeps it
+        // (T x S backpointers, and delta at level matrix) and as the grid holds it ((S+1) x (T+1)).
+        const uint64_t S = uint64_t(p.rows()), T = uint64_t(p.cols());
+        uint64_t per_cell = 0;
+        if (level != OutputLevel::score) per_cell += 2 * 2;
+        if (level == OutputLevel::matrix) per_cell += 2 * 4;
+        return (S + 1) * (T + 1) * per_cell + S * S * 8 + T * (sizeof(Cell) + 2) + (1u << 20);
+    }
     const uint64_t cells = uint64_t(p.rows() + 1) * uint64_t(p.cols() + 1);
     const uint64_t inputs = uint64_t(p.rows() + p.cols()) * (p.algo == Algorithm::dtw ? 12 : 2);
     const uint64_t path = uint64_t(p.rows() + p.cols() + 1) * (sizeof(Cell) + 4);  // path + alignment rows
@@ -139,6 +148,9 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     }
     if (!r) return r;
     ctl.report(1.0);
+    if (p.algo == Algorithm::viterbi && r->score == kNegInf)
+        return input_error(p.target_name + ": the observations are impossible under " + p.query_name +
+                           " (every state path has probability 0)");
     if (p.algo == Algorithm::dtw && r->score >= kPosInf)
         return usage_error("--band " + std::to_string(p.band) + " leaves no warping path from (1,1) to (" +
                            std::to_string(p.rows()) + "," + std::to_string(p.cols()) + "); widen the band");

@@ -2,6 +2,7 @@
 // DPVIZ_GPU_FAULT=simulate switch (cpu/simulated_gpu.cpp), so the fault paths run here too.
 #include "dpviz/fault_injection.hpp"
 #include "gpu_dispatch.hpp"
+#include "viterbi_backend.hpp"
 
 namespace dpviz {
 
@@ -10,6 +11,10 @@ bool gpu_usable() { return gpu_fault::usable_override().value_or(false); }
 Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool, const RunControl&) {
     gpu_fault::Run run;  // this call's allocation and launch numbers
     if (auto r = run.instead(p, level)) return std::move(*r);
+    return device_error("this dpviz was built without CUDA");
+}
+
+Expected<DpResult> align_viterbi_gpu(const Problem&, OutputLevel, bool, const RunControl&) {
     return device_error("this dpviz was built without CUDA");
 }
 

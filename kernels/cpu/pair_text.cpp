@@ -1,9 +1,11 @@
 // The default text output: a header of parameters and score, then the alignment in blocks of
 // 50 columns, in the style of EMBOSS `pair` output (1-based residue numbers).
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
 
 namespace dpviz {
 namespace {
@@ -14,9 +16,85 @@ std::string percent(int32_t part, int32_t whole) {
     return buf;
 }
 
+// One character per state for the decoded line: the first letters of the names when they
+// differ, else 0-9 a-z A-Z by index; "" when there are more states than that.
+std::string state_letters(const Hmm& m) {
+    std::string first;
+    for (const std::string& n : m.states) {
+        if (first.find(n.front()) != std::string::npos) {
+            first.clear();
+            break;
+        }
+        first += n.front();
+    }
+    if (!first.empty()) return first;
+    static constexpr std::string_view kDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    return m.states.size() <= kDigits.size() ? std::string(kDigits.substr(0, m.states.size())) : std::string();
+}
+
+std::string log_text(double v) {
+    if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+// Viterbi: the model, the log probabilities, then the observations above their decoded states in
+// blocks of 60, and the runs of each state.
+std::string format_viterbi_text(const Problem& p, const DpResult& r) {
+    const Hmm& m = *p.hmm;
+    std::ostringstream o;
+    o << "########################################\n";
+    o << "# Program: dpviz align\n";
+    o << "# Algorithm: viterbi\n";
+    o << "# Model: " << p.query_name << " (" << p.rows() << " states, alphabet " << m.alphabet << ")\n";
+    o << "# Observations: " << p.target_name << " (" << p.cols() << ")\n";
+    o << "# Fixed_point_scale: 2^" << p.hmm_fixed->scale_log2 << "\n";
+    o << "#\n";
+    o << "# Score: " << r.score << "\n";
+    o << "# Log_probability: " << log_text(r.log_probability) << " (double precision: "
+      << log_text(r.log_probability_reference) << ", quantization error "
+      << log_text(r.log_probability - r.log_probability_reference) << ")\n";
+    o << "# Final_state: " << m.states[size_t(r.end.i - 1)] << "\n";
+    o << "# Backend: " << r.backend << (r.fallback.empty() ? "" : " (" + r.fallback + ")") << "\n";
+    o << "########################################\n";
+    if (r.path.size() < 2) return o.str();
+    std::vector<int32_t> states;
+    for (size_t k = 1; k < r.path.size(); ++k) states.push_back(r.path[k].i - 1);
+    if (const std::string letters = state_letters(m); !letters.empty()) {
+        // A legend when a letter is not the state's whole name.
+        bool legend = false;
+        for (size_t k = 0; k < m.states.size(); ++k) legend |= m.states[k] != std::string(1, letters[k]);
+        if (legend) {
+            o << "\n# Decoded states:";
+            for (size_t k = 0; k < m.states.size(); ++k) o << " " << letters[k] << "=" << m.states[k];
+            o << "\n";
+        }
+        constexpr size_t kWidth = 60;
+        for (size_t start = 0; start < states.size(); start += kWidth) {
+            const size_t len = std::min(kWidth, states.size() - start);
+            std::string decoded;
+            for (size_t k = start; k < start + len; ++k) decoded += letters[size_t(states[k])];
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%8zu ", start + 1);
+            o << "\n" << buf << p.target.substr(start, len) << "\n";
+            o << std::string(9, ' ') << decoded << "\n";
+        }
+    }
+    o << "\n# State runs (first, last observation, 1-based; state):\n";
+    for (size_t k = 0; k < states.size();) {
+        size_t e = k;
+        while (e + 1 < states.size() && states[e + 1] == states[k]) ++e;
+        o << k + 1 << "\t" << e + 1 << "\t" << m.states[size_t(states[k])] << "\n";
+        k = e + 1;
+    }
+    return o.str();
+}
+
 }  // namespace
 
 std::string format_pair_text(const Problem& p, const DpResult& r) {
+    if (p.algo == Algorithm::viterbi) return format_viterbi_text(p, r);
     const Alignment& a = r.alignment;
     std::ostringstream o;
     o << "########################################\n";
@@ -92,10 +170,14 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
 
 std::string format_caption(const Problem& p, const DpResult& r) {
     std::ostringstream o;
-    o << algorithm_name(p.algo) << "  " << p.query_name << " (" << p.rows() << ") x " << p.target_name << " ("
-      << p.cols() << ")  ";
+    o << algorithm_name(p.algo) << "  " << p.query_name << " (" << p.rows()
+      << (p.algo == Algorithm::viterbi ? " states" : "") << ") x " << p.target_name << " (" << p.cols() << ")  ";
     if (uses_substitution_matrix(p.algo))
         o << p.matrix.name << "  gap open " << p.score_text(p.gaps.open) << " extend " << p.score_text(p.gaps.extend) << "  ";
+    if (p.algo == Algorithm::viterbi) {
+        o << "ln P " << log_text(r.log_probability) << "  backend " << r.backend;
+        return o.str();
+    }
     if (p.algo == Algorithm::dtw) {
         char buf[48];
         std::snprintf(buf, sizeof buf, "%.6g", r.dtw_distance);

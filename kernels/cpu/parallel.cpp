@@ -29,6 +29,7 @@
 
 #include "dpviz/band_shape.hpp"
 #include "dpviz/engine.hpp"
+#include "viterbi_backend.hpp"
 #include "wavefront.hpp"
 
 namespace dpviz {
@@ -489,6 +490,7 @@ DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads) {
 
 Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control) {
     if (control.cancelled()) return cancelled_error();
+    if (p.algo == Algorithm::viterbi) return align_viterbi_cpu(p, level, false, control);
     DpResult r;
     r.algo = p.algo;
     r.level = level;

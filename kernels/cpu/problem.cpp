@@ -10,6 +10,7 @@
 
 #include "dpviz/alphabet.hpp"
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
 
 namespace dpviz {
 namespace {
@@ -125,6 +126,7 @@ int32_t SubstitutionMatrix::max_score() const {
 }
 
 int Problem::rows() const {
+    if (algo == Algorithm::viterbi) return hmm ? hmm->num_states() : 0;
     return algo == Algorithm::dtw ? static_cast<int>(query_fixed.size()) : static_cast<int>(query_codes.size());
 }
 int Problem::cols() const {
@@ -269,6 +271,30 @@ Expected<Problem> make_dtw_problem(const SignalInput& query, const SignalInput& 
     for (const double x : p.query_signal) p.query_fixed.push_back(static_cast<int32_t>(std::lround(x * p.dtw_scale)));
     for (const double x : p.target_signal) p.target_fixed.push_back(static_cast<int32_t>(std::lround(x * p.dtw_scale)));
     if (s.band < -1) return usage_error("--band must be 0 or more");
+    return p;
+}
+
+Expected<Problem> make_viterbi_problem(std::shared_ptr<const Hmm> model, const SequenceInput& observations,
+                                       std::vector<uint8_t> codes) {
+    if (!model) return usage_error("Viterbi needs a model");
+    if (codes.empty()) return input_error(observations.name + ": no observations to decode");
+    for (size_t t = 0; t < codes.size(); ++t)
+        if (codes[t] >= model->alphabet.size())
+            return input_error(observations.name + ": position " + std::to_string(t + 1) + ": symbol index " +
+                               std::to_string(codes[t]) + " is not in the alphabet of " + model->name);
+    if (codes.size() >= size_t(kScoreBound)) return resource_error("more than 2^29 observations are not supported");
+    auto fixed = quantize_hmm_for(*model, codes.size());
+    if (!fixed) return fixed.error();
+    Problem p;
+    p.algo = Algorithm::viterbi;
+    p.query_name = model->name;
+    p.target_name = observations.name;
+    // One letter per state, for views that label rows with residues; the names are in the model.
+    for (const std::string& state : model->states) p.query += state.front();
+    p.target = observations.residues;
+    p.target_codes = std::move(codes);
+    p.hmm_fixed = std::make_shared<const FixedHmm>(std::move(*fixed));
+    p.hmm = std::move(model);
     return p;
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "dpviz/engine.hpp"
+#include "viterbi_backend.hpp"
 
 namespace dpviz {
 namespace {
@@ -173,6 +174,7 @@ bool fill_dtw(const Problem& p, DpResult& r, const RowCheck& row_done) {
 DpResult align_reference(const Problem& p) { return std::move(align_reference(p, RunControl{}).value()); }
 
 Expected<DpResult> align_reference(const Problem& p, const RunControl& control) {
+    if (p.algo == Algorithm::viterbi) return align_viterbi_cpu(p, OutputLevel::matrix, true, control);
     DpResult r;
     r.algo = p.algo;
     r.level = OutputLevel::matrix;
@@ -190,6 +192,7 @@ Expected<DpResult> align_reference(const Problem& p, const RunControl& control) 
         case Algorithm::edit: filled = fill_edit(p, r, row_done); break;
         case Algorithm::lcs: filled = fill_lcs(p, r, row_done); break;
         case Algorithm::dtw: filled = fill_dtw(p, r, row_done); break;
+        case Algorithm::viterbi: break;  // above: its own dependency shape
     }
     if (!filled) return cancelled_error();
     r.end = select_end(p, r.H);

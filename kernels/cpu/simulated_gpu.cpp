@@ -57,6 +57,7 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     no_kernels.append(kEnvVar).append("=").append(spec.text).append("): no kernels to compute with");
     const int64_t M = p.rows(), N = p.cols();
     if (M == 0 || N == 0) return device_error(no_kernels);  // align_gpu: no interior cell, no kernel
+    if (p.algo == Algorithm::viterbi) return device_error(no_kernels);  // no band buffers to mirror
 
     if (pair_score::applies(p, level)) {
         // cuda/pair_score.cu's allocations and launch, in its order.

@@ -155,6 +155,7 @@ LogTables<V> log_tables(size_t S, size_t K, const std::vector<V>& start, const s
 template <class V>
 struct Trellis {
     V best = MaxPlus<V>::kImpossible;
+    int32_t last = 0;
     std::vector<int32_t> path;
     Grid<V> delta;
     Grid<uint16_t> back;
@@ -210,15 +211,14 @@ Trellis<V> viterbi_fill(const LogTables<V>& m, std::span<const uint8_t> obs, Out
         keep_row(t, cur);
     }
 
-    int32_t last = 0;
     for (size_t j = 0; j < S; ++j) {
         if (cur[j] > out.best) {
             out.best = cur[j];
-            last = static_cast<int32_t>(j);
+            out.last = static_cast<int32_t>(j);
         }
     }
-    if (out.best != L::kImpossible && !back.empty()) out.path = trace_back(back, S, T, last);
-    if (level == OutputLevel::matrix)
+    if (out.best != L::kImpossible && !back.empty()) out.path = trace_back(back, S, T, out.last);
+    if (level != OutputLevel::score)
         out.back = Grid<uint16_t>{static_cast<int32_t>(T), static_cast<int32_t>(S), std::move(back)};
     return out;
 }
@@ -322,7 +322,7 @@ Expected<ViterbiFixedResult> viterbi_fixed(const FixedHmm& m, std::span<const ui
                               " could take Viterbi scores beyond the int32 bound; use a smaller scale");
     const auto tables = log_tables(size_t(m.states), size_t(m.symbols), m.start, m.transition, m.emission);
     Trellis<int32_t> t = viterbi_fill(tables, obs, level);
-    return ViterbiFixedResult{t.best, m.scale_log2, std::move(t.path), std::move(t.delta), std::move(t.back)};
+    return ViterbiFixedResult{t.best, m.scale_log2, t.last, std::move(t.path), std::move(t.delta), std::move(t.back)};
 }
 
 }  // namespace dpviz

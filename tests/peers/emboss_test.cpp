@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -389,6 +391,64 @@ TEST(EmbossCli, AlphabetDecidedFromBothInputsMatchesNeedle) {
         std::getline(rows, score, '\t');
         EXPECT_EQ(score, std::to_string(e.score)) << b.out;
     }
+}
+
+// The bundled CpG example: the two-state model decodes the island that EMBOSS newcpgreport
+// reports on the same real DNA (the INSR exon 1 region, EMBL M23100 of emboss-test's data).
+TEST(EmbossCpg, ViterbiIslandMatchesNewcpgreport) {
+    if (const std::string why = emboss_data_missing(); !why.empty()) GTEST_SKIP() << why;
+    if (!find_program("newcpgreport")) GTEST_SKIP() << "newcpgreport not found (Debian package emboss)";
+    const Seq dna = embl("hum1.dat", "M23100");
+    const std::string bundled = std::string(DPVIZ_ASSETS) + "/examples/insr_exon1.fa";
+    // The bundled file holds exactly that entry.
+    const CommandOutput json = run_command({DPVIZ_BINARY, "align", "--algo", "viterbi", "--hmm",
+                                            std::string(DPVIZ_ASSETS) + "/examples/cpg.hmm", "--backend", "cpu",
+                                            "--json", bundled});
+    ASSERT_EQ(json.status, 0) << json.err;
+    const CommandOutput fresh = run_command({DPVIZ_BINARY, "align", "--algo", "viterbi", "--hmm",
+                                             std::string(DPVIZ_ASSETS) + "/examples/cpg.hmm", "--backend", "cpu",
+                                             "--json", dna.fasta});
+    ASSERT_EQ(fresh.status, 0) << fresh.err;
+    const auto path_of = [](const std::string& j) { return j.substr(j.find("\"state_path\"")); };
+    ASSERT_EQ(path_of(json.out).substr(0, path_of(json.out).find(']')),
+              path_of(fresh.out).substr(0, path_of(fresh.out).find(']')));
+
+    // newcpgreport's islands: "FT   CpG island       1026..2004".
+    const std::string report = scratch_file("m23100.cpg", "");
+    const CommandOutput e = run_command({"newcpgreport", "-auto", "-sequence", dna.fasta, "-outfile", report});
+    ASSERT_EQ(e.status, 0) << e.err;
+    std::vector<std::pair<int, int>> islands;
+    std::istringstream lines(run_command({"cat", report}).out);
+    for (std::string line; std::getline(lines, line);)
+        if (const size_t at = line.find("CpG island"); at != std::string::npos) {
+            int a = 0, b = 0;
+            ASSERT_EQ(std::sscanf(line.c_str() + at + 10, " %d..%d", &a, &b), 2) << line;
+            islands.push_back({a, b});
+        }
+    ASSERT_EQ(islands.size(), 1u) << "newcpgreport found " << islands.size() << " islands";
+
+    // The decoded island runs (state I), 1-based.
+    std::vector<std::pair<int, int>> runs;
+    const std::string states = path_of(json.out);
+    int t = 0, begin = 0;
+    for (size_t k = states.find('[') + 1; k < states.size() && states[k] != ']'; ++k) {
+        if (states[k] != '"') continue;
+        const bool island = states[k + 1] == 'I';
+        ++t;
+        if (island && !begin) begin = t;
+        if (!island && begin) runs.push_back({begin, t - 1}), begin = 0;
+        k += 2;
+    }
+    if (begin) runs.push_back({begin, t});
+    ASSERT_EQ(t, int(dna.residues.size()));
+    // The run that overlaps EMBOSS's island most covers it with a Jaccard index of at least 0.8.
+    const auto [ea, eb] = islands.front();
+    double best = 0.0;
+    for (const auto& [a, b] : runs) {
+        const int inter = std::min(b, eb) - std::max(a, ea) + 1;
+        if (inter > 0) best = std::max(best, double(inter) / double(std::max(b, eb) - std::min(a, ea) + 1));
+    }
+    EXPECT_GE(best, 0.8) << "EMBOSS island " << ea << ".." << eb << ", " << runs.size() << " decoded runs";
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 
 namespace dpviz {
 
-enum class Algorithm { local, global, semiglobal, glocal, edit, lcs, dtw };
+enum class Algorithm { local, global, semiglobal, glocal, edit, lcs, dtw, viterbi };
 
 // Sentinels for "unreachable". Real scores stay strictly inside (kNegInf/2, kPosInf/2); make_problem
 // rejects any problem whose worst-case score could leave that range, so adding a penalty to a
@@ -42,6 +42,8 @@ enum class Border : uint8_t {
     count,        // H = k: one edit per residue from the corner (kUp / kLeft)
     path,         // H = 0, reached from the corner along the border (kUp / kLeft): LCS
     unreachable,  // H = +inf, no predecessor: DTW
+    impossible,   // H = -inf, no predecessor: Viterbi (row 0 is the silent begin state, column 0
+                  //   the time before the first observation: only the corner is reachable)
 };
 
 // Which cell the score is read from (and the traceback starts at). Ties: the first cell in
@@ -51,6 +53,8 @@ enum class EndRule : uint8_t {
     best_cell,           // the largest H anywhere (local)
     last_row_or_column,  // the largest H of row M and column N (semi-global)
     last_row,            // the largest H of row M (glocal: the query end to end)
+    last_column,         // the largest H of column N below row 0 (Viterbi: the most likely
+                         //   final state; ties to the lowest state)
 };
 
 // Where the traceback, in state H, stops.
@@ -77,6 +81,7 @@ DPVIZ_RULE AlgorithmRules rules_of(Algorithm a) {
         case Algorithm::edit: return {Border::count, Border::count, EndRule::corner, StopRule::corner};
         case Algorithm::lcs: return {Border::path, Border::path, EndRule::corner, StopRule::corner};
         case Algorithm::dtw: return {Border::unreachable, Border::unreachable, EndRule::corner, StopRule::corner};
+        case Algorithm::viterbi: return {Border::impossible, Border::impossible, EndRule::last_column, StopRule::corner};
     }
     return {Border::free, Border::free, EndRule::corner, StopRule::corner};
 }
@@ -88,6 +93,7 @@ DPVIZ_RULE int32_t border_h(Border b, int32_t k, int32_t open, int32_t extend) {
         case Border::gap: return -(open + (k - 1) * extend);
         case Border::count: return k;
         case Border::unreachable: return kPosInf;
+        case Border::impossible: return kNegInf;
         default: return 0;
     }
 }
@@ -95,7 +101,7 @@ DPVIZ_RULE int32_t border_h(Border b, int32_t k, int32_t open, int32_t extend) {
 // Direction bits (dpviz::dir values, spelled as numbers so this header stands alone) of a border
 // cell at index k >= 1: `column` for H(k, 0) (a vertical move: kUp, kFOpen/kFExtend), else H(0, k).
 DPVIZ_RULE uint8_t border_dirs(Border b, bool column, int32_t k, bool affine) {
-    if (k == 0 || b == Border::free || b == Border::unreachable) return 0;
+    if (k == 0 || b == Border::free || b == Border::unreachable || b == Border::impossible) return 0;
     const uint8_t move = column ? 2 : 4;  // kUp : kLeft
     if (b != Border::gap || !affine) return move;
     const uint8_t open = column ? 64 : 16, extend = column ? 128 : 32;  // kFOpen/kFExtend : kEOpen/kEExtend
@@ -122,6 +128,7 @@ DPVIZ_RULE bool end_candidate(EndRule e, int32_t i, int32_t j, int32_t M, int32_
         case EndRule::best_cell: return true;
         case EndRule::last_row_or_column: return i == M || j == N;
         case EndRule::last_row: return i == M;
+        case EndRule::last_column: return j == N && i > 0;
         default: return i == M && j == N;
     }
 }
@@ -134,6 +141,10 @@ DPVIZ_RULE bool reads_last_row(EndRule e) { return e == EndRule::last_row_or_col
 // [SECTION] Registry
 // ---------------------------------------------------------------------------------------------
 
+// What an algorithm reads: two sequences, two numeric signals, or a hidden Markov model and one
+// observation sequence.
+enum class Inputs : uint8_t { sequences, signals, hmm };
+
 struct AlgorithmInfo {
     Algorithm id;
     std::string_view name;     // the canonical name: --algo NAME, JSON "algorithm"
@@ -141,17 +152,18 @@ struct AlgorithmInfo {
     std::string_view label;    // for a menu: "local (Smith-Waterman)"
     bool minimizes;            // edit distance and DTW; every other score is maximised
     bool alignment;            // scored with a substitution matrix and gap penalties
-    bool signals;              // two numeric signals instead of two sequences
+    Inputs inputs;
 };
 
 inline constexpr AlgorithmInfo kAlgorithms[] = {
-    {Algorithm::local, "local", "sw smith-waterman", "local (Smith-Waterman)", false, true, false},
-    {Algorithm::global, "global", "nw needleman-wunsch", "global (Needleman-Wunsch)", false, true, false},
-    {Algorithm::semiglobal, "semiglobal", "semi-global sg", "semiglobal (free end gaps)", false, true, false},
-    {Algorithm::glocal, "glocal", "infix", "glocal (query end to end)", false, true, false},
-    {Algorithm::edit, "edit", "levenshtein", "edit distance (Levenshtein)", true, false, false},
-    {Algorithm::lcs, "lcs", "", "LCS", false, false, false},
-    {Algorithm::dtw, "dtw", "", "DTW", true, false, true},
+    {Algorithm::local, "local", "sw smith-waterman", "local (Smith-Waterman)", false, true, Inputs::sequences},
+    {Algorithm::global, "global", "nw needleman-wunsch", "global (Needleman-Wunsch)", false, true, Inputs::sequences},
+    {Algorithm::semiglobal, "semiglobal", "semi-global sg", "semiglobal (free end gaps)", false, true, Inputs::sequences},
+    {Algorithm::glocal, "glocal", "infix", "glocal (query end to end)", false, true, Inputs::sequences},
+    {Algorithm::edit, "edit", "levenshtein", "edit distance (Levenshtein)", true, false, Inputs::sequences},
+    {Algorithm::lcs, "lcs", "", "LCS", false, false, Inputs::sequences},
+    {Algorithm::dtw, "dtw", "", "DTW", true, false, Inputs::signals},
+    {Algorithm::viterbi, "viterbi", "hmm", "Viterbi (HMM decoding)", false, false, Inputs::hmm},
 };
 
 inline constexpr const AlgorithmInfo& info_of(Algorithm a) {
@@ -166,5 +178,6 @@ std::optional<Algorithm> parse_algorithm(std::string_view s);  // a name or an a
 inline bool minimizes(Algorithm a) { return info_of(a).minimizes; }
 inline bool uses_substitution_matrix(Algorithm a) { return info_of(a).alignment; }
 inline bool uses_gap_penalties(Algorithm a) { return info_of(a).alignment; }
+inline Inputs inputs_of(Algorithm a) { return info_of(a).inputs; }
 
 }  // namespace dpviz

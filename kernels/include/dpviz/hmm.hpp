@@ -55,14 +55,15 @@ Expected<Hmm> make_hmm(std::string name, std::vector<std::string> states, std::s
 // delta[t][j] = max over i of (delta[t-1][i] + ln A[i][j]) + ln B[j][o_t], delta[0][j] =
 // ln start[j] + ln B[j][o_0]; the answer is max over j of delta[T-1][j]. Ties go to the lowest
 // state index, for the predecessor and for the final state alike. The output level picks the
-// memory: score (two rows), path (T x S backpointers of 2 bytes), matrix (also delta as doubles).
+// memory: score (two rows), path (T x S backpointers of 2 bytes, kept in `back`), matrix (also
+// delta as doubles).
 struct ViterbiResult {
     // ln P(best path, observations). -infinity when every path has probability 0 (the
     // observations are impossible under the model); `path` is then empty.
     double log_probability = 0.0;
     std::vector<int32_t> path;  // the state of each observation (levels path and matrix only)
     Grid<double> delta;         // level matrix: T rows x S columns; -infinity where unreachable
-    Grid<uint16_t> back;        // level matrix: the predecessor chosen for each cell; row 0 is 0
+    Grid<uint16_t> back;        // levels path and matrix: the predecessor chosen for each cell; row 0 is 0
 };
 
 // `observations` are symbol indices into model.alphabet. No observations, or an index outside
@@ -114,9 +115,10 @@ double viterbi_quantization_bound(const FixedHmm& model, size_t length);
 struct ViterbiFixedResult {
     int32_t score = kNegInf;    // the best path's sum of quantized terms; kNegInf: impossible
     int32_t scale_log2 = 0;     // the model's
+    int32_t last_state = 0;     // the best final state (the lowest on ties; 0 when impossible)
     std::vector<int32_t> path;  // as in ViterbiResult (empty when impossible)
     Grid<int32_t> delta;        // level matrix: T x S; kNegInf where unreachable
-    Grid<uint16_t> back;        // level matrix: as in ViterbiResult
+    Grid<uint16_t> back;        // levels path and matrix: as in ViterbiResult
     double log_probability() const;  // score / 2^scale_log2, -infinity when impossible
 };
 

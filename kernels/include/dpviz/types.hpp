@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,9 @@
 #include "dpviz/expected.hpp"
 
 namespace dpviz {
+
+struct Hmm;       // dpviz/hmm.hpp
+struct FixedHmm;
 
 // ---------------------------------------------------------------------------------------------
 // Algorithms and scoring
@@ -77,6 +81,13 @@ struct Problem {
     DtwCost dtw_cost = DtwCost::abs;
     int32_t band = -1;       // Sakoe-Chiba half-width in target columns; -1 = none (DTW only)
 
+    // Viterbi: the model and its fixed-point image (shared: a 1024-state model is 16 MiB). The
+    // observations are `target` (as read) and `target_codes` (indices into hmm->alphabet); the
+    // rows are the states (row 0 the silent begin state, row k state k-1), the columns the
+    // observations (column 0 the time before the first): docs/algorithms.md, "Viterbi".
+    std::shared_ptr<const Hmm> hmm;
+    std::shared_ptr<const FixedHmm> hmm_fixed;
+
     int rows() const;        // query length M (the matrix has M+1 rows)
     int cols() const;        // target length N (the matrix has N+1 columns)
     bool affine() const { return uses_gap_penalties(algo) && !gaps.linear(); }
@@ -122,6 +133,12 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
                                const ScoringOptions& scoring);
 Expected<Problem> make_dtw_problem(const SignalInput& query, const SignalInput& target,
                                    const ScoringOptions& scoring);
+// Viterbi decoding of `observations` (symbol indices into model.alphabet, at least one; the
+// record's residues are the symbols as read) under `model`, quantized at the largest scale at
+// which no path over them can leave int32 (quantize_hmm_for). Errors: an index outside the
+// alphabet (input), too many observations for int32 (resource).
+Expected<Problem> make_viterbi_problem(std::shared_ptr<const Hmm> model, const SequenceInput& observations,
+                                       std::vector<uint8_t> codes);
 
 // ---------------------------------------------------------------------------------------------
 // Result
@@ -205,6 +222,13 @@ struct DpResult {
     // computed in double precision, so the quantization error is visible.
     double dtw_distance = 0.0;
     double dtw_reference = 0.0;
+    // Viterbi only: the predecessor row of each trellis cell (levels path and matrix; 0 on the
+    // borders and in column 1, whose predecessor is the begin state); ln P(best path,
+    // observations) = score / 2^scale_log2 (-infinity when the observations are impossible), and
+    // the same optimum in double precision (viterbi_reference).
+    Grid<uint16_t> back;
+    double log_probability = 0.0;
+    double log_probability_reference = 0.0;
     std::string backend;       // the backend that ran: "cpu-reference", "cpu", "cuda", "cuda-portable"
     std::string fallback;      // empty, or why the requested backend did not run
     double fill_ms = 0.0;

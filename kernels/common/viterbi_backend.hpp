@@ -1,0 +1,30 @@
+// What every Viterbi backend shares (docs/algorithms.md, "Viterbi"): each computes the trellis
+// as a ViterbiFixedResult (time-major: T rows of S states), and one function lays it into the
+// DP grid that the views, exports and the CLI read.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
+
+namespace dpviz {
+
+// The fast CPU trellis fill: the recurrence of cell_ops.hpp over HostOps, bit-identical to
+// viterbi_fixed (the reference); backpointers at levels path and matrix, delta at matrix.
+ViterbiFixedResult viterbi_fill_fast(const FixedHmm& model, std::span<const uint8_t> observations, OutputLevel level);
+
+// The DpResult of a trellis: H and back as (S+1) x (T+1) grids (row 0 the silent begin state,
+// column 0 the time before the first observation; H at level matrix, back at path and matrix),
+// the path from (0, 0) through one state per observation, the end cell, the score, the log
+// probability and the double-precision reference.
+DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel level, std::string backend,
+                           double fill_ms);
+
+// align_reference, align_cpu and align_gpu for p.algo == Algorithm::viterbi.
+Expected<DpResult> align_viterbi_cpu(const Problem& p, OutputLevel level, bool reference, const RunControl& control);
+// kernels/cuda/viterbi.cu; without CUDA a device error (cpu/no_gpu.cpp).
+Expected<DpResult> align_viterbi_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control);
+
+}  // namespace dpviz

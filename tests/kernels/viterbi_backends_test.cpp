@@ -1,0 +1,259 @@
+// Viterbi through the engine: the written-out trellises of viterbi_tables.inc (an independent
+// Python implementation), the fast CPU fill against the fixed-point reference on seeded random
+// models, and the layout of a trellis in the DP grid that every view and export reads.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
+#include "hmm_test_util.hpp"
+#include "viterbi_backend.hpp"
+
+namespace dpviz {
+namespace {
+
+using Table = std::vector<std::vector<int64_t>>;
+
+struct TrellisFixture {
+    const char* name;
+    std::vector<std::string> states;
+    std::string alphabet;
+    std::vector<double> start, transition, emission;
+    std::string observations;
+    int32_t scale_log2;
+    int32_t score;
+    std::vector<int32_t> path;  // 1-based rows, one per observation
+    Table H, back;
+};
+
+TrellisFixture make(const char* name, std::vector<std::string> states, std::string alphabet, std::vector<double> start,
+                    std::vector<double> transition, std::vector<double> emission, std::string obs, int32_t scale,
+                    int32_t score, std::vector<int32_t> path, Table H, Table back) {
+    return {name, std::move(states), std::move(alphabet), std::move(start), std::move(transition), std::move(emission),
+            std::move(obs), scale, score, std::move(path), std::move(H), std::move(back)};
+}
+
+const std::vector<TrellisFixture>& fixtures() {
+    static const std::vector<TrellisFixture> all = {
+#include "viterbi_tables.inc"
+    };
+    return all;
+}
+
+// The Problem of a model and symbols, as the CLI builds it (symbols are their own names here).
+Problem viterbi_problem(const Hmm& m, const std::vector<uint8_t>& codes) {
+    std::string symbols;
+    for (const uint8_t c : codes) symbols += m.alphabet[c];
+    auto p = make_viterbi_problem(std::make_shared<const Hmm>(m), {"obs", symbols}, codes);
+    EXPECT_TRUE(p) << p.error().message;
+    return *p;
+}
+
+Problem fixture_problem(const TrellisFixture& f) {
+    auto m = make_hmm(f.name, f.states, f.alphabet, f.start, f.transition, f.emission);
+    EXPECT_TRUE(m) << m.error().message;
+    std::vector<uint8_t> codes;
+    for (const char c : f.observations) codes.push_back(uint8_t(f.alphabet.find(c)));
+    return viterbi_problem(*m, codes);
+}
+
+template <class T>
+void expect_table(const Grid<T>& g, const Table& want, const std::string& what) {
+    ASSERT_EQ(size_t(g.rows), want.size()) << what;
+    for (int32_t i = 0; i < g.rows; ++i) {
+        ASSERT_EQ(size_t(g.cols), want[size_t(i)].size()) << what;
+        for (int32_t j = 0; j < g.cols; ++j)
+            ASSERT_EQ(int64_t(g.at(i, j)), want[size_t(i)][size_t(j)]) << what << " at (" << i << "," << j << ")";
+    }
+}
+
+class ViterbiFixtureTest : public ::testing::TestWithParam<std::tuple<size_t, Backend>> {};
+
+TEST_P(ViterbiFixtureTest, BackendMatchesTheWrittenOutTrellis) {
+    const auto [index, backend] = GetParam();
+    const TrellisFixture& f = fixtures()[index];
+    SCOPED_TRACE(f.name);
+    const Problem p = fixture_problem(f);
+    EXPECT_EQ(p.hmm_fixed->scale_log2, f.scale_log2);  // the scale rule, spelled out twice
+    AlignOptions opt;
+    opt.backend = backend;
+    opt.level = OutputLevel::matrix;
+    auto r = align(p, opt);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->score, f.score);
+    expect_table(r->H, f.H, "H");
+    expect_table(r->back, f.back, "back");
+    ASSERT_EQ(r->path.size(), f.path.size() + 1);
+    EXPECT_EQ(r->path.front(), (Cell{0, 0}));
+    for (size_t t = 0; t < f.path.size(); ++t) EXPECT_EQ(r->path[t + 1], (Cell{f.path[t], int32_t(t + 1)}));
+    EXPECT_EQ(r->end, (Cell{f.path.back(), int32_t(f.path.size())}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Tables, ViterbiFixtureTest,
+                         ::testing::Combine(::testing::Range<size_t>(0, fixtures().size()),
+                                            ::testing::Values(Backend::cpu_reference, Backend::cpu)),
+                         [](const auto& info) {
+                             return std::string(fixtures()[std::get<0>(info.param)].name) + "_" +
+                                    (std::get<1>(info.param) == Backend::cpu ? "cpu" : "reference");
+                         });
+
+// The fixtures hold what they are for: a tie in every cell, and impossible moves.
+TEST(ViterbiFixtures, CoverTiesAndImpossibleMoves) {
+    bool ties = false, impossible_inside = false;
+    for (const TrellisFixture& f : fixtures()) {
+        const std::string name = f.name;
+        ties |= name.find("ties") != std::string::npos &&
+                std::all_of(f.path.begin(), f.path.end(), [](int32_t s) { return s == 1; });
+        for (size_t i = 1; i < f.H.size(); ++i)
+            for (size_t j = 1; j < f.H[i].size(); ++j) impossible_inside |= f.H[i][j] == kNegInf;
+    }
+    EXPECT_TRUE(ties);
+    EXPECT_TRUE(impossible_inside);
+}
+
+void expect_same_fixed(const ViterbiFixedResult& a, const ViterbiFixedResult& b) {
+    EXPECT_EQ(a.score, b.score);
+    EXPECT_EQ(a.last_state, b.last_state);
+    EXPECT_EQ(a.path, b.path);
+    EXPECT_EQ(a.delta.rows, b.delta.rows);
+    EXPECT_EQ(a.delta.data, b.delta.data);
+    EXPECT_EQ(a.back.rows, b.back.rows);
+    EXPECT_EQ(a.back.data, b.back.data);
+}
+
+TEST(ViterbiFast, SeededRandomModelsEqualTheFixedPointReference) {
+    std::mt19937_64 rng(1998);
+    int impossible = 0, cases = 0;
+    for (const int S : {1, 2, 3, 5, 8, 17, 64, 130}) {
+        for (int rep = 0; rep < 12; ++rep) {
+            const int K = std::uniform_int_distribution<int>(1, 12)(rng);
+            const double zeros = std::uniform_real_distribution<double>(0.0, 0.6)(rng);
+            const Hmm m = hmm_test::random_hmm(rng, S, K, zeros);
+            const size_t T = std::uniform_int_distribution<size_t>(1, S > 64 ? 60 : 400)(rng);
+            const auto obs = hmm_test::random_observations(rng, m, T, rep % 3 == 0);
+            auto fixed = quantize_hmm_for(m, T);
+            ASSERT_TRUE(fixed);
+            SCOPED_TRACE("S " + std::to_string(S) + " K " + std::to_string(K) + " T " + std::to_string(T));
+            for (const OutputLevel level : {OutputLevel::score, OutputLevel::path, OutputLevel::matrix}) {
+                auto ref = viterbi_fixed(*fixed, obs, level);
+                ASSERT_TRUE(ref);
+                expect_same_fixed(viterbi_fill_fast(*fixed, obs, level), *ref);
+            }
+            ++cases;
+            impossible += viterbi_fixed(*fixed, obs, OutputLevel::score)->score == kNegInf;
+        }
+    }
+    EXPECT_GT(impossible, 3);
+    EXPECT_LT(impossible, cases / 2);
+}
+
+// What every view reads: row 0 the begin state, column 0 the time before the first observation,
+// the path one cell per column from the corner, `back` its predecessors, the score at its end.
+TEST(ViterbiGrid, TheTrellisLiesInTheGridAsDocumented) {
+    std::mt19937_64 rng(7);
+    for (int rep = 0; rep < 20; ++rep) {
+        const int S = std::uniform_int_distribution<int>(1, 9)(rng);
+        const Hmm m = hmm_test::random_hmm(rng, S, 4, 0.3);
+        const auto obs = hmm_test::random_observations(rng, m, std::uniform_int_distribution<size_t>(1, 80)(rng));
+        const Problem p = viterbi_problem(m, obs);
+        ASSERT_EQ(p.rows(), S);
+        ASSERT_EQ(p.cols(), int(obs.size()));
+        AlignOptions opt;
+        opt.backend = Backend::cpu;
+        opt.level = OutputLevel::matrix;
+        auto r = align(p, opt);
+        ASSERT_TRUE(r) << r.error().message;
+        auto ref = viterbi_fixed(*p.hmm_fixed, obs, OutputLevel::matrix);
+        ASSERT_TRUE(ref);
+        ASSERT_EQ(r->H.rows, S + 1);
+        ASSERT_EQ(r->H.cols, int(obs.size()) + 1);
+        EXPECT_EQ(r->H.at(0, 0), 0);
+        for (int32_t t = 1; t <= p.cols(); ++t) EXPECT_EQ(r->H.at(0, t), kNegInf);
+        for (int32_t s = 1; s <= S; ++s) EXPECT_EQ(r->H.at(s, 0), kNegInf);
+        for (int32_t s = 1; s <= S; ++s)
+            for (int32_t t = 1; t <= p.cols(); ++t) ASSERT_EQ(r->H.at(s, t), ref->delta.at(t - 1, s - 1));
+        ASSERT_EQ(r->path.size(), obs.size() + 1);
+        EXPECT_EQ(r->path.front(), (Cell{0, 0}));
+        for (size_t k = 1; k < r->path.size(); ++k) {
+            EXPECT_EQ(r->path[k].j, int32_t(k));
+            if (k > 1) EXPECT_EQ(r->back.at(r->path[k].i, r->path[k].j), r->path[k - 1].i);
+        }
+        EXPECT_EQ(r->end, r->path.back());
+        EXPECT_EQ(r->score, r->H.at(r->end.i, r->end.j));
+        EXPECT_TRUE(r->dirs.empty());
+        // The reported log probability is the score's, and within the quantization bound of the
+        // double-precision optimum.
+        EXPECT_DOUBLE_EQ(r->log_probability, std::ldexp(double(r->score), -p.hmm_fixed->scale_log2));
+        EXPECT_LE(std::abs(r->log_probability - r->log_probability_reference),
+                  viterbi_quantization_bound(*p.hmm_fixed, obs.size()));
+        // The decoded path's own probability is the optimum (it is an optimal path).
+        std::vector<int32_t> states;
+        for (size_t k = 1; k < r->path.size(); ++k) states.push_back(r->path[k].i - 1);
+        EXPECT_EQ(hmm_test::fixed_path_score(*p.hmm_fixed, obs, states), r->score);
+    }
+}
+
+TEST(ViterbiGrid, EveryLevelAndCpuBackendAgree) {
+    std::mt19937_64 rng(11);
+    for (int rep = 0; rep < 10; ++rep) {
+        const Hmm m = hmm_test::random_hmm(rng, 6, 5, 0.2);
+        const auto obs = hmm_test::random_observations(rng, m, 200);
+        const Problem p = viterbi_problem(m, obs);
+        AlignOptions full;
+        full.backend = Backend::cpu_reference;
+        auto want = align(p, full);
+        ASSERT_TRUE(want);
+        for (const Backend b : {Backend::cpu, Backend::cpu_reference})
+            for (const OutputLevel level : {OutputLevel::score, OutputLevel::path, OutputLevel::matrix}) {
+                AlignOptions opt;
+                opt.backend = b;
+                opt.level = level;
+                auto r = align(p, opt);
+                ASSERT_TRUE(r);
+                EXPECT_EQ(r->score, want->score);
+                EXPECT_EQ(r->end, want->end);
+                if (r->level != OutputLevel::score) {
+                    EXPECT_EQ(r->path, want->path);
+                    EXPECT_EQ(r->back.data, want->back.data);
+                }
+                if (r->level == OutputLevel::matrix) EXPECT_EQ(r->H.data, want->H.data);
+            }
+    }
+}
+
+TEST(ViterbiEngine, ImpossibleObservationsAreAnInputError) {
+    // 'b' is never emitted by the only state.
+    auto m = make_hmm("one", {"A"}, "ab", {1.0}, {1.0}, {1.0, 0.0});
+    ASSERT_TRUE(m);
+    const Problem p = viterbi_problem(*m, {0, 1, 0});
+    for (const Backend b : {Backend::cpu, Backend::cpu_reference}) {
+        AlignOptions opt;
+        opt.backend = b;
+        auto r = align(p, opt);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().kind, ErrorKind::input);
+        EXPECT_NE(r.error().message.find("impossible"), std::string::npos) << r.error().message;
+    }
+}
+
+TEST(ViterbiEngine, MakeViterbiProblemRefusesBadObservations) {
+    auto m = make_hmm("two", {"A", "B"}, "xy", {0.5, 0.5}, {0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5});
+    ASSERT_TRUE(m);
+    const auto model = std::make_shared<const Hmm>(*m);
+    auto empty = make_viterbi_problem(model, {"obs", ""}, {});
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.error().kind, ErrorKind::input);
+    auto outside = make_viterbi_problem(model, {"obs", "xz"}, {0, 2});
+    ASSERT_FALSE(outside);
+    EXPECT_EQ(outside.error().kind, ErrorKind::input);
+    EXPECT_NE(outside.error().message.find("position 2"), std::string::npos) << outside.error().message;
+}
+
+}  // namespace
+}  // namespace dpviz
