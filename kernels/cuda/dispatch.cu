@@ -18,6 +18,7 @@
 #include "gpu_engine.hpp"
 #include "pair_score_plan.hpp"
 #include "view_matrices.hpp"
+#include "viterbi_backend.hpp"
 #include "dpviz/fault_injection.hpp"
 
 namespace dpviz {
@@ -569,6 +570,7 @@ Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, cons
     gpu_fault::Run run;  // this call's allocation and launch numbers (DPVIZ_GPU_FAULT, test-only)
     if (auto r = run.instead(p, level)) return std::move(*r);  // no-device, simulate, bad switch
     if (auto st = cuda::device_ready(); !st) return st.error();
+    if (p.algo == Algorithm::viterbi) return align_viterbi_gpu(p, level, dpx, control);
     if (p.rows() == 0 || p.cols() == 0) {
         // No interior cell: nothing for a kernel to do; the borders are the whole answer.
         DpResult r = align_reference(p);
