@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ostream>
@@ -178,6 +179,14 @@ Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
     s.gaps = {scaled(*gap_open), scaled(*gap_extend)};
     s.match = scaled(*match);
     s.mismatch = scaled(*mismatch);
+    if (uses_gap_penalties(*algo) && (*gap_open < 0 || *gap_extend < 0))  // the engine's rules, in the options' names
+        return usage_error("--gap-open and --gap-extend are positive numbers (a gap of length k costs open + "
+                           "(k-1)*extend); got " + format_score(*gap_open, 100) + " and " + format_score(*gap_extend, 100));
+    if (uses_gap_penalties(*algo) && *gap_extend > *gap_open)
+        return usage_error("--gap-extend (" + format_score(*gap_extend, 100) + ") must not exceed --gap-open (" +
+                           format_score(*gap_open, 100) + ")");
+    if (mm && (std::abs(*match) > int64_t(kMaxScoreMagnitude) * 100 || std::abs(*mismatch) > int64_t(kMaxScoreMagnitude) * 100))
+        return usage_error("--match/--mismatch beyond +-" + format_score(int64_t(kMaxScoreMagnitude) * 100, 100) + " are not supported");
     auto band = int_option(a, "--band", -1);
     if (!band) return band.error();
     if (a.has("--band") && *band < 0) return usage_error("--band must be 0 or more");
@@ -190,16 +199,18 @@ Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
         char* end = nullptr;
         const double d = std::strtod(v.c_str(), &end);
         if (v.empty() || *end != '\0') return usage_error("--dtw-scale expects a number, got '" + v + "'");
+        const double e = std::log2(d);
+        if (!(d > 0) || e != std::floor(e) || e < -60 || e > 30)
+            return usage_error("--dtw-scale must be a power of two between 2^-60 and 2^30, got '" + v + "'");
         s.dtw_scale = d;
     }
     if (*algo != Algorithm::dtw)
-        for (const char* o : {"--dtw-cost", "--dtw-scale", "--column"})
+        for (const char* o : {"--dtw-cost", "--dtw-scale", "--column", "--band"})
             if (a.has(o)) return usage_error(std::string(o) + " applies to --algo dtw only");
     if (*algo == Algorithm::dtw && a.has("--alphabet"))
         return usage_error("--alphabet does not apply to --algo dtw (signals have no residues)");
-    if (*algo == Algorithm::viterbi && (a.has("--alphabet") || a.has("--band")))
-        return usage_error(std::string(a.has("--alphabet") ? "--alphabet" : "--band") +
-                           " does not apply to --algo viterbi (the model gives the alphabet)");
+    if (*algo == Algorithm::viterbi && a.has("--alphabet"))
+        return usage_error("--alphabet does not apply to --algo viterbi (the model gives the alphabet)");
     if (a.has("--alphabet") && !parse_alphabet(a.get("--alphabet")))  // before any input is read
         return usage_error("unknown --alphabet '" + a.get("--alphabet") + "' (dna, rna, protein)");
     if (!uses_gap_penalties(*algo))

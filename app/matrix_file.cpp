@@ -27,7 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int64_t kMaxEntry = 1'000'000;
+constexpr int64_t kMaxEntry = kMaxScoreMagnitude;
 constexpr uintmax_t kMaxMatrixFileBytes = uintmax_t(1) << 20;
 
 struct Alias {

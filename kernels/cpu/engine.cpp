@@ -152,7 +152,7 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
         return input_error(p.target_name + ": the observations are impossible under " + p.query_name +
                            " (every state path has probability 0)");
     if (p.algo == Algorithm::dtw && r->score >= kPosInf)
-        return usage_error("--band " + std::to_string(p.band) + " leaves no warping path from (1,1) to (" +
+        return usage_error("a band of " + std::to_string(p.band) + " leaves no warping path from (1,1) to (" +
                            std::to_string(p.rows()) + "," + std::to_string(p.cols()) + "); widen the band");
     return r;
 }

@@ -21,7 +21,6 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-constexpr int32_t kMaxPenalty = 1'000'000;
 
 // EMBOSS's ambiguous and rare protein letters and the stop: a matrix without one of them scores
 // it 0 against everything (needle and water give every letter outside the matrix a zero row).
@@ -142,7 +141,7 @@ bool Problem::in_band(int i, int j) const {
 Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const SequenceInput& target,
                                const ScoringOptions& s) {
     if (algo == Algorithm::dtw) return usage_error("DTW takes numeric signals, not sequences");
-    if (s.band >= 0) return usage_error("--band applies to DTW only");
+    if (s.band >= 0) return usage_error("a Sakoe-Chiba band applies to DTW only");
     Problem p;
     p.algo = algo;
     p.query_name = query.name;
@@ -152,7 +151,7 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
         return usage_error("the score scale must divide " + std::to_string(kMaxScoreScale) + "; got " +
                            std::to_string(s.score_scale));
     p.score_scale = uses_substitution_matrix(algo) ? s.score_scale : 1;
-    const int64_t max_penalty = int64_t(kMaxPenalty) * p.score_scale;
+    const int64_t max_penalty = int64_t(kMaxScoreMagnitude) * p.score_scale;
     auto shown = [&](int64_t v) { return format_score(v, p.score_scale); };
     for (const char c : query.residues) p.query += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     for (const char c : target.residues) p.target += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -164,11 +163,11 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
             return usage_error("gap penalties are positive numbers (a gap of length k costs open + (k-1)*extend); got open " +
                                shown(s.gaps.open) + ", extend " + shown(s.gaps.extend));
         if (s.gaps.open > max_penalty || s.gaps.extend > max_penalty)
-            return usage_error("gap penalties above " + std::to_string(kMaxPenalty) + " are not supported");
+            return usage_error("gap penalties above " + std::to_string(kMaxScoreMagnitude) + " are not supported");
         // With extend > open the affine recurrence prices a run of k gaps at k * open (two adjacent
         // gaps are cheaper than one long one), which is not the model promised above.
         if (s.gaps.extend > s.gaps.open)
-            return usage_error("--gap-extend (" + shown(s.gaps.extend) + ") must not exceed --gap-open (" +
+            return usage_error("gap extend (" + shown(s.gaps.extend) + ") must not exceed gap open (" +
                                shown(s.gaps.open) + ")");
     }
 
@@ -183,7 +182,7 @@ Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const
         letters.erase(std::unique(letters.begin(), letters.end()), letters.end());
         if (letters.size() > 255) return input_error("more than 255 distinct residue letters");
         if (uses_substitution_matrix(algo) && (std::abs(s.match) > max_penalty || std::abs(s.mismatch) > max_penalty))
-            return usage_error("--match/--mismatch beyond +-" + std::to_string(kMaxPenalty) + " are not supported");
+            return usage_error("match and mismatch scores beyond +-" + std::to_string(kMaxScoreMagnitude) + " are not supported");
         p.matrix.name = uses_substitution_matrix(algo) ? "match/mismatch" : "identity";
         p.matrix.alphabet = letters;
         const size_t n = letters.size();
@@ -251,9 +250,9 @@ Expected<Problem> make_dtw_problem(const SignalInput& query, const SignalInput& 
     if (s.dtw_scale) {
         const double e = std::log2(*s.dtw_scale);
         if (!(*s.dtw_scale > 0) || e != std::floor(e) || e < -60 || e > 30)
-            return usage_error("--dtw-scale must be a power of two between 2^-60 and 2^30");
+            return usage_error("the DTW scale must be a power of two between 2^-60 and 2^30");
         if (!fits(*s.dtw_scale))
-            return resource_error("--dtw-scale " + std::to_string(*s.dtw_scale) +
+            return resource_error("a DTW scale of " + std::to_string(*s.dtw_scale) +
                                   " lets DTW costs exceed the int32 range; pick a smaller scale");
         p.dtw_scale = *s.dtw_scale;
     } else {
@@ -270,7 +269,7 @@ Expected<Problem> make_dtw_problem(const SignalInput& query, const SignalInput& 
     }
     for (const double x : p.query_signal) p.query_fixed.push_back(static_cast<int32_t>(std::lround(x * p.dtw_scale)));
     for (const double x : p.target_signal) p.target_fixed.push_back(static_cast<int32_t>(std::lround(x * p.dtw_scale)));
-    if (s.band < -1) return usage_error("--band must be 0 or more");
+    if (s.band < -1) return usage_error("the band must be 0 or more");
     return p;
 }
 

@@ -25,6 +25,9 @@ struct FixedHmm;
 // kept as value x score_scale, a divisor of 100, so two decimals are exact and every backend
 // stays in integers. Only what is shown to the user is divided (format_score).
 inline constexpr int32_t kMaxScoreScale = 100;
+// The largest magnitude of a match, mismatch or gap score that make_problem takes (in the
+// user's units); matrix files are held to it too.
+inline constexpr int32_t kMaxScoreMagnitude = 1'000'000;
 // `value` / `scale` as the user wrote it: "12", "-3.5", "0.25" (at most two decimals).
 std::string format_score(int64_t value, int32_t scale);
 
