@@ -126,36 +126,52 @@ Status download(std::vector<T>& h, const T* d, size_t n, cudaStream_t s) {
     return Ok{};
 }
 
-class Event {
+// At least `count` elements in `d`: a new allocation only when it holds fewer (the contents are
+// then undefined), so a buffer refilled with ever smaller data is allocated once.
+template <class T>
+Status reserve(DeviceBuffer<T>& d, size_t count) {
+    return count > d.size() ? d.allocate(count) : Status(Ok{});
+}
+
+// A CUDA handle (an event, a stream, a surface object) owned by value: `Destroy` runs on it when
+// it is replaced or the owner goes. `created()` is where the create call writes the new handle.
+template <class H, auto Destroy>
+class Handle {
 public:
-    Event() = default;
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    ~Event() { if (e_) cudaEventDestroy(e_); }
-    Status create() {
-        DPVIZ_CUDA_CHECK(cudaEventCreate(&e_));
-        return Ok{};
+    Handle() = default;
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    ~Handle() { reset(); }
+    void reset() {
+        if (h_) Destroy(h_);
+        h_ = H{};
     }
-    cudaEvent_t get() const { return e_; }
+    H get() const { return h_; }
+
+protected:
+    H* created() {
+        reset();
+        return &h_;
+    }
 
 private:
-    cudaEvent_t e_ = nullptr;
+    H h_{};
 };
 
-class Stream {
+class Event : public Handle<cudaEvent_t, cudaEventDestroy> {
 public:
-    Stream() = default;
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    ~Stream() { if (s_) cudaStreamDestroy(s_); }
     Status create() {
-        DPVIZ_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+        DPVIZ_CUDA_CHECK(cudaEventCreate(created()));
         return Ok{};
     }
-    cudaStream_t get() const { return s_; }
+};
 
-private:
-    cudaStream_t s_ = nullptr;
+class Stream : public Handle<cudaStream_t, cudaStreamDestroy> {
+public:
+    Status create() {
+        DPVIZ_CUDA_CHECK(cudaStreamCreateWithFlags(created(), cudaStreamNonBlocking));
+        return Ok{};
+    }
 };
 
 }  // namespace dpviz::cuda

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuda_check.hpp"
 #include "dpviz/fault_injection.hpp"
 #include "interop.hpp"
 #include "texel_math.hpp"
@@ -21,56 +22,15 @@
 namespace dpviz::render {
 namespace {
 
-Error cuda_error(cudaError_t e, const char* call, const char* file, int line) {
-    return device_error(std::string(call) + " failed: " + cudaGetErrorString(e) + " (" + file + ":" +
-                        std::to_string(line) + ")");
-}
+using cuda::DeviceBuffer;
 
-// Keeps the call text, file and line; returns the error from the enclosing Status function.
-#define DPVIZ_INTEROP_CHECK(call)                                                 \
-    do {                                                                          \
-        const cudaError_t dpviz_e_ = (call);                                      \
-        if (dpviz_e_ != cudaSuccess) return cuda_error(dpviz_e_, #call, __FILE__, __LINE__); \
-    } while (0)
-
+// `n` elements of `host` into `d` (allocated again only when it holds fewer).
 template <class T>
-class DeviceBuffer {
-public:
-    DeviceBuffer() = default;
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    ~DeviceBuffer() { release(); }
-
-    Status assign(const T* host, size_t n) {
-        if (n > capacity_) {
-            release();
-            DPVIZ_INTEROP_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T)));
-            capacity_ = n;
-        }
-        if (n) DPVIZ_INTEROP_CHECK(cudaMemcpy(ptr_, host, n * sizeof(T), cudaMemcpyHostToDevice));
-        return Ok{};
-    }
-    // Room for n elements, contents undefined (no copy).
-    Status reserve(size_t n) {
-        if (n > capacity_) {
-            release();
-            DPVIZ_INTEROP_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), n * sizeof(T)));
-            capacity_ = n;
-        }
-        return Ok{};
-    }
-    T* get() { return ptr_; }
-    const T* get() const { return ptr_; }
-
-private:
-    void release() {
-        if (ptr_) cudaFree(ptr_);
-        ptr_ = nullptr;
-        capacity_ = 0;
-    }
-    T* ptr_ = nullptr;
-    size_t capacity_ = 0;
-};
+Status assign(DeviceBuffer<T>& d, const T* host, size_t n) {
+    if (Status s = cuda::reserve(d, n); !s) return s;
+    if (n) DPVIZ_CUDA_CHECK(cudaMemcpy(d.get(), host, n * sizeof(T), cudaMemcpyHostToDevice));
+    return Ok{};
+}
 
 // Unmaps on scope exit, so an error between map and unmap never leaves GL locked out.
 class MappedResource {
@@ -82,7 +42,7 @@ public:
         if (mapped_) cudaGraphicsUnmapResources(1, &r_, s_);
     }
     Status map() {
-        DPVIZ_INTEROP_CHECK(cudaGraphicsMapResources(1, &r_, s_));
+        DPVIZ_CUDA_CHECK(cudaGraphicsMapResources(1, &r_, s_));
         mapped_ = true;
         return Ok{};
     }
@@ -93,28 +53,15 @@ private:
     bool mapped_ = false;
 };
 
-class SurfaceObject {
+class SurfaceObject : public cuda::Handle<cudaSurfaceObject_t, cudaDestroySurfaceObject> {
 public:
-    SurfaceObject() = default;
-    SurfaceObject(const SurfaceObject&) = delete;
-    SurfaceObject& operator=(const SurfaceObject&) = delete;
-    ~SurfaceObject() { reset(); }
-    void reset() {
-        if (s_) cudaDestroySurfaceObject(s_);
-        s_ = 0;
-    }
     Status create(cudaArray_t array) {
-        reset();
         cudaResourceDesc desc{};
         desc.resType = cudaResourceTypeArray;
         desc.res.array.array = array;
-        DPVIZ_INTEROP_CHECK(cudaCreateSurfaceObject(&s_, &desc));
+        DPVIZ_CUDA_CHECK(cudaCreateSurfaceObject(created(), &desc));
         return Ok{};
     }
-    cudaSurfaceObject_t get() const { return s_; }
-
-private:
-    cudaSurfaceObject_t s_ = 0;
 };
 
 // A block writes 128 x 64 texels (32 x 8 threads; a thread 4 adjacent texels in each of 8
@@ -254,13 +201,13 @@ public:
         const bool new_lut = src.lut_version != lut_version_ || lut_entries_ == 0;
         // The copies below (cudaMemcpy, legacy stream) must not overwrite what the last view
         // kernel, on this writer's own stream, may still read.
-        if ((new_values || new_lut) && stream_) DPVIZ_INTEROP_CHECK(cudaStreamSynchronize(stream_));
+        if ((new_values || new_lut) && stream_) DPVIZ_CUDA_CHECK(cudaStreamSynchronize(stream_));
         if (new_values) {
             if (Status s = upload_values(src); !s) return s;
             values_version_ = src.values_version;
         }
         if (new_lut) {
-            if (Status s = lut_.assign(src.lut->rgba.data(), src.lut->rgba.size()); !s) return s;
+            if (Status s = assign(lut_, src.lut->rgba.data(), src.lut->rgba.size()); !s) return s;
             lut_version_ = src.lut_version;
             lut_entries_ = int64_t(src.lut->rgba.size());
         }
@@ -284,24 +231,24 @@ public:
             // for measurements: DPVIZ_INTEROP_DEFAULT_STREAM=1 maps on stream 0 as before.
             stream_made_ = true;
             if (!std::getenv("DPVIZ_INTEROP_DEFAULT_STREAM"))
-                DPVIZ_INTEROP_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+                DPVIZ_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
         }
         const bool small = texel::spans_at_most_two(rq);
         const uint16_t* slots = small ? slot_level(level, lv, lt) : nullptr;
         MappedResource mapped(resource_, stream_);
         if (Status s = mapped.map(); !s) return s;
         cudaArray_t array = nullptr;
-        DPVIZ_INTEROP_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, resource_, 0, 0));
+        DPVIZ_CUDA_CHECK(cudaGraphicsSubResourceGetMappedArray(&array, resource_, 0, 0));
         // The texture's array stays the same from one map to the next: its surface object is made
         // once (again, after the last kernel that used it, when GL gave the texture a new array).
         if (array != surface_array_ || !surface_.get()) {
-            DPVIZ_INTEROP_CHECK(cudaStreamSynchronize(stream_));
+            DPVIZ_CUDA_CHECK(cudaStreamSynchronize(stream_));
             if (Status s = surface_.create(array); !s) return s;
             surface_array_ = array;
             cudaChannelFormatDesc fmt{};
             cudaExtent extent{};
             unsigned flags = 0;
-            DPVIZ_INTEROP_CHECK(cudaArrayGetInfo(&fmt, &extent, &flags, array));
+            DPVIZ_CUDA_CHECK(cudaArrayGetInfo(&fmt, &extent, &flags, array));
             surface_w_ = int32_t(extent.width);
         }
         const dim3 block(kTexThreadsX, kTexThreadsY);
@@ -317,7 +264,7 @@ public:
                             (unsigned(req.out_h) + kTexThreadsY - 1) / kTexThreadsY);
             view_texels<<<grid, block, 0, stream_>>>(lv, lt, rq, surface_.get());
         }
-        DPVIZ_INTEROP_CHECK(cudaGetLastError());
+        DPVIZ_CUDA_CHECK(cudaGetLastError());
         // No host wait: unmapping (scope exit) orders every later GL command after the kernel.
         return Ok{};
     }
@@ -347,7 +294,7 @@ private:
         if (sl.state == SlotLevel::stale) {
             const int64_t n = int64_t(lv.rows) * lv.cols;
             sl.state = SlotLevel::none;
-            if (lut.entries <= 65535 && n > 0 && n <= kMaxSlotCells && sl.buf.reserve(size_t(n))) {
+            if (lut.entries <= 65535 && n > 0 && n <= kMaxSlotCells && cuda::reserve(sl.buf, size_t(n))) {
                 const int blocks = int(std::min<int64_t>((n + 255) / 256, 2048));  // grid-stride beyond
                 slot_cells<<<blocks, 256, 0, stream_>>>(lv.values, n, lut, sl.buf.get());
                 sl.state = cudaGetLastError() == cudaSuccess ? SlotLevel::ready : SlotLevel::none;
@@ -366,11 +313,11 @@ private:
                 const auto& v = src.values->levels[k];
                 fresh[k].rows = v.rows;
                 fresh[k].cols = v.cols;
-                if (Status s = fresh[k].values.assign(v.data.data(), v.data.size()); !s) return s;
+                if (Status s = assign(fresh[k].values, v.data.data(), v.data.size()); !s) return s;
             }
             if (src.mask && k < src.mask->levels.size()) {
                 const auto& m = src.mask->levels[k];
-                if (Status s = fresh[k].mask.assign(m.data.data(), m.data.size()); !s) return s;
+                if (Status s = assign(fresh[k].mask, m.data.data(), m.data.size()); !s) return s;
                 fresh[k].has_mask = true;
             }
         }
