@@ -23,7 +23,18 @@ namespace dpviz::cell {
 //   whether the newest candidate won (Viterbi's backpointer).
 // kAlignBias: alignment scores are carried as H + kAlignBias inside a kernel (see PortableOps).
 
-struct HostOps {
+// The scalar policies' types: a value, the direction bits of a cell, a condition.
+struct ScalarTypes {
+    using V = int32_t;
+    using Bits = uint32_t;
+    using Mask = bool;
+    template <int kShift>
+    static DPVIZ_HD Bits bit(bool c) { return Bits(c) << kShift; }
+    template <class T>
+    static DPVIZ_HD T select(bool c, T a, T b) { return c ? a : b; }
+};
+
+struct HostOps : ScalarTypes {
     static constexpr bool kDpx = false;
     static constexpr int32_t kAlignBias = 0;
     static DPVIZ_HD int32_t max2(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -42,7 +53,7 @@ struct HostOps {
 
 #if defined(__CUDACC__)
 // Hopper DPX: VIADDMNMX, VIMNMX3 and their .RELU forms (floor 0, so kAlignBias is 0).
-struct DpxOps {
+struct DpxOps : ScalarTypes {
     static constexpr bool kDpx = true;
     static constexpr int32_t kAlignBias = 0;
     // Two-input integer max/min is plain VIMNMX on sm_90 (no DPX form needed).
@@ -67,7 +78,7 @@ struct DpxOps {
 // only ever meet a non-negative rival), edit/LCS/DTW values are >= 0 already (LCS's "no match"
 // diagonal is negative and always loses). Same count of ALU instructions per cell as the sm_80
 // build of the integer source (docs/gpu.md has the SASS).
-struct PortableOps {
+struct PortableOps : ScalarTypes {
     static constexpr bool kDpx = false;
     static constexpr int32_t kAlignBias = 1 << 30;
     static __device__ __forceinline__ int32_t max2(int32_t a, int32_t b) {
@@ -100,67 +111,83 @@ struct PortableOps {
 inline constexpr uint32_t kDiag = 1, kUp = 2, kLeft = 4, kZero = 8;
 inline constexpr uint32_t kEOpen = 16, kEExtend = 32, kFOpen = 64, kFExtend = 128;
 
-DPVIZ_HD uint32_t eq_bits(int32_t best, int32_t diag, int32_t up, int32_t left) {
-    return uint32_t(diag == best) | (uint32_t(up == best) << 1) | (uint32_t(left == best) << 2);
+template <class Ops>
+using value_t = typename Ops::V;  // the parameters' type: never deduced, so any integer argument converts
+
+// The bits of the candidates equal to the winner: diag (bit 0), up (1), left (2).
+template <class Ops>
+DPVIZ_HD typename Ops::Bits eq_bits(value_t<Ops> best, value_t<Ops> diag, value_t<Ops> up,
+                                    value_t<Ops> left) {
+    return Ops::template bit<0>(diag == best) | Ops::template bit<1>(up == best) | Ops::template bit<2>(left == best);
 }
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Recurrences (one function per algorithm; kLocal adds the floor and the zero bit)
 // ---------------------------------------------------------------------------------------------
+// Written over the policy's value type V (int32_t for HostOps, DpxOps and PortableOps; a GCC
+// vector of int32 lanes for the CPU backend's WavefrontOps, cpu/wavefront_kernel.inl) and its
+// bit type, so every backend computes the same expression tree.
+
 // Alignment, linear gaps: H = max(diag + s, up - g, left - g [, floor]).
 template <class Ops, bool kLocal, bool kDirs>
-DPVIZ_HD int32_t align_linear(int32_t diag, int32_t up, int32_t left, int32_t s, int32_t g, int32_t floor,
-                              uint32_t& bits) {
+DPVIZ_HD value_t<Ops> align_linear(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> s,
+                                   value_t<Ops> g, value_t<Ops> floor, typename Ops::Bits& bits) {
+    using V = value_t<Ops>;
     if constexpr (!kDirs) {
-        const int32_t t = Ops::addmax(left, -g, diag + s);
+        const V t = Ops::addmax(left, -g, diag + s);
         if constexpr (kLocal) return Ops::addmax_floor(up, -g, t, floor);
         else return Ops::addmax(up, -g, t);
     } else {
-        const int32_t d = diag + s, u = up - g, l = left - g;
-        int32_t h;
+        const V d = diag + s, u = up - g, l = left - g;
+        V h;
         if constexpr (kLocal) h = Ops::max3_floor(d, u, l, floor);
         else h = Ops::max3(d, u, l);
-        bits = eq_bits(h, d, u, l);
-        if constexpr (kLocal) bits |= uint32_t(h == floor) << 3;
+        bits = eq_bits<Ops>(h, d, u, l);
+        if constexpr (kLocal) bits |= Ops::template bit<3>(h == floor);
         return h;
     }
 }
 
 // Alignment, affine gaps (Gotoh): E from the left, F from above, H = max(diag + s, E, F [, floor]).
 template <class Ops, bool kLocal, bool kDirs>
-DPVIZ_HD int32_t align_affine(int32_t diag, int32_t hup, int32_t fup, int32_t hleft, int32_t eleft, int32_t s,
-                              int32_t open, int32_t ext, int32_t floor, int32_t& e, int32_t& f, uint32_t& bits) {
-    const int32_t d = diag + s;
+DPVIZ_HD value_t<Ops> align_affine(value_t<Ops> diag, value_t<Ops> hup, value_t<Ops> fup, value_t<Ops> hleft,
+                                   value_t<Ops> eleft, value_t<Ops> s, value_t<Ops> open, value_t<Ops> ext,
+                                   value_t<Ops> floor, value_t<Ops>& e, value_t<Ops>& f, typename Ops::Bits& bits) {
+    using V = value_t<Ops>;
+    const V d = diag + s;
     if constexpr (!kDirs) {
         e = Ops::addmax(eleft, -ext, hleft - open);
         f = Ops::addmax(fup, -ext, hup - open);
         if constexpr (kLocal) return Ops::max3_floor(d, e, f, floor);
         else return Ops::max3(d, e, f);
     } else {
-        const int32_t eo = hleft - open, ee = eleft - ext, fo = hup - open, fe = fup - ext;
+        const V eo = hleft - open, ee = eleft - ext, fo = hup - open, fe = fup - ext;
         e = Ops::max2(eo, ee);
         f = Ops::max2(fo, fe);
-        int32_t h;
+        V h;
         if constexpr (kLocal) h = Ops::max3_floor(d, e, f, floor);
         else h = Ops::max3(d, e, f);
-        bits = eq_bits(h, d, f, e) | (uint32_t(eo == e) << 4) | (uint32_t(ee == e) << 5) |
-               (uint32_t(fo == f) << 6) | (uint32_t(fe == f) << 7);
-        if constexpr (kLocal) bits |= uint32_t(h == floor) << 3;
+        bits = eq_bits<Ops>(h, d, f, e) | Ops::template bit<4>(eo == e) | Ops::template bit<5>(ee == e) |
+               Ops::template bit<6>(fo == f) | Ops::template bit<7>(fe == f);
+        if constexpr (kLocal) bits |= Ops::template bit<3>(h == floor);
         return h;
     }
 }
 
 // Levenshtein: D = min(diag + mismatch, up + 1, left + 1).
 template <class Ops, bool kDirs>
-DPVIZ_HD int32_t edit(int32_t diag, int32_t up, int32_t left, int32_t mismatch, uint32_t& bits) {
+DPVIZ_HD value_t<Ops> edit(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> mismatch,
+                           typename Ops::Bits& bits) {
+    using V = value_t<Ops>;
+    const V one = V{} + 1;
     if constexpr (!kDirs) {
         // `up` last: a lane computes the cell below right after this one, so `up` is its newest
-        // input; one addmin between the two (device run 55: edit score fills -9 %, both forms).
-        return Ops::addmin(up, 1, Ops::addmin(diag, mismatch, left + 1));
+        // input; one addmin between the two (edit score fills 9 % faster on an H200, both forms).
+        return Ops::addmin(up, one, Ops::addmin(diag, mismatch, left + one));
     } else {
-        const int32_t d = diag + mismatch, u = up + 1, l = left + 1;
-        const int32_t h = Ops::min3(d, u, l);
-        bits = eq_bits(h, d, u, l);
+        const V d = diag + mismatch, u = up + one, l = left + one;
+        const V h = Ops::min3(d, u, l);
+        bits = eq_bits<Ops>(h, d, u, l);
         return h;
     }
 }
@@ -168,13 +195,15 @@ DPVIZ_HD int32_t edit(int32_t diag, int32_t up, int32_t left, int32_t mismatch, 
 // LCS: L = max(diag + match_gain, up, left); match_gain is 1 on a match and a large negative
 // number otherwise (the reference's "no diagonal candidate").
 template <class Ops, bool kDirs>
-DPVIZ_HD int32_t lcs(int32_t diag, int32_t up, int32_t left, int32_t gain, uint32_t& bits) {
+DPVIZ_HD value_t<Ops> lcs(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> gain,
+                          typename Ops::Bits& bits) {
+    using V = value_t<Ops>;
     if constexpr (!kDirs) {
         return Ops::addmax(diag, gain, Ops::max2(up, left));
     } else {
-        const int32_t d = diag + gain;
-        const int32_t h = Ops::max3(d, up, left);
-        bits = eq_bits(h, d, up, left);
+        const V d = diag + gain;
+        const V h = Ops::max3(d, up, left);
+        bits = eq_bits<Ops>(h, d, up, left);
         return h;
     }
 }
@@ -182,12 +211,14 @@ DPVIZ_HD int32_t lcs(int32_t diag, int32_t up, int32_t left, int32_t gain, uint3
 // DTW: D = cost + min(diag, up, left); unreachable (kPosInf) stays unreachable and outside the
 // band nothing is reachable. pos_inf is dpviz::kPosInf.
 template <class Ops, bool kDirs>
-DPVIZ_HD int32_t dtw(int32_t diag, int32_t up, int32_t left, int32_t cost, bool in_band, int32_t pos_inf,
-                     uint32_t& bits) {
-    const int32_t m = Ops::min3(diag, up, left);
-    const int32_t h = Ops::addmin(m, cost, pos_inf);
-    if constexpr (kDirs) bits = (in_band && m < pos_inf) ? eq_bits(m, diag, up, left) : 0u;
-    return in_band ? h : pos_inf;
+DPVIZ_HD value_t<Ops> dtw(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> cost,
+                          typename Ops::Mask in_band, value_t<Ops> pos_inf, typename Ops::Bits& bits) {
+    using V = value_t<Ops>;
+    const V m = Ops::min3(diag, up, left);
+    const V h = Ops::addmin(m, cost, pos_inf);
+    if constexpr (kDirs)
+        bits = Ops::select(in_band && m < pos_inf, eq_bits<Ops>(m, diag, up, left), typename Ops::Bits{});
+    return Ops::select(in_band, h, pos_inf);
 }
 
 // Viterbi (docs/algorithms.md, "Viterbi"), max-plus over log probabilities in fixed point:

@@ -9,9 +9,12 @@
 //   left     H[i][j-1], E[i][j-1]   its own values of step t-1 (registers hp, e)
 //   up       H[i-1][j], F[i-1][j]   lane k-1's values of step t-1 (shift_in), lane 0: the row above
 //   diagonal H[i-1][j-1]            lane k-1's up-value of step t-1 (register d)
-// so a step is a handful of vector operations on whole anti-diagonals and the recurrences of
-// reference.cpp are written here once more, operation for operation, including every
-// direction bit. Steps where some lane is off the matrix (j < 1 or j > N) take the `edge` path.
+// so a step is a handful of vector operations on whole anti-diagonals: the recurrences of
+// cell_ops.hpp (the GPU kernels' too) over WavefrontOps, whose values are GCC vectors of lanes.
+// Steps where some lane is off the matrix (j < 1 or j > N) take the `edge` path.
+
+// Inside the including file's target region, so the recurrences compile for its instruction set.
+#include "cell_ops.hpp"
 
 namespace dpviz::wavefront::DPVIZ_WAVEFRONT_NS {
 namespace {
@@ -38,6 +41,28 @@ DPVIZ_ALWAYS_INLINE vint lane_index() {
     for (int k = 0; k < kLanes; ++k) v[k] = k;
     return v;
 }
+
+// The operation policy of cell_ops.hpp over whole anti-diagonals: a value, the direction bits and
+// a condition are each a vector of lanes (a condition's lanes are -1 or 0).
+struct WavefrontOps {
+    using V = vint;
+    using Bits = vint;
+    using Mask = vint;
+    static constexpr bool kDpx = false;
+    static constexpr int32_t kAlignBias = 0;
+    static DPVIZ_ALWAYS_INLINE V max2(V a, V b) { return vmax(a, b); }
+    static DPVIZ_ALWAYS_INLINE V min2(V a, V b) { return vmin(a, b); }
+    static DPVIZ_ALWAYS_INLINE V max3(V a, V b, V c) { return vmax(vmax(a, b), c); }
+    static DPVIZ_ALWAYS_INLINE V min3(V a, V b, V c) { return vmin(vmin(a, b), c); }
+    static DPVIZ_ALWAYS_INLINE V addmax(V a, V b, V c) { return vmax(a + b, c); }
+    static DPVIZ_ALWAYS_INLINE V addmin(V a, V b, V c) { return vmin(a + b, c); }
+    static DPVIZ_ALWAYS_INLINE V addmax_floor(V a, V b, V c, V fl) { return vmax(vmax(a + b, c), fl); }
+    static DPVIZ_ALWAYS_INLINE V max3_floor(V a, V b, V c, V fl) { return vmax(max3(a, b, c), fl); }
+    template <int kShift>
+    static DPVIZ_ALWAYS_INLINE Bits bit(Mask c) { return c & (1 << kShift); }
+    template <class T>
+    static DPVIZ_ALWAYS_INLINE T select(Mask c, T a, T b) { return c ? a : b; }
+};
 
 // Lane k takes lane k-1 of h; lane 0 takes the last lane of x (a load that ends at the new value).
 DPVIZ_ALWAYS_INLINE vint shift_in(vint h, vint x) {
@@ -214,40 +239,26 @@ void align_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
         vint sub;
         if constexpr (kTable) sub = load(scores + o);
         else sub = query == load(trev - t) ? match : mismatch;
-        const vint diag = d + sub;
-        vint up, left, e_open, e_ext, f_open, f_ext;
+        // up: F (affine) or H(i-1, j) - g; left: E or H(i, j-1) - g, as the bits name them.
+        constexpr bool kDirs = kStore != Store::score;
+        vint h, up, left, bits{};
         if constexpr (kAffine) {
             const vint up_f = shift_in(fp, load(top_f + t - (W - 1)));
-            e_open = hp - open;
-            e_ext = e - ext;
-            left = vmax(e_open, e_ext);
-            f_open = up_h - open;
-            f_ext = up_f - ext;
-            up = vmax(f_open, f_ext);
+            h = cell::align_affine<WavefrontOps, kLocal, kDirs>(d, up_h, up_f, hp, e, sub, open, ext, zero, left, up,
+                                                                 bits);
         } else {
-            up = up_h - open;
-            left = hp - open;
+            h = cell::align_linear<WavefrontOps, kLocal, kDirs>(d, up_h, hp, sub, open, zero, bits);
         }
-        vint h = vmax(vmax(diag, up), left);
-        if constexpr (kLocal) h = vmax(h, zero);
         vint j_lanes{};
         if constexpr (kEdge) {
-            // Lanes still left of column 1 hold their row's column-0 values (H border, E = -inf).
+            // Lanes still left of column 1 hold their row's column-0 values (H border, E = -inf);
+            // their bits are never placed (place_dirs keeps columns 1..N).
             j_lanes = splat(t) - lane;
             const vint before = j_lanes < 1;
             h = before ? hp : h;
             if constexpr (kAffine) left = before ? e : left;
         }
-        if constexpr (kStore != Store::score) {
-            // Every candidate equal to the winner sets its bit; local H <= 0 is clamped to 0 and
-            // then only candidates equal to 0 keep theirs (reference.cpp, fill_alignment).
-            vint bits = ((diag == h) & dir::kDiag) | ((up == h) & dir::kUp) | ((left == h) & dir::kLeft);
-            if constexpr (kLocal) bits |= (h == 0) & dir::kZero;
-            if constexpr (kAffine)
-                bits |= ((e_open == left) & dir::kEOpen) | ((e_ext == left) & dir::kEExtend) |
-                        ((f_open == up) & dir::kFOpen) | ((f_ext == up) & dir::kFExtend);
-            store_bytes(out_dirs + o, bits);
-        }
+        if constexpr (kDirs) store_bytes(out_dirs + o, bits);
         store(out_h + o, h);
         if constexpr (kAffine) store(out_f + o, up);
         if constexpr (kAffine && kStore == Store::matrix) store(out_e + o, left);
@@ -296,14 +307,12 @@ void dtw_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
     for (int32_t t = a; t <= z; ++t) {
         const size_t o = size_t(t - a) * W;
         const vint up = shift_in(hp, load(top_h + t - (W - 1)));
-        const vint best = vmin(vmin(d, up), hp);
-        const vint valid = (j_lanes >= lo) & (j_lanes <= hi) & (best < inf);
         const vint x = query - load(trev - t);
         const vint cost = kSquared ? x * x : (x < 0 ? -x : x);
-        const vint h = valid ? best + cost : inf;
-        if constexpr (kStore != Store::score)
-            store_bytes(out_dirs + o, valid & (((d == best) & dir::kDiag) | ((up == best) & dir::kUp) |
-                                             ((hp == best) & dir::kLeft)));
+        vint bits{};
+        const vint h = cell::dtw<WavefrontOps, kStore != Store::score>(d, up, hp, cost, (j_lanes >= lo) & (j_lanes <= hi),
+                                                                       inf, bits);
+        if constexpr (kStore != Store::score) store_bytes(out_dirs + o, bits);
         store(out_h + o, h);
         d = up;
         hp = h;
