@@ -102,93 +102,99 @@ std::optional<long> parse_count(std::string s) {
 
 Expected<Options> parse_options(const std::vector<std::string>& args, bool& help) {
     Options o;
-    bool large = false, pairs_given = false;
-    for (size_t k = 0; k < args.size(); ++k) {
-        const std::string& a = args[k];
-        auto value = [&]() -> Expected<std::string> {
-            if (k + 1 >= args.size()) return usage_error("option " + a + " needs a value");
-            return args[++k];
-        };
-        if (a == "--help" || a == "-h") {
-            help = true;
-            return o;
-        } else if (a == "--json") {
-            o.json = true;
-        } else if (a == "--workloads") {
-            auto v = value();
-            if (!v) return v.error();
-            if (*v != "pairs" && *v != "literature") return usage_error("--workloads is pairs or literature, got '" + *v + "'");
-            o.literature = *v == "literature";
-        } else if (a == "--peer") {
-            o.peer = true;
-        } else if (a == "--large") {
-            large = true;
-        } else if (a == "--backend") {
-            auto v = value();
-            if (!v) return v.error();
-            if (*v == "all") {
-                o.backends = {Backend::cpu, Backend::cpu_reference, Backend::cuda, Backend::cuda_portable};
-            } else {
-                o.backends.clear();
-                for (const std::string& name : split(*v)) {
-                    const auto b = parse_backend(name);
-                    if (!b || *b == Backend::automatic)
-                        return usage_error("unknown --backend '" + name + "' (cpu, cpu-reference, cuda, cuda-portable, all)");
-                    o.backends.push_back(*b);
-                }
-            }
-        } else if (a == "--algo") {
-            auto v = value();
-            if (!v) return v.error();
-            o.algos.clear();
-            if (*v == "all") {
-                for (const AlgorithmInfo& row : kAlgorithms) o.algos.push_back(row.id);
-            } else {
-                for (const std::string& name : split(*v)) {
-                    const auto algo = parse_algorithm(name);
-                    if (!algo) return usage_error("unknown --algo '" + name + "' (" + algorithm_choices() + ", all)");
-                    o.algos.push_back(*algo);
-                }
-            }
-        } else if (a == "--alphabet") {
-            auto v = value();
-            if (!v) return v.error();
-            if (*v != "dna" && *v != "protein") return usage_error("--alphabet is dna or protein, got '" + *v + "'");
-            o.protein = *v == "protein";
-        } else if (a == "--pairs" || a == "--length") {
-            auto v = value();
-            if (!v) return v.error();
-            pairs_given = true;
-            o.lengths.clear();
-            for (const std::string& s : a == "--length" ? std::vector<std::string>{*v} : split(*v)) {
-                const auto n = parse_count(s);
-                if (!n || *n < 1) return usage_error(a + " expects lengths like 1000 or 10k, got '" + s + "'");
-                o.lengths.push_back(int(*n));
-            }
-        } else if (a == "--level") {
-            auto v = value();
-            if (!v) return v.error();
-            if (*v == "score") o.level = OutputLevel::score;
-            else if (*v == "path") o.level = OutputLevel::path;
-            else if (*v == "matrix") o.level = OutputLevel::matrix;
-            else return usage_error("--level is score, path or matrix, got '" + *v + "'");
-        } else if (a == "--copies") {
-            auto v = value();
-            if (!v) return v.error();
-            const auto n = parse_count(*v);
-            if (!n || *n < 1 || *n > 1000) return usage_error("--copies expects a number from 1 to 1000, got '" + *v + "'");
-            o.copies = int(*n);
-        } else if (a == "--repeat" || a == "--threads" || a == "--seed") {
-            auto v = value();
-            if (!v) return v.error();
-            const auto n = parse_count(*v);
-            if (!n || (a == "--repeat" && *n < 1)) return usage_error(a + " expects a number, got '" + *v + "'");
-            if (a == "--repeat") o.repeat = int(*n);
-            else if (a == "--threads") o.threads = unsigned(*n);
-            else o.seed = uint32_t(*n);
+    if (std::find(args.begin(), args.end(), "-h") != args.end()) {
+        help = true;
+        return o;
+    }
+    auto parsed = parse_args(args, 0,
+                             {"--workloads", "--backend", "--algo", "--alphabet", "--pairs", "--length", "--level",
+                              "--copies", "--repeat", "--threads", "--seed"},
+                             {"--help", "--json", "--peer", "--large"}, "dpviz bench --help");
+    if (!parsed) return parsed.error();
+    const Args& a = *parsed;
+    if (a.flags.count("--help")) {
+        help = true;
+        return o;
+    }
+    if (!a.positional.empty()) return usage_error("dpviz bench takes no inputs, got '" + a.positional[0] + "'");
+    const auto flag = [&](const char* name) { return a.flags.count(name) > 0; };
+    o.json = flag("--json");
+    o.peer = flag("--peer");
+    const bool large = flag("--large");
+    if (a.has("--workloads")) {
+        const std::string v = a.get("--workloads");
+        if (v != "pairs" && v != "literature") return usage_error("--workloads is pairs or literature, got '" + v + "'");
+        o.literature = v == "literature";
+    }
+    if (a.has("--backend")) {
+        const std::string v = a.get("--backend");
+        if (v == "all") {
+            o.backends = {Backend::cpu, Backend::cpu_reference, Backend::cuda, Backend::cuda_portable};
         } else {
-            return usage_error("unknown bench option " + a + " (see dpviz bench --help)");
+            o.backends.clear();
+            for (const std::string& name : split(v)) {
+                const auto b = parse_backend(name);
+                if (!b || *b == Backend::automatic)
+                    return usage_error("unknown --backend '" + name + "' (cpu, cpu-reference, cuda, cuda-portable, all)");
+                o.backends.push_back(*b);
+            }
         }
+    }
+    if (a.has("--algo")) {
+        // The workloads are pairs of sequences or signals: an HMM decoding has none.
+        const std::string v = a.get("--algo");
+        o.algos.clear();
+        if (v == "all") {
+            for (const AlgorithmInfo& row : kAlgorithms)
+                if (row.inputs != Inputs::hmm) o.algos.push_back(row.id);
+        } else {
+            for (const std::string& name : split(v)) {
+                const auto algo = parse_algorithm(name);
+                if (!algo) return usage_error("unknown --algo '" + name + "' (" + algorithm_choices() + ", all)");
+                if (inputs_of(*algo) == Inputs::hmm)
+                    return usage_error("dpviz bench has no workload for --algo " + name + " (its input is an HMM)");
+                o.algos.push_back(*algo);
+            }
+        }
+    }
+    if (a.has("--alphabet")) {
+        const std::string v = a.get("--alphabet");
+        if (v != "dna" && v != "protein") return usage_error("--alphabet is dna or protein, got '" + v + "'");
+        o.protein = v == "protein";
+    }
+    const bool pairs_given = a.has("--pairs") || a.has("--length");
+    for (const char* name : {"--pairs", "--length"}) {
+        if (!a.has(name)) continue;
+        o.lengths.clear();
+        const std::string v = a.get(name);
+        for (const std::string& s : std::string(name) == "--length" ? std::vector<std::string>{v} : split(v)) {
+            const auto n = parse_count(s);
+            if (!n || *n < 1) return usage_error(std::string(name) + " expects lengths like 1000 or 10k, got '" + s + "'");
+            o.lengths.push_back(int(*n));
+        }
+    }
+    if (a.has("--level")) {
+        const std::string v = a.get("--level");
+        if (v == "score") o.level = OutputLevel::score;
+        else if (v == "path") o.level = OutputLevel::path;
+        else if (v == "matrix") o.level = OutputLevel::matrix;
+        else return usage_error("--level is score, path or matrix, got '" + v + "'");
+    }
+    if (a.has("--copies")) {
+        const std::string v = a.get("--copies");
+        const auto n = parse_count(v);
+        if (!n || *n < 1 || *n > 1000) return usage_error("--copies expects a number from 1 to 1000, got '" + v + "'");
+        o.copies = int(*n);
+    }
+    for (const char* name : {"--repeat", "--threads", "--seed"}) {
+        if (!a.has(name)) continue;
+        const std::string v = a.get(name);
+        const auto n = parse_count(v);
+        if (!n || (std::string(name) == "--repeat" && *n < 1))
+            return usage_error(std::string(name) + " expects a number, got '" + v + "'");
+        if (std::string(name) == "--repeat") o.repeat = int(*n);
+        else if (std::string(name) == "--threads") o.threads = unsigned(*n);
+        else o.seed = uint32_t(*n);
     }
     if (o.copies != 1 && !o.literature) return usage_error("--copies applies to --workloads literature only");
     for (const int n : o.lengths)
