@@ -16,6 +16,7 @@
 #include "formats.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
+#include "progress_line.hpp"
 #include "two_inputs.hpp"
 
 namespace dpviz::app {
@@ -61,6 +62,8 @@ Computation and output:
                        docs/formats.md). blast6's E-value and bit score are NA where BLAST
                        publishes no Karlin-Altschul parameters (global, edit, other scoring)
   --json               the same as --format json
+  --quiet              no progress line (otherwise a batch past one second shows one on
+                       standard error when that is a terminal: percent of all cells, cells/s)
 
 TSV columns (after a '#' header line): pair, query, target, query_length, target_length, score,
 end_i, end_j (the end cell: matrix row and column, 0 being the border), backend; DTW adds
@@ -158,7 +161,7 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
     static const std::vector<std::string> kValues = {"--format", "--algo",    "--matrix",   "--match",     "--mismatch",
                                                      "--gap-open", "--gap-extend", "--dtw-cost", "--band",
                                                      "--dtw-scale", "--backend", "--threads", "--alphabet"};
-    static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--path", "--help"};
+    static const std::vector<std::string> kFlags = {"--seq", "--json", "--all-vs-all", "--path", "--quiet", "--help"};
     auto parsed = parse_args(args, 0, kValues, kFlags, "dpviz batch --help");
     if (const auto code = ends_before_inputs(parsed, kBatchHelp, "batch", "QUERIES and TARGETS", out, err)) return *code;
     const Args& a = *parsed;
@@ -243,6 +246,13 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
     if (!header) return fail(err, header.error());
     // The whole output is built before any of it is written: a pair that fails leaves none.
     std::string text = *header;
+    // One progress line over every cell of the batch (progress_line.hpp).
+    int64_t total_cells = 0;
+    for (const Problem& p : problems) total_cells += int64_t(p.rows()) * p.cols();
+    const bool progress = progress_wanted(err, a.flags.count("--quiet") > 0);
+    ProgressLine line(err, progress, (with_path ? "aligning " : "scoring ") + std::to_string(problems.size()) + " pairs",
+                      total_cells);
+    int64_t done_cells = 0;
 
     if (with_path) {
         AlignOptions opt;
@@ -251,8 +261,16 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
         opt.threads = static_cast<unsigned>(*threads);
         bool noted = false;
         for (size_t k = 0; k < problems.size(); ++k) {
+            const int64_t cells = int64_t(problems[k].rows()) * problems[k].cols();
+            opt.control.progress = [&](double f) {
+                if (total_cells > 0) line.update((double(done_cells) + f * double(cells)) / double(total_cells));
+            };
             auto r = align(problems[k], opt);
-            if (!r) return fail(err, r.error());
+            done_cells += cells;
+            if (!r) {
+                line.finish();
+                return fail(err, r.error());
+            }
             if (!r->fallback.empty() && !noted) {
                 err << "dpviz: note: " << one_line(r->fallback) << "\n";
                 noted = true;
@@ -264,6 +282,7 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
             record.pair = int64_t(k) + 1;
             text += format_pair(*format, record, info);
         }
+        line.finish();
         out << text;
         return kExitOk;
     }
@@ -271,7 +290,32 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
     BatchOptions opt;
     opt.backend = *backend;
     opt.threads = static_cast<unsigned>(*threads);
-    auto r = align_batch(problems, opt);
+    Expected<BatchResult> r = BatchResult{};
+    if (!progress) {
+        r = align_batch(problems, opt);
+    } else {
+        // In slices of about a fiftieth of the cells, so the line moves; pairs are independent,
+        // so the scores are those of one call.
+        const int64_t slice = std::max<int64_t>(1, total_cells / 50);
+        for (size_t k = 0; k < problems.size() && r;) {
+            size_t e = k;
+            int64_t cells = 0;
+            for (; e < problems.size() && (e == k || cells < slice); ++e)
+                cells += int64_t(problems[e].rows()) * problems[e].cols();
+            auto part = align_batch(std::span(problems).subspan(k, e - k), opt);
+            if (!part) {
+                r = align_batch(problems, opt);  // the error again, naming the pair by its place in the whole batch
+                if (r) r = part.error();
+                break;
+            }
+            if (r->pairs.empty()) r->backend = part->backend, r->fallback = part->fallback;
+            r->pairs.insert(r->pairs.end(), part->pairs.begin(), part->pairs.end());
+            done_cells += cells;
+            line.update(total_cells > 0 ? double(done_cells) / double(total_cells) : 1.0);
+            k = e;
+        }
+        line.finish();
+    }
     if (!r) return fail(err, r.error());
     if (!r->fallback.empty()) err << "dpviz: note: " << one_line(r->fallback) << "\n";
     for (size_t k = 0; k < problems.size(); ++k) {

@@ -38,3 +38,24 @@ script -qec "$align 2> $tmp/stderr.txt" /dev/null > "$tmp/file.out"
 if [ -s "$tmp/stderr.txt" ]; then fail "stderr to a file got output" "$tmp/stderr.txt"; fi
 if grep -aq "filling" "$tmp/file.out"; then fail "progress on the terminal with stderr to a file" "$tmp/file.out"; fi
 echo "stderr to a file: nothing written"
+
+# dpviz batch: one line over every cell of the batch (here four 20,000^2 pairs, scores and the
+# same with --path), cleared before the output; the scores equal those of a run without a line.
+awk 'BEGIN { srand(2); for (k = 1; k <= 4; k++) { printf ">q%d\n", k
+       for (i = 0; i < 20000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); printf "\n" } }' > "$tmp/many.fa"
+batch="$dpviz batch --backend cpu --threads 1 --gap-open 11 --gap-extend 2 $tmp/many.fa $tmp/many.fa"
+t0=$(date +%s%N)
+script -qec "$batch" /dev/null > "$tmp/batch_tty.out"
+ms=$((($(date +%s%N) - t0) / 1000000))
+if ! grep -aq "${cr}dpviz: scoring 4 pairs \.\.\. [0-9]*% [0-9.]* [KMGT]*cells/s" "$tmp/batch_tty.out"; then
+  [ "$ms" -ge 1500 ] || { echo "the batch took $ms ms: too short for the 1 s delay; skipped"; exit 77; }
+  fail "dpviz batch: no progress line on a terminal (the run took $ms ms)" "$tmp/batch_tty.out"
+fi
+$batch --quiet > "$tmp/batch_plain.tsv"
+tr -d '\r' < "$tmp/batch_tty.out" | grep -a "^[0-9#]" | sed 's/^ *//' > "$tmp/batch_tty.tsv"
+cmp -s <(grep -v "^#" "$tmp/batch_plain.tsv") <(grep -av "^#" "$tmp/batch_tty.tsv" | grep -a "	") \
+  || fail "dpviz batch: the rows differ from a run without the line" "$tmp/batch_tty.out"
+script -qec "$batch --path --format cigar" /dev/null > "$tmp/batch_path.out"
+grep -aq "${cr}dpviz: aligning 4 pairs \.\.\. [0-9]*% " "$tmp/batch_path.out" \
+  || fail "dpviz batch --path: no progress line" "$tmp/batch_path.out"
+echo "dpviz batch: a progress line for scores and for --path, the rows unchanged"
