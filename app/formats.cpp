@@ -150,7 +150,7 @@ std::string format_text(const PairOutput& o) {
     const DpResult& r = *o.result;
     if (!o.path && o.problem->algo != Algorithm::viterbi) {
         std::ostringstream s;
-        s << "score " << o.problem->score_text(r.score) << " end " << r.end.i << " " << r.end.j << " backend " << r.backend << "\n";
+        s << "score " << o.problem->score_text(r.score) << " end " << r.end.i << " " << r.end.j << " backend " << backend_name(r.backend) << "\n";
         return s.str();
     }
     return format_pair_text(*o.problem, r);
@@ -159,7 +159,7 @@ std::string format_text(const PairOutput& o) {
 // The timing fields every JSON record ends with.
 void json_timing(std::ostringstream& o, const PairOutput& out) {
     const DpResult& r = *out.result;
-    o << ",\"cells\":" << r.cells << ",\"backend\":\"" << r.backend << "\"";
+    o << ",\"cells\":" << r.cells << ",\"backend\":\"" << backend_name(r.backend) << "\"";
     if (!r.fallback.empty()) o << ",\"fallback\":\"" << json_escape(r.fallback) << "\"";
     if (out.timed) {
         o << ",\"fill_ms\":" << json_number(r.fill_ms);
@@ -323,7 +323,7 @@ std::string format_tsv(const PairOutput& out, const HeaderInfo& info) {
     const DpResult& r = *out.result;
     std::ostringstream o;
     o << out.pair << "\t" << tsv_field(p.query_name) << "\t" << tsv_field(p.target_name) << "\t" << p.rows() << "\t"
-      << p.cols() << "\t" << p.score_text(r.score) << "\t" << r.end.i << "\t" << r.end.j << "\t" << r.backend;
+      << p.cols() << "\t" << p.score_text(r.score) << "\t" << r.end.i << "\t" << r.end.j << "\t" << backend_name(r.backend);
     if (p.algo == Algorithm::dtw) {
         char dist[64];
         std::snprintf(dist, sizeof dist, "%.6g", r.dtw_distance);

@@ -22,7 +22,8 @@ struct Computed;  // compute.hpp: one finished job (problem, result, pyramids, m
 
 enum class InputSource { file, paste };
 
-// One side of the comparison: the query (rows) or the target (columns).
+// One side of the comparison: the query (rows) or the target (columns). Viterbi: the query is
+// the HMM file (rows: its states; always a file), the target the observations.
 struct InputSide {
     InputSource source = InputSource::file;
     std::string path;
@@ -52,6 +53,9 @@ struct Parameters {
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
 
+// The matrix shown: H, or an affine alignment's gap matrices E and F. Viterbi (no E or F) shows
+// delta as H, and as E each delta minus the best of its column (how far behind the most likely
+// state each state is at that time).
 enum class Layer { H, E, F };
 
 // What the GL texture holds now (set by the frame loop; the matrix panel draws it where its

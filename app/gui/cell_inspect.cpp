@@ -1,12 +1,17 @@
 // Cell explanations, the optimal-path mask and table arrows (see cell_inspect.hpp). The
-// candidates are recomputed from the neighbouring cells; which won is read from the bits.
+// candidates are recomputed from the neighbouring cells; which won is read from the bits (Viterbi:
+// from the backpointers).
 #include "gui/cell_inspect.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "dpviz/hmm.hpp"
 
 namespace dpviz::gui {
 namespace {
-
 
 // Sums that keep unreachable operands unreachable (no wrap, no fake finite value).
 int32_t plus(int32_t a, int32_t b) {
@@ -21,7 +26,59 @@ std::string sum_text(int32_t a, int32_t b, bool minus) {
     return term_text(a) + (minus ? " - " : " + ") + (b < 0 && !minus ? "(" + rhs + ")" : rhs);
 }
 
+// Viterbi's sums of log terms: impossible (kNegInf) when either term is.
+int32_t log_sum(int32_t a, int32_t b) { return a <= kNegInf || b <= kNegInf ? kNegInf : a + b; }
+
+// "a + (b)" in ln units.
+std::string ln_sum_text(const Problem& p, int32_t a, int32_t b) {
+    const std::string rhs = viterbi_ln_text(p, b);
+    return viterbi_ln_text(p, a) + " + " + (b < 0 && b > kNegInf ? "(" + rhs + ")" : rhs);
+}
+
+// The delta(s, t) candidates: one per predecessor row (t = 1: the begin state only), in row order.
+void viterbi_candidates(const Problem& p, const MatrixRefs& m, CellExplain& x) {
+    const FixedHmm& f = *p.hmm_fixed;
+    const int s = x.cell.i - 1, t = x.cell.j;
+    const auto won = [&](int row, int32_t value) { return x.back && *x.back == row && value > kNegInf; };
+    if (t == 1) {
+        const int32_t start = f.start[size_t(s)];
+        const int32_t v = log_sum(m.value(m.H, 0, 0), start);
+        x.h_candidates.push_back({"begin  delta(begin, 0) + ln start(" + x.state + ")", v, won(0, v), "begin",
+                                  ln_sum_text(p, m.value(m.H, 0, 0), start), 0});
+        return;
+    }
+    for (int k = 0; k < f.states; ++k) {
+        const std::string& from = p.hmm->states[size_t(k)];
+        const int32_t prev = m.value(m.H, k + 1, t - 1), trans = f.transition[size_t(k) * size_t(f.states) + size_t(s)];
+        const int32_t v = log_sum(prev, trans);
+        x.h_candidates.push_back({from + "  delta(" + from + ", t-1) + ln a(" + from + ", " + x.state + ")", v,
+                                  won(k + 1, v), from, ln_sum_text(p, prev, trans), k + 1});
+    }
+}
+
 }  // namespace
+
+double viterbi_ln(const Problem& p, int32_t q) {
+    if (q <= kNegInf) return -std::numeric_limits<double>::infinity();
+    const int32_t scale_log2 = p.hmm_fixed ? p.hmm_fixed->scale_log2 : 0;
+    return std::ldexp(double(q), -scale_log2);
+}
+
+std::string viterbi_ln_text(const Problem& p, int32_t q, int decimals) {
+    if (q <= kNegInf) return "-inf";
+    char b[48];
+    std::snprintf(b, sizeof b, "%.*f", std::clamp(decimals, 0, 9), viterbi_ln(p, q));
+    // A value that rounds to zero reads "0.0", not "-0.0".
+    std::string t = b;
+    if (t[0] == '-' && t.find_first_not_of("-0.") == std::string::npos) t.erase(0, 1);
+    return t;
+}
+
+std::string state_name(const Problem& p, int row) {
+    if (row == 0) return "begin";
+    if (!p.hmm || row < 0 || row > p.hmm->num_states()) return "?";
+    return p.hmm->states[size_t(row - 1)];
+}
 
 std::string term_text(int32_t v) {
     if (v <= kNegInf) return "-inf";
@@ -37,6 +94,22 @@ CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
     x.h = at(m.H, i, j);
     x.bits = m.bits(i, j);
     const bool dtw = p.algo == Algorithm::dtw;
+    if (p.algo == Algorithm::viterbi) {
+        x.state = state_name(p, i);
+        if (i >= 1) x.query_residue = p.query[size_t(i - 1)];
+        if (j >= 1) x.target_residue = p.target[size_t(j - 1)];
+        if (i == 0 || j == 0) {
+            x.formula = "border cell (the begin state, or the time before the first observation)";
+            return x;
+        }
+        const FixedHmm& f = *p.hmm_fixed;
+        x.substitution = f.emission[size_t(i - 1) * size_t(f.symbols) + p.target_codes[size_t(j - 1)]];
+        x.back = m.back_row(i, j);
+        x.formula = j == 1 ? "delta(s, 1) = ln start(s) + ln e(s, x_1)"
+                           : "delta(s, t) = max_k(delta(k, t-1) + ln a(k, s)) + ln e(s, x_t)";
+        viterbi_candidates(p, m, x);
+        return x;
+    }
     if (dtw) {
         if (i >= 1) x.query_value = p.query_signal[size_t(i - 1)];
         if (j >= 1) x.target_value = p.target_signal[size_t(j - 1)];
@@ -113,11 +186,50 @@ CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
             cand(x.h_candidates, "left  D[i][j-1]", H(0, 1), dir::kLeft, term_text(H(0, 1)));
             break;
         }
+        case Algorithm::viterbi: break;  // above: no direction bits
     }
     return x;
 }
 
+namespace {
+
+Grid<uint8_t> viterbi_optimal_mask(const Problem& p, const MatrixRefs& m, int32_t score) {
+    Grid<uint8_t> mask;
+    if (!m.H || m.H->empty() || !p.hmm_fixed || score <= kNegInf) return mask;
+    const FixedHmm& f = *p.hmm_fixed;
+    const int S = p.rows(), T = p.cols();
+    mask.reset(S + 1, T + 1, 0);
+    std::vector<Cell> stack;
+    auto push = [&](int i, int j) {
+        uint8_t& seen = mask.at(i, j);
+        if (seen) return;
+        seen = 1;
+        stack.push_back({i, j});
+    };
+    for (int s = 1; s <= S; ++s)
+        if (m.value(m.H, s, T) == score) push(s, T);
+    while (!stack.empty()) {
+        const Cell c = stack.back();
+        stack.pop_back();
+        if (c.j == 0) continue;
+        if (c.j == 1) {
+            push(0, 0);
+            continue;
+        }
+        // delta(s, t) - ln e(s, x_t): what the best predecessor term reached.
+        const int32_t emit = f.emission[size_t(c.i - 1) * size_t(f.symbols) + p.target_codes[size_t(c.j - 1)]];
+        const int32_t best = m.value(m.H, c.i, c.j) - emit;
+        for (int k = 1; k <= S; ++k)
+            if (log_sum(m.value(m.H, k, c.j - 1), f.transition[size_t(k - 1) * size_t(S) + size_t(c.i - 1)]) == best)
+                push(k, c.j - 1);
+    }
+    return mask;
+}
+
+}  // namespace
+
 Grid<uint8_t> optimal_mask(const Problem& p, const MatrixRefs& m, int32_t score) {
+    if (p.algo == Algorithm::viterbi) return viterbi_optimal_mask(p, m, score);
     Grid<uint8_t> mask;
     if (!m.H || m.H->empty() || !m.dirs || m.dirs->empty()) return mask;
     const Grid<int32_t>& H = *m.H;
@@ -190,7 +302,7 @@ CellArrows arrows_of(const Problem& p, uint8_t bits, LayerKind layer) {
 }
 
 std::optional<int> path_index(const std::vector<Cell>& path, Cell c) {
-    const auto less = [](const Cell& a, const Cell& b) { return a.i != b.i ? a.i < b.i : a.j < b.j; };
+    const auto less = [](const Cell& a, const Cell& b) { return a.j != b.j ? a.j < b.j : a.i < b.i; };
     const auto it = std::lower_bound(path.begin(), path.end(), c, less);
     if (it == path.end() || !(*it == c)) return std::nullopt;
     return int(it - path.begin());

@@ -1,6 +1,7 @@
 // What a cell of the matrix says: its values, the candidates of the recurrence and which won
-// (read from the direction bits, as the engine recorded them), and the mask of cells on any
-// optimal path. Pure functions of the problem and the matrices; used by tooltips and overlays.
+// (read from the direction bits, or for Viterbi the backpointers, as the engine recorded them),
+// and the mask of cells on any optimal path. Pure functions of the problem and the matrices; used
+// by tooltips and overlays.
 #pragma once
 
 #include <cstdint>
@@ -15,24 +16,34 @@ namespace dpviz::gui {
 struct Candidate {
     std::string label;   // "diag H[i-1][j-1] + s", "up", "E open H[i][j-1] - open", "0"
     int32_t value = 0;   // may be unreachable (render::is_unreachable)
-    bool won = false;    // its direction bit is set
+    bool won = false;    // its direction bit is set (Viterbi: it is the stored backpointer)
     std::string name;    // the term alone: "diag", "up", "left", "start", "open", "extend"
+                         // (Viterbi: the predecessor state's name, "begin" for row 0)
     std::string expr;    // the term with live numbers: "12 + (-1)", "9 - 10", "-inf - 1"
+                         // (Viterbi: in ln units, "-5.2311 + (-2.9957)"; `value` stays fixed point)
+    int row = -1;        // Viterbi: the predecessor's row (0 the begin state, k state k-1)
 };
 
 struct CellExplain {
     Cell cell;
-    char query_residue = 0, target_residue = 0;  // 0 on row/column 0 (and for DTW)
+    char query_residue = 0, target_residue = 0;  // 0 on row/column 0 (and for DTW); Viterbi: the
+                                                 // state's letter and the observed symbol
     double query_value = 0.0, target_value = 0.0; // DTW samples
     int32_t h = 0;
     std::optional<int32_t> e, f;                 // affine only
-    std::optional<int32_t> substitution;         // s(q_i, t_j) or the DTW local cost
+    std::optional<int32_t> substitution;         // s(q_i, t_j), the DTW local cost, or Viterbi's
+                                                 // ln e(s, x_t) in fixed point
     std::string formula;                         // the recurrence in one line
-    std::vector<Candidate> h_candidates, e_candidates, f_candidates;
+    std::vector<Candidate> h_candidates, e_candidates, f_candidates;  // Viterbi: one per predecessor
     uint8_t bits = 0;
+    // Viterbi: the row's state ("begin" for row 0) and the stored backpointer (the winning
+    // predecessor's row; nothing on the borders).
+    std::string state;
+    std::optional<int> back;
 };
 
-// The matrices a result carries at level matrix (E and F empty for linear gaps).
+// The matrices a result carries at level matrix (E and F empty for linear gaps; Viterbi has no
+// direction bits, its backpointers instead).
 struct MatrixRefs {
     const Grid<int32_t>* H = nullptr;
     const Grid<int32_t>* E = nullptr;
@@ -40,6 +51,7 @@ struct MatrixRefs {
     const Grid<uint8_t>* dirs = nullptr;
     Cell origin{};  // the grids hold the cells from here on (a window of a matrix kept in GPU
                     // memory, Computed::window); {0, 0}: whole matrices
+    const Grid<uint16_t>* back = nullptr;  // Viterbi: DpResult::back (whole matrices only)
 
     // Cell (i, j) of a grid above; unreachable (kNegInf) / no bits outside it.
     int32_t value(const Grid<int32_t>* g, int i, int j) const {
@@ -50,15 +62,30 @@ struct MatrixRefs {
         const int a = i - origin.i, b = j - origin.j;
         return dirs && a >= 0 && b >= 0 && a < dirs->rows && b < dirs->cols && !dirs->empty() ? dirs->at(a, b) : 0;
     }
+    // Viterbi: the predecessor row stored for (i, j), or nothing outside the backpointers.
+    std::optional<int> back_row(int i, int j) const {
+        if (!back || back->empty() || i < 0 || j < 0 || i >= back->rows || j >= back->cols) return std::nullopt;
+        return int(back->at(i, j));
+    }
 };
 
 CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c);
 // A matrix value as text: "-inf" / "+inf" for the unreachable sentinels.
 std::string term_text(int32_t v);
 
+// Viterbi values are natural logs in fixed point (q = ln p * 2^scale_log2, Problem::hmm_fixed):
+// the views show ln p. -infinity for kNegInf.
+double viterbi_ln(const Problem& p, int32_t q);
+// ln p with `decimals` decimals ("-12.3456"), "-inf" for kNegInf.
+std::string viterbi_ln_text(const Problem& p, int32_t q, int decimals = 4);
+// Viterbi: the name of row i (0 the silent begin state, "begin"; row k state k-1).
+std::string state_name(const Problem& p, int row);
+
 // 1 for every cell on some optimal path: walked back from every optimal end cell (local: every
 // cell holding the best score; semiglobal: every such cell of the last row or column; else
-// (M, N)) through every direction bit, with the H/E/F states of affine gaps.
+// (M, N)) through every direction bit, with the H/E/F states of affine gaps. Viterbi (no bits):
+// from every state of the last column holding the score, through every predecessor whose
+// delta + ln a equals the cell's delta - ln e (every tied most likely state path).
 Grid<uint8_t> optimal_mask(const Problem& p, const MatrixRefs& m, int32_t score);
 
 // Arrows drawn in a cell at table scale: the moves its bits allow for the shown layer.
@@ -69,7 +96,8 @@ struct CellArrows {
 enum class LayerKind { H, E, F };
 CellArrows arrows_of(const Problem& p, uint8_t bits, LayerKind layer);
 
-// Index k with path[k] == c, or nothing (the path is strictly increasing in (i, j) order).
+// Index k with path[k] == c, or nothing. Every path is strictly increasing in (j, i) order: an
+// alignment's moves never go left or up, and a Viterbi path takes one cell per column.
 std::optional<int> path_index(const std::vector<Cell>& path, Cell c);
 
 }  // namespace dpviz::gui

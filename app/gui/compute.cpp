@@ -9,6 +9,7 @@
 #include <future>
 #include <sstream>
 
+#include "hmm_file.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
 
@@ -48,6 +49,33 @@ Expected<SignalInput> load_signal(const InputSide& side, const std::string& role
     if (pasted ? side.pasted.empty() : side.path.empty())
         return usage_error(role + ": no signal (" + (pasted ? "paste numbers" : "give a CSV file") + ")");
     return pasted ? app::parse_signal(side.pasted, role, side.column) : app::read_signal(side.path, side.column);
+}
+
+// Viterbi: the model is the query side's file (rows: states), the observations the target side
+// (a file, or pasted symbols), read by the CLI's own loader.
+Expected<Problem> load_viterbi(const JobRequest& req) {
+    if (req.query.path.empty()) return usage_error("model: no HMM file (choose one in the Inputs panel, or --hmm MODEL)");
+    const InputSide& obs = req.target;
+    const bool pasted = obs.source == InputSource::paste;
+    if (pasted ? obs.pasted.empty() : obs.path.empty())
+        return usage_error(std::string("observations: no input (") + (pasted ? "paste the symbols" : "give a file") + ")");
+    return app::load_viterbi_problem(req.query.path, pasted ? obs.pasted : obs.path, pasted, obs.record);
+}
+
+// Viterbi's second layer (Layer::E): each cell's delta minus the best delta of its column, so a
+// column reads as how far each state is behind the most likely one at that time (0 = the best;
+// the absolute delta falls with t and hides the states' differences).
+Grid<int32_t> behind_column_best(const Grid<int32_t>& H) {
+    Grid<int32_t> g;
+    g.reset(H.rows, H.cols, kNegInf);
+    for (int32_t j = 0; j < H.cols; ++j) {
+        int32_t best = kNegInf;
+        for (int32_t i = 0; i < H.rows; ++i) best = std::max(best, H.at(i, j));
+        if (best <= kNegInf) continue;
+        for (int32_t i = 0; i < H.rows; ++i)
+            if (H.at(i, j) > kNegInf) g.at(i, j) = H.at(i, j) - best;
+    }
+    return g;
 }
 
 }  // namespace
@@ -108,7 +136,7 @@ MatrixRefs Computed::refs() const {
         load_host_copy();
         return {&whole_->H, &whole_->E, &whole_->F, &whole_->dirs};
     }
-    return {&grid(Layer::H), &grid(Layer::E), &grid(Layer::F), &result.dirs};
+    return {&grid(Layer::H), &grid(Layer::E), &grid(Layer::F), &result.dirs, {}, &result.back};
 }
 
 void Computed::load_host_copy() const {
@@ -181,6 +209,7 @@ std::string effective_matrix_name(const Parameters& params, const std::string& r
 Expected<Problem> build_problem(const JobRequest& req, std::vector<std::string>* qnames,
                                 std::vector<std::string>* tnames) {
     const Parameters& prm = req.params;
+    if (prm.algo == Algorithm::viterbi) return load_viterbi(req);  // the model is the scoring
     ScoringOptions s;
     s.gaps = {prm.gap_open, prm.gap_extend};
     s.dtw_cost = prm.dtw_cost;
@@ -248,7 +277,7 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
                 row.fill_ms = r->fill_ms;
                 row.traceback_ms = r->traceback_ms;
                 row.cells = r->cells;
-                row.note = "ran on " + r->backend;
+                row.note = "ran on " + std::string(backend_name(r->backend));
             }
             out.timings.push_back(std::move(row));
         }
@@ -265,7 +294,10 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
     opt.control.progress = [&ctx](double f) { ctx.set_progress(f); };
 
     std::string device_note;
-    if (req.device_view && req.params.backend != BackendChoice::cpu && device_view_available()) {
+    // Viterbi's trellis has no GPU-resident form (DeviceMatrices holds H, E, F and direction bits):
+    // its matrices come back to the host.
+    if (req.device_view && req.params.backend != BackendChoice::cpu && problem->algo != Algorithm::viterbi &&
+        device_view_available()) {
         // H's colour table is built on another thread while the GPU traces the path.
         std::future<render::ColorLut> lut;
         render::ColorScale lut_scale;
@@ -322,12 +354,15 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
     c->pair_text = format_pair_text(c->problem, c->result);
     c->caption = format_caption(c->problem, c->result);
     {
-        const MatrixRefs refs{&c->result.H, &c->result.E, &c->result.F, &c->result.dirs};
+        const MatrixRefs refs{&c->result.H, &c->result.E, &c->result.F, &c->result.dirs, {}, &c->result.back};
         c->mask = render::build_mask_pyramid(optimal_mask(c->problem, refs, c->result.score), kPyramidMinSide);
     }
+    const bool viterbi = c->problem.algo == Algorithm::viterbi;
+    Grid<int32_t> behind = viterbi ? behind_column_best(c->result.H) : Grid<int32_t>{};
     const double prepare_ms = ms_since(tp);
     tp = std::chrono::steady_clock::now();
     Grid<int32_t>* grids[3] = {&c->result.H, &c->result.E, &c->result.F};
+    if (viterbi) grids[1] = &behind;  // the engine keeps no E for Viterbi: the view's second layer
     for (int k = 0; k < 3; ++k) {
         if (grids[k]->empty() && k > 0) continue;
         c->range[k] = render::value_range(*grids[k]);

@@ -40,7 +40,7 @@ struct Computed {
     uint64_t id = 0;
     Problem problem;
     DpResult result;  // host path: its H, E, F live in the pyramids below (levels[0]); GPU-resident: in `device`
-    render::ValuePyramid h, e, f;  // host path only
+    render::ValuePyramid h, e, f;  // host path only; Viterbi: e is delta minus its column's best
     render::MaskPyramid mask;      // host path; GPU-resident: mask_pyramid() builds it on first use
     render::ValueRange range[3];  // host path, per layer (H, E, F): finite min/max; see layer_range()
     // H's colour table for the colormap the request asked for, built on the worker (on the

@@ -68,7 +68,7 @@ bool is_input_file_name(const std::string& name) {
     std::string n = lower(name);
     if (n.size() > 3 && n.ends_with(".gz")) n.resize(n.size() - 3);
     static const char* const kExt[] = {".fa",  ".fasta", ".fna", ".faa", ".ffn", ".frn", ".fas", ".fsa", ".seq",
-                                       ".fq",  ".fastq", ".txt", ".csv", ".tsv", ".tab", ".dat"};
+                                       ".fq",  ".fastq", ".txt", ".csv", ".tsv", ".tab", ".dat", ".hmm"};
     return std::any_of(std::begin(kExt), std::end(kExt), [&](const char* e) { return n.ends_with(e); });
 }
 
@@ -203,7 +203,8 @@ void draw_file_dialog(AppState& s) {
     if (ImGui::Button("Open")) submit = d.path_text;
     ImGui::Checkbox("sequence and signal files only", &d.inputs_only);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("FASTA, FASTQ, plain sequences, CSV/TSV signals (.fa .fasta .fq .fastq .seq .txt .csv .tsv, also .gz)");
+        ImGui::SetTooltip("FASTA, FASTQ, plain sequences, CSV/TSV signals, HMM models (.fa .fasta .fq .fastq .seq .txt "
+                          ".csv .tsv .hmm, also .gz)");
     ImGui::SameLine();
     ImGui::Checkbox("hidden files", &d.show_hidden);
     if (!d.error.empty()) {

@@ -31,7 +31,7 @@ struct FileDialogState {
     std::string error;           // the last failure (a folder that cannot be read, no such path)
 };
 
-// Sequence and signal files by name: FASTA, FASTQ, plain sequence, CSV/TSV signals (.gz too).
+// Input files by name: FASTA, FASTQ, plain sequence, CSV/TSV signals, HMM models (.gz too).
 bool is_input_file_name(const std::string& name);
 
 // The folders then the files in `folder`, each group by name (case-insensitive), without

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
 #include "dpviz/render/heatmap.hpp"
 #include "dpviz/render/output_file.hpp"
 #include "dpviz/render/png.hpp"
@@ -30,7 +31,32 @@ std::string unique_path(const std::string& path) {
     return path;  // 100000 siblings: give up on suffixes rather than loop forever
 }
 
+namespace {
+
+// RFC 4180: a field with a comma, a quote or a line break goes in quotes, its quotes doubled.
+std::string csv_field(const std::string& v) {
+    if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+    std::string q = "\"";
+    for (const char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+// Viterbi: path[0] is the begin cell (0, 0), then one cell (state + 1, t) per observation.
+std::string viterbi_path_csv(const Problem& p, const std::vector<Cell>& path) {
+    std::ostringstream o;
+    o << "step,t,state,observation\n";
+    for (size_t k = 1; k < path.size(); ++k) {
+        const Cell c = path[k];
+        o << k << "," << c.j << "," << csv_field(p.hmm->states[size_t(c.i - 1)]) << ","
+          << csv_field(std::string(1, p.target[size_t(c.j - 1)])) << "\n";
+    }
+    return o.str();
+}
+
+}  // namespace
+
 std::string path_csv(const Problem& p, const std::vector<Cell>& path) {
+    if (p.algo == Algorithm::viterbi) return viterbi_path_csv(p, path);
     std::ostringstream o;
     const bool dtw = p.algo == Algorithm::dtw;
     o << "step,i,j,move," << (dtw ? "query_value,target_value" : "query_residue,target_residue") << "\n";
@@ -79,6 +105,13 @@ Expected<std::string> export_result(const AppState& s, const ExportRequest& req)
             opt.colormap = s.view.colormap;
             opt.draw_path = s.view.show_path;
             opt.caption = c.caption + (layer == Layer::H ? "" : layer == Layer::E ? "  (layer E)" : "  (layer F)");
+            if (c.problem.algo == Algorithm::viterbi) {
+                // The colorbar labels the values as stored: ln p in fixed point.
+                opt.row_label = "states (rows)";
+                opt.col_label = "observations (columns)";
+                opt.caption = c.caption + (layer == Layer::E ? "  (delta - best of its column)" : "  (delta)") +
+                              "; values ln p x 2^" + std::to_string(c.problem.hmm_fixed->scale_log2);
+            }
             auto img = render::compose_heatmap(c.grid(layer), c.result.path, opt);
             if (!img) return img.error();
             if (Status st = render::write_png_atomic(*img, req.path); !st) return st.error();

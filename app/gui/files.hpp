@@ -21,6 +21,8 @@ std::string unique_path(const std::string& path);
 // "step,i,j,move,query_residue,target_residue" (DTW: query_value,target_value), one row per step
 // of the path, the cell it enters: move M (diagonal), I (down: a query residue against a gap),
 // D (right: a target residue against a gap), '-' on the gapped side (docs/gui.md, Export).
+// Viterbi: "step,t,state,observation", one row per observation t = 1..T: the state the most
+// likely path is in and the symbol observed (a field holding a comma or a quote is quoted).
 std::string path_csv(const Problem& p, const std::vector<Cell>& path);
 
 // The file an export of `kind` goes to under the current settings (suffix applied unless

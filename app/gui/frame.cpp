@@ -54,7 +54,8 @@ void apply_dropped_files(AppState& s) {
 namespace {
 
 // The bundled examples: the label the Inputs panel shows, each side's file in assets/examples
-// and its record ("" for a signal file), and the algorithm.
+// and its record ("" for a signal file or the first record), and the algorithm. Viterbi's query
+// is the model, its target the observations.
 struct ExampleSpec {
     Example example;
     const char* label;
@@ -68,6 +69,10 @@ constexpr ExampleSpec kExamples[] = {
     {Example::dna_repeat_inversion, "DNA: repeat + inversion (local)", "dna_repeat_inversion.fa", "1",
      "dna_repeat_inversion.fa", "2", Algorithm::local},
     {Example::dtw_signals, "Signals: two warped series (DTW)", "signal_a.csv", "", "signal_b.csv", "", Algorithm::dtw},
+    {Example::casino, "HMM: the occasionally dishonest casino, 300 rolls (Viterbi)", "casino.hmm", "",
+     "casino_rolls.txt", "", Algorithm::viterbi},
+    {Example::cpg_island, "HMM: a CpG island in the human insulin receptor gene, EMBL M23100 (Viterbi)", "cpg.hmm", "",
+     "insr_exon1.fa", "", Algorithm::viterbi},
 };
 
 const ExampleSpec* example_spec(Example e) {

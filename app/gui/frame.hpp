@@ -10,7 +10,10 @@
 
 namespace dpviz::gui {
 
-enum class Example { globins, dna_repeat_inversion, dtw_signals };
+enum class Example { globins, dna_repeat_inversion, dtw_signals, casino, cpg_island };
+// Every example, in menu order.
+inline constexpr Example kAllExamples[] = {Example::globins, Example::dna_repeat_inversion, Example::dtw_signals,
+                                           Example::casino, Example::cpg_island};
 const char* example_label(Example e);
 // Sets both inputs and the algorithm for a bundled example and requests a computation.
 void load_example(AppState& s, Example e);

@@ -44,21 +44,27 @@ namespace dpviz::gui {
 // ---------------------------------------------------------------------------------------------
 
 const char* const kGuiHelp = R"(Usage: dpviz gui [QUERY TARGET] [options]
+       dpviz gui --algo viterbi --hmm MODEL OBSERVATIONS [options]
        dpviz                      (the same, no inputs: the last session, or the globin example)
 
 Opens the matrix viewer. QUERY and TARGET are files as for dpviz align (FASTA, FASTQ, plain,
-gzip; CSV/TSV signals with --algo dtw) or literal sequences with --seq.
+gzip; CSV/TSV signals with --algo dtw) or literal sequences with --seq. For --algo viterbi the
+matrix is the trellis of the HMM file MODEL (rows: its states) over OBSERVATIONS (columns: a
+file, or the symbols themselves with --seq; --target-record R picks a FASTA record).
 
 Inputs and parameters (as dpviz align):
   --algo A, --matrix NAME|FILE, --match N, --mismatch N, --gap-open N, --gap-extend N,
   --band N, --dtw-cost abs|squared, --column C, --query-record R, --target-record R, --seq,
   --backend auto|cpu|cuda|cuda-portable (dpx / dpx-free accepted), --threads N (CPU threads,
   default all), --dtw-scale S (DTW fixed-point scale, a power of two; default the largest safe)
-  --example globins|dna|dtw    a bundled example instead of QUERY TARGET
+  --hmm MODEL                  the HMM file of --algo viterbi
+  --example globins|dna|dtw|casino|cpg   a bundled example instead of QUERY TARGET (casino and
+                               cpg: Viterbi on the dishonest casino's rolls, a CpG-island model)
 
 View:
   --colormap M                 viridis, magma, grayscale, diverging (default: auto)
-  --layer H|E|F                matrix shown for affine gaps
+  --layer H|E|F                matrix shown for affine gaps (Viterbi: E, each delta behind the
+                               best of its column)
   --mask                       tint the cells on any optimal path
   --view I,J,PX                center cell (I, J) at PX screen pixels per cell
   --hover I,J                  put the mouse on cell (I, J) (shows its tooltip; for screenshots)
@@ -66,7 +72,7 @@ View:
   --panel NAME                 open a teaching view: inspector, machine-code, lesson (repeatable;
                                arranges the windows as a lesson does)
   --inspect I,J                the cell the inspector shows (as a click on it)
-  --lesson N [--lesson-step K] open lesson N (1-3) at step K (Lessons menu; sets inputs and view)
+  --lesson N [--lesson-step K] open lesson N (1-4) at step K (Lessons menu; sets inputs and view)
   --teach playback|ownership   open the Wavefront panel with this view over the matrix
   --teach-step K               playback: show the fill up to step K (1 = the first step, as the
                                Wavefront panel counts; clamped to the last)
@@ -92,7 +98,8 @@ Measurements (print a table, exit; no session is used):
                                ~80% identical (--seed S, default 1)
 
 With --screenshot or a measurement, a --view or --hover cell outside the matrix (query length + 1
-rows, target length + 1 columns) is a usage error, found before any window opens.
+rows, target length + 1 columns; Viterbi: states + 1 by observations + 1) is a usage error,
+found before any window opens.
 
 Exit codes: 0 success, 2 usage, 3 input (with --screenshot: the inputs did not load),
 4 a wait timed out (--timeout) or a file could not be written, 5 no display (GLFW error 65544)
@@ -132,8 +139,8 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
     AppState& s = o.initial;
     Parameters& p = s.params;
     std::vector<std::string> positional;
-    bool literal = false, have_match = false;
-    std::string example;
+    bool literal = false, have_match = false, algo_given = false, query_record_given = false;
+    std::string example, hmm;
     int random_pair = 0;
     uint64_t seed = 1;
     const std::vector<std::string> takes_value = {
@@ -141,7 +148,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         "--band",     "--dtw-cost", "--column",  "--backend",  "--query-record",  "--target-record",
         "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
         "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
-        "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale", "--timeout", "--scale"};
+        "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale", "--timeout", "--scale", "--hmm"};
     for (size_t k = 0; k < args.size(); ++k) {
         std::string a = args[k], v;
         if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
@@ -160,6 +167,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
             const auto algo = parse_algorithm(v);
             if (!algo) return usage_error("unknown --algo '" + v + "' (" + algorithm_choices() + ")");
             p.algo = *algo;
+            algo_given = true;
         } else if (a == "--matrix") {
             p.matrix = v;
             p.scoring = ScoringMode::matrix;
@@ -195,6 +203,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
                                                        : BackendChoice::automatic;
         } else if (a == "--query-record") {
             s.query.record = v;
+            query_record_given = true;
         } else if (a == "--target-record") {
             s.target.record = v;
         } else if (a == "--colormap") {
@@ -307,8 +316,12 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         } else if (a == "--json") {
             o.measure.json = true;
         } else if (a == "--example") {
-            if (v != "globins" && v != "dna" && v != "dtw") return usage_error("--example is globins, dna or dtw");
+            if (v != "globins" && v != "dna" && v != "dtw" && v != "casino" && v != "cpg")
+                return usage_error("--example is globins, dna, dtw, casino or cpg");
             example = v;
+        } else if (a == "--hmm") {
+            if (v.empty()) return usage_error("--hmm needs the model's file name");
+            hmm = v;
         } else if (a.size() > 1 && a[0] == '-') {
             return usage_error("unknown option " + a + " (see dpviz gui --help)");
         } else {
@@ -316,14 +329,30 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         }
     }
     if (have_match) p.scoring = ScoringMode::match_mismatch;
-    if (positional.size() == 1 || positional.size() > 2)
+    // Viterbi (as `dpviz align`): --hmm MODEL and one OBSERVATIONS; the example brings its own. A
+    // saved Viterbi session does not make QUERY TARGET a model and observations.
+    if (p.algo == Algorithm::viterbi && !algo_given && hmm.empty() && positional.size() == 2) p.algo = Algorithm::local;
+    const bool viterbi = p.algo == Algorithm::viterbi;
+    if (!hmm.empty() && !viterbi) return usage_error("--hmm applies to --algo viterbi only");
+    if (viterbi && query_record_given)
+        return usage_error("--query-record does not apply to --algo viterbi (the model is the query); use "
+                           "--target-record for the observations");
+    if (viterbi && example.empty() && (positional.size() == 1) != !hmm.empty())
+        return usage_error(hmm.empty() ? "--algo viterbi needs the model: --hmm MODEL OBSERVATIONS"
+                                       : "--hmm MODEL needs the observations: --hmm MODEL OBSERVATIONS");
+    if (viterbi && positional.size() > 1)
+        return usage_error("gui --algo viterbi takes one OBSERVATIONS (got " + std::to_string(positional.size()) +
+                           " arguments); see dpviz gui --help");
+    if (!viterbi && (positional.size() == 1 || positional.size() > 2))
         return usage_error("gui takes QUERY and TARGET, or neither (got " + std::to_string(positional.size()) +
                            " arguments); see dpviz gui --help");
     if (!example.empty() && !positional.empty()) return usage_error("give --example or QUERY TARGET, not both");
+    if (!example.empty() && !hmm.empty()) return usage_error("give --example or --hmm MODEL OBSERVATIONS, not both");
     if (random_pair && (!example.empty() || !positional.empty()))
         return usage_error("--random-pair makes its own inputs: give it without --example or QUERY TARGET");
     if (random_pair) {
-        if (p.algo == Algorithm::dtw) return usage_error("--random-pair is a DNA pair: not for --algo dtw");
+        if (p.algo == Algorithm::dtw || viterbi)
+            return usage_error(std::string("--random-pair is a DNA pair: not for --algo ") + (viterbi ? "viterbi" : "dtw"));
         const auto [q, t] = random_dna_pair(random_pair, seed);
         const std::string tag = std::to_string(random_pair) + "_seed" + std::to_string(seed);
         s.query = {};
@@ -339,6 +368,17 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         return usage_error("--lesson-step: lesson " + std::to_string(*o.lesson) + " has " +
                            std::to_string(lessons()[size_t(*o.lesson - 1)].steps.size()) + " steps");
     if (literal && p.algo == Algorithm::dtw) return usage_error("--seq does not apply to --algo dtw");
+    if (viterbi && positional.size() == 1) {
+        // The model on the query side (always a file), the observations on the target side.
+        const std::string record = s.target.record;
+        s.query = {};
+        s.query.path = hmm;
+        s.target = {};
+        s.target.record = record;
+        s.target.source = literal ? InputSource::paste : InputSource::file;
+        (literal ? s.target.pasted : s.target.path) = positional[0];
+        o.have_inputs = true;
+    }
     if (positional.size() == 2) {
         for (int k = 0; k < 2; ++k) {
             InputSide& in = k == 0 ? s.query : s.target;
@@ -352,8 +392,11 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         o.have_inputs = true;
     }
     if (!example.empty())
-        o.example = example == "globins" ? Example::globins : example == "dna" ? Example::dna_repeat_inversion
-                                                                               : Example::dtw_signals;
+        o.example = example == "globins"  ? Example::globins
+                    : example == "dna"    ? Example::dna_repeat_inversion
+                    : example == "dtw"    ? Example::dtw_signals
+                    : example == "casino" ? Example::casino
+                                          : Example::cpg_island;
     return o;
 }
 
@@ -372,7 +415,9 @@ Status check_view_cells(const GuiOptions& o, int rows, int cols) {
     const auto message = [&](const std::string& opt, double i, double j) {
         return opt + ": cell (" + number_text(i) + ", " + number_text(j) + ") is outside the " + std::to_string(rows) +
                " x " + std::to_string(cols) + " matrix (rows 0-" + std::to_string(rows - 1) + ", columns 0-" +
-               std::to_string(cols - 1) + ": query length + 1 by target length + 1)";
+               std::to_string(cols - 1) +
+               (o.initial.params.algo == Algorithm::viterbi ? ": states + 1 by observations + 1)"
+                                                            : ": query length + 1 by target length + 1)");
     };
     if (const auto& c = o.initial.view.center_pending; c && outside(c->i, c->j)) return usage_error(message("--view", c->i, c->j));
     if (o.hover && outside(o.hover->i, o.hover->j)) return usage_error(message("--hover", o.hover->i, o.hover->j));

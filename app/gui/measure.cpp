@@ -137,7 +137,7 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
     if (c) {
         std::snprintf(line, sizeof line, "  problem: %s %d x %d (%s), backend %s, score %d\n",
                       std::string(algorithm_name(c->problem.algo)).c_str(), c->problem.rows(), c->problem.cols(),
-                      c->problem.matrix.name.c_str(), c->result.backend.c_str(), c->result.score);
+                      c->problem.matrix.name.c_str(), std::string(backend_name(c->result.backend)).c_str(), c->result.score);
         out << line;
     }
     out << "  GL_RENDERER: " << s.system.gl_renderer << "\n";
@@ -208,7 +208,7 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
         << app::json_escape(s.system.gpu) << "\"";
     if (c)
         out << ",\"algo\":\"" << algorithm_name(c->problem.algo) << "\",\"rows\":" << c->problem.rows()
-            << ",\"cols\":" << c->problem.cols() << ",\"backend\":\"" << app::json_escape(c->result.backend) << "\"";
+            << ",\"cols\":" << c->problem.cols() << ",\"backend\":\"" << backend_name(c->result.backend) << "\"";
     static_assert(std::size(kKeys) == std::size(kColumns), "one JSON key per column");
     size_t k = 0;
     if (!trials_.empty())

@@ -1,6 +1,7 @@
 // Alignment panel: the summary (score, identity, similarity, gaps) and the pairwise text as one
 // scrolling strip, linked to the matrix: hovering a column highlights its path cell, clicking a
-// path cell in the matrix scrolls here. The EMBOSS-style text is below.
+// path cell in the matrix scrolls here. The EMBOSS-style text is below. Viterbi: the decoding
+// instead, the observations over the state the most likely path is in at each, as one strip.
 #include <imgui.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "dpviz/hmm.hpp"
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
@@ -50,6 +52,28 @@ void draw_summary(const Computed& c) {
     ImGui::PopStyleColor();
 }
 
+void draw_viterbi_summary(const Computed& c) {
+    const DpResult& r = c.result;
+    const Problem& p = c.problem;
+    ImGui::Text("ln P(path, observations) = %.6f", r.log_probability);
+    figure("double precision %.6f (quantization %.2g)", r.log_probability_reference,
+           r.log_probability - r.log_probability_reference);
+    figure("score %d (x 2^%d)", r.score, p.hmm_fixed->scale_log2);
+    int switches = 0;
+    for (size_t k = 2; k < r.path.size(); ++k) switches += r.path[k].i != r.path[k - 1].i;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("model %s, observations %s (%d), final state %s, %d state change%s", p.query_name.c_str(),
+                 p.target_name.c_str(), p.cols(), state_name(p, r.end.i).c_str(), switches, switches == 1 ? "" : "s");
+    ImGui::PopStyleColor();
+}
+
+// One character per state for the decoded row (dpviz::state_letters), '?' for each when there
+// are too many states with shared initials.
+std::string decoded_letters(const Hmm& m) {
+    const std::string letters = state_letters(m);
+    return letters.empty() ? std::string(m.states.size(), '?') : letters;
+}
+
 }  // namespace
 
 void draw_alignment(AppState& s) {
@@ -58,8 +82,20 @@ void draw_alignment(AppState& s) {
         return;
     }
     const Computed& c = *s.result;
-    const Alignment& a = c.result.alignment;
-    draw_summary(c);
+    const bool viterbi = c.problem.algo == Algorithm::viterbi;
+    // Viterbi: a strip of one column per observation, rows observation / decoded state (as the
+    // alignment's query / target rows; no markup).
+    Alignment decoded;
+    if (viterbi) {
+        const std::string letters = decoded_letters(*c.problem.hmm);
+        decoded.length = int(c.result.path.size()) - 1;
+        decoded.query_row = c.problem.target.substr(0, size_t(std::max(decoded.length, 0)));
+        decoded.markup.assign(size_t(std::max(decoded.length, 0)), ' ');
+        for (size_t k = 1; k < c.result.path.size(); ++k) decoded.target_row += letters[size_t(c.result.path[k].i - 1)];
+    }
+    const Alignment& a = viterbi ? decoded : c.result.alignment;
+    if (viterbi) draw_viterbi_summary(c);
+    else draw_summary(c);
 
     // The strip: a ruler, the query row, the markup and the target row, one column per path step,
     // in the monospaced font.
@@ -126,7 +162,19 @@ void draw_alignment(AppState& s) {
     ImGui::EndChild();
     ImGui::PopFont();
 
-    if (ImGui::CollapsingHeader("Pairwise text (as exported)")) {
+    if (viterbi) {
+        const std::string letters = decoded_letters(*c.problem.hmm);
+        std::string legend = "rows: observation, state (";
+        for (size_t k = 0; k < c.problem.hmm->states.size() && k < 12; ++k)
+        {
+            if (k) legend += ' ';
+            legend += letters[k];
+            legend += '=';
+            legend += c.problem.hmm->states[k];
+        }
+        ImGui::TextDisabled("%s%s)", legend.c_str(), c.problem.hmm->states.size() > 12 ? " ..." : "");
+    }
+    if (ImGui::CollapsingHeader(viterbi ? "Decoding text (as exported)" : "Pairwise text (as exported)")) {
         ImGui::BeginChild("pair_text", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
         ImGui::PushFont(mono_font());
         ImGui::TextUnformatted(c.pair_text.c_str(), c.pair_text.c_str() + c.pair_text.size());

@@ -3,6 +3,9 @@
 // and the optimal-cell mask, a textbook table (scores, arrows, the path behind them) once cells
 // are large, rulers with sequence positions (and residues at cell scale) in their own margins,
 // a tooltip with the recurrence's candidates, copying a cell's coordinates, and the colorbar.
+// Viterbi's trellis is the same view: rows are states (named in the row margin), columns the
+// observations, values ln p (the matrix holds them in fixed point), the table's arrows the
+// backpointers.
 //
 // Index of this file
 // [SECTION] Helpers
@@ -20,6 +23,7 @@
 #include <cstdio>
 #include <string>
 
+#include "dpviz/hmm.hpp"
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
 #include "gui/keys.hpp"
@@ -61,6 +65,13 @@ std::string value_text(int32_t v) {
     if (render::is_unreachable(v)) return v > 0 ? "inf" : "-inf";
     return std::to_string(v);
 }
+// A cell's value as the view shows it: Viterbi's ln p with `decimals` decimals, else the integer.
+std::string shown_value(const Problem& p, int32_t v, int decimals = 4) {
+    return p.algo == Algorithm::viterbi ? viterbi_ln_text(p, v, decimals) : value_text(v);
+}
+
+// Viterbi's longest state name the row margin shows whole (longer ones are cut).
+constexpr size_t kMaxStateLabel = 12;
 
 // Black or white, whichever reads better on the cell's color.
 ImU32 text_on(render::Rgb bg) {
@@ -109,13 +120,41 @@ void go_to_cell(AppState& s, const Computed& c) {
     v.inspected = *cell;
 }
 
+// The view Fit gives. A trellis of few states over many observations would fit as a strip a few
+// pixels high: it fits its rows to the canvas (at most at go-to scale) from column 0 instead, the
+// wheel zooming out to the whole.
+ViewTransform fit_view(const AppState& s, const Computed& c, const Canvas& cv) {
+    const int rows = c.rows(), cols = c.cols();
+    const ViewTransform whole = fit(cv, rows, cols);
+    if (c.problem.algo != Algorithm::viterbi) return whole;
+    const double px = std::min(kGotoCellPx * ui_scale(s.ui), cv.h / std::max(rows, 1));
+    if (!(px > whole.cell_px)) return whole;
+    ViewTransform v;
+    v.cell_px = px;
+    v.x0 = 0.0;
+    v.y0 = rows / 2.0 - cv.h / 2.0 / px;
+    return v;
+}
+
 void draw_toolbar(AppState& s, const Computed& c) {
     MatrixView& v = s.view;
     if (ImGui::Button("Fit")) v.fit_pending = true;
+    if (ImGui::IsItemHovered() && c.problem.algo == Algorithm::viterbi)
+        ImGui::SetTooltip("the states fill the height, from the first observation on; the wheel zooms out to the whole");
     same_line_if_fits(button_width("1:1"));
     if (ImGui::Button("1:1")) v.one_to_one_pending = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("one cell per screen pixel");
-    if (c.problem.affine()) {
+    if (c.problem.algo == Algorithm::viterbi) {
+        same_line_if_fits(check_width("delta") + check_width("behind best") + ImGui::GetStyle().ItemSpacing.x);
+        int layer = v.layer == Layer::E ? int(Layer::E) : int(Layer::H);
+        ImGui::RadioButton("delta", &layer, int(Layer::H));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("delta(s, t): ln P of the most likely path ending in state s at time t");
+        ImGui::SameLine();
+        ImGui::RadioButton("behind best", &layer, int(Layer::E));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("delta(s, t) - max_k delta(k, t): how far each state is behind the most likely one at time t");
+        v.layer = Layer(layer);
+    } else if (c.problem.affine()) {
         same_line_if_fits(check_width("H") * 3 + ImGui::GetStyle().ItemSpacing.x * 2);
         int layer = int(v.layer);
         ImGui::RadioButton("H", &layer, int(Layer::H));
@@ -131,10 +170,15 @@ void draw_toolbar(AppState& s, const Computed& c) {
     ImGui::Checkbox("path", &v.show_path);
     same_line_if_fits(check_width("optimal"));
     ImGui::Checkbox("optimal", &v.show_mask);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("cells on any optimal path (every direction bit followed back)");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(c.problem.algo == Algorithm::viterbi
+                              ? "cells on any most likely state path (every tied predecessor followed back)"
+                              : "cells on any optimal path (every direction bit followed back)");
     same_line_if_fits(check_width("table"));
     ImGui::Checkbox("table", &v.show_details);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoomed in: each cell's value and its direction arrows");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(c.problem.algo == Algorithm::viterbi ? "zoomed in: each cell's ln p and an arrow to its backpointer"
+                                                                : "zoomed in: each cell's value and its direction arrows");
     const std::string current = v.auto_colormap ? "auto" : std::string(render::colormap_name(v.colormap));
     same_line_if_fits(ui_px(100));
     ImGui::SetNextItemWidth(ui_px(100));
@@ -244,17 +288,28 @@ void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canv
             if (p.i >= r.i0 && p.i < r.i1 && p.j >= r.j0 && p.j < r.j1) on_path[size_t(p.i - r.i0) * vis_cols + (p.j - r.j0)] = 1;
     }
     const render::Rgb tint = render::path_style(scale.map).core;
+    const bool viterbi = c.problem.algo == Algorithm::viterbi;
     for (int i = r.i0; i < r.i1; ++i) {
         for (int j = r.j0; j < r.j1; ++j) {
             const ImVec2 a = im_vec(to_screen(xf, cv, {double(j), double(i)}));
             const int32_t v = w.value(g, i, j);
             const bool path_cell = !on_path.empty() && on_path[size_t(i - r.i0) * vis_cols + (j - r.j0)];
             const ImU32 ink = text_on(path_cell ? blend(scale.color(v), tint, kPathFillAlpha) : scale.color(v));
-            const std::string t = value_text(v);
+            const std::string t = shown_value(c.problem, v, 1);
             const ImVec2 size = f->CalcTextSizeA(font, FLT_MAX, 0.0f, t.c_str());
             const ImVec2 at(a.x + px * 0.62f - size.x * 0.5f, a.y + px * 0.58f - size.y * 0.5f);
             // Whole numbers only: a value cut by the canvas edge could read as another ("-1" as "1").
             if (size.x < px - 4 && inside(cv, at, size)) dl->AddText(f, font, at, ink, t.c_str());
+            if (viterbi) {
+                // The backpointer: an arrow into the predecessor cell of column j - 1, whatever its
+                // row, above the values (they sit lower in the cell).
+                const std::optional<int> back = w.back_row(i, j);
+                if (i == 0 || j == 0 || !back || render::is_unreachable(v)) continue;
+                const float y = float(to_screen(xf, cv, {0.0, double(*back)}).y) + px * 0.2f;
+                arrow(dl, ImVec2(a.x + px * 0.3f, a.y + px * 0.2f), ImVec2(a.x - px * 0.12f, y), ink,
+                      std::max(3.0f, px * 0.09f));
+                continue;
+            }
             if (!w.dirs || w.dirs->empty()) continue;
             const CellArrows ar = arrows_of(c.problem, w.bits(i, j), layer_kind(s.view.layer));
             const float head = std::max(3.0f, px * 0.09f);
@@ -274,12 +329,14 @@ void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canv
 // The margins above and left of the heatmap: positions at nice intervals (1, 2, 5 x 10^k), ticks
 // between them, and the residues themselves once a cell is wide enough for a letter. The same
 // size at every zoom, so the canvas does not jump. Column j holds target residue j (1-based),
-// row i query residue i; row and column 0 are the empty prefixes.
+// row i query residue i; row and column 0 are the empty prefixes. Viterbi: column t holds
+// observation t, row k state k-1 by name (row 0 the begin state).
 struct Rulers {
     float left = 0, top = 0;  // margin widths
     float pad = 0, tick = 0, fh = 0, digit = 0;
     bool letters = false;     // sequences (not DTW signals): a line of residues
     int row_digits = 1;
+    int row_label_chars = 1;  // the row margin's band of residues (Viterbi: state names)
 };
 
 Rulers ruler_layout(const Computed& c) {
@@ -292,7 +349,12 @@ Rulers ruler_layout(const Computed& c) {
     r.tick = std::round(r.fh * 0.4f);
     r.letters = c.problem.algo != Algorithm::dtw;
     r.row_digits = int(std::to_string(std::max(c.rows() - 1, 1)).size());
-    const float letter_band = r.letters ? r.digit + 2 * r.pad : 0.0f;
+    if (c.problem.algo == Algorithm::viterbi) {
+        size_t longest = std::string("begin").size();
+        for (const std::string& n : c.problem.hmm->states) longest = std::max(longest, n.size());
+        r.row_label_chars = int(std::min(longest, kMaxStateLabel));
+    }
+    const float letter_band = r.letters ? r.row_label_chars * r.digit + 2 * r.pad : 0.0f;
     r.left = r.pad + r.row_digits * r.digit + r.pad + r.tick + letter_band;
     r.top = r.pad + r.fh + r.tick + (r.letters ? r.fh + r.pad : 0.0f);
     return r;
@@ -368,12 +430,15 @@ void draw_rulers(ImDrawList* dl, const AppState& s, const Computed& c, const Can
         const float w = f->CalcTextSizeA(fh, FLT_MAX, 0.0f, text).x;
         if (y - fh * 0.5f >= l0.y && y + fh * 0.5f <= l1.y) dl->AddText(f, fh, ImVec2(num_x1 - w, y - fh * 0.5f), ink, text);
     }
-    if (letters)
-        for (int i = std::max(vis.i0, 1); i < vis.i1; ++i) {
-            const char residue[2] = {c.problem.query[size_t(i - 1)], 0};
+    const bool viterbi = c.problem.algo == Algorithm::viterbi;
+    // Row names need the height of a line only (they run across the margin).
+    if (viterbi ? r.letters && xf.cell_px >= fh * 0.8f : letters)
+        for (int i = std::max(vis.i0, viterbi ? 0 : 1); i < vis.i1; ++i) {
+            std::string label = viterbi ? state_name(c.problem, i) : std::string(1, c.problem.query[size_t(i - 1)]);
+            if (label.size() > kMaxStateLabel) label = label.substr(0, kMaxStateLabel - 1) + "~";
             const float y = float(to_screen(xf, cv, {0.0, i + 0.5}).y);
             if (y - fh * 0.5f >= l0.y && y + fh * 0.5f <= l1.y)
-                dl->AddText(f, fh, ImVec2(tick_x1 + r.pad, y - fh * 0.5f), ink, residue);
+                dl->AddText(f, fh, ImVec2(tick_x1 + r.pad, y - fh * 0.5f), i == 0 ? dim : ink, label.c_str());
         }
     dl->PopClipRect();
 }
@@ -393,8 +458,51 @@ void candidate_lines(const char* title, const std::vector<Candidate>& cs) {
     ImGui::PopFont();
 }
 
+// Viterbi candidates shown in a tooltip: the best few (the winner first), the rest counted.
+constexpr size_t kTooltipCandidates = 6;
+
+void draw_viterbi_tooltip(const Computed& c, Cell cell, const CellExplain& x) {
+    const Problem& p = c.problem;
+    ImGui::BeginTooltip();
+    ImGui::Text("(i, j) = (%d, %d): state %s, t = %d", cell.i, cell.j, x.state.c_str(), cell.j);
+    if (cell.j > 0) ImGui::Text("observed x_t = %c", x.target_residue);
+    ImGui::Text("delta = %s   (fixed point %s, x 2^%d)", viterbi_ln_text(p, x.h).c_str(), term_text(x.h).c_str(),
+                p.hmm_fixed->scale_log2);
+    if (cell.i == 0 || cell.j == 0) {
+        ImGui::TextDisabled(cell.i == 0 && cell.j == 0 ? "the begin state before the first observation: ln 1 = 0"
+                            : cell.i == 0              ? "the silent begin state emits nothing: impossible after t = 0"
+                                                       : "before the first observation only the begin state is possible");
+    } else {
+        ImGui::TextDisabled("%s", x.formula.c_str());
+        ImGui::Text("ln e(%s, %c) = %s", x.state.c_str(), x.target_residue, viterbi_ln_text(p, *x.substitution).c_str());
+        std::vector<Candidate> top = x.h_candidates;
+        std::stable_sort(top.begin(), top.end(), [](const Candidate& a, const Candidate& b) { return a.value > b.value; });
+        const size_t shown = std::min(top.size(), kTooltipCandidates);
+        ImGui::TextDisabled("predecessors k (* = the stored backpointer)");
+        ImGui::PushFont(mono_font());
+        for (size_t k = 0; k < shown; ++k) {
+            const Candidate& d = top[k];
+            const ImVec4 color = d.won ? ImVec4(0.45f, 0.95f, 0.45f, 1.0f) : ImVec4(0.75f, 0.75f, 0.75f, 1.0f);
+            ImGui::TextColored(color, "%s %-10.10s %s = %s", d.won ? "*" : " ", d.name.c_str(), d.expr.c_str(),
+                               viterbi_ln_text(p, d.value).c_str());
+        }
+        ImGui::PopFont();
+        if (top.size() > shown) ImGui::TextDisabled("... and %zu more states", top.size() - shown);
+        if (x.back && !render::is_unreachable(x.h))
+            ImGui::Text("backpointer: %s (row %d)", state_name(p, *x.back).c_str(), *x.back);
+    }
+    if (const auto k = path_index(c.result.path, cell))
+        ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "on the most likely path (observation %d)", *k);
+    ImGui::TextDisabled("Ctrl+C copies \"%d,%d\", Ctrl+Shift+C with ln p; right-click for more", cell.i, cell.j);
+    ImGui::EndTooltip();
+}
+
 void draw_tooltip(const Computed& c, Cell cell) {
     const CellExplain x = explain_cell(c.problem, c.window(cell.i, cell.i + 1, cell.j, cell.j + 1), cell);
+    if (c.problem.algo == Algorithm::viterbi) {
+        draw_viterbi_tooltip(c, cell, x);
+        return;
+    }
     ImGui::BeginTooltip();
     ImGui::Text("(i, j) = (%d, %d)", cell.i, cell.j);
     if (c.problem.algo == Algorithm::dtw) {
@@ -426,16 +534,20 @@ void draw_tooltip(const Computed& c, Cell cell) {
     ImGui::EndTooltip();
 }
 
-// "i,j", or "i,j,value" with the shown layer's value ("inf" / "-inf" when unreachable).
+// "i,j", or "i,j,value" with the shown layer's value ("inf" / "-inf" when unreachable; Viterbi:
+// ln p, as the view shows it).
 std::string cell_clipboard_text(const Computed& c, Layer layer, Cell cell, bool with_value) {
     std::string t = std::to_string(cell.i) + "," + std::to_string(cell.j);
     if (!with_value) return t;
     const MatrixRefs w = c.window(cell.i, cell.i + 1, cell.j, cell.j + 1);
     const Grid<int32_t>* g = layer == Layer::E ? w.E : layer == Layer::F ? w.F : w.H;
-    return t + "," + value_text(w.value(g, cell.i, cell.j));
+    return t + "," + shown_value(c.problem, w.value(g, cell.i, cell.j), 6);
 }
 
-const char* layer_name(Layer l) { return l == Layer::E ? "E" : l == Layer::F ? "F" : "H"; }
+const char* layer_name(const Problem& p, Layer l) {
+    if (p.algo == Algorithm::viterbi) return l == Layer::E ? "ln p behind the column's best" : "ln p";
+    return l == Layer::E ? "E" : l == Layer::F ? "F" : "H";
+}
 
 void draw_cell_menu(AppState& s, const Computed& c) {
     MatrixView& v = s.view;
@@ -449,7 +561,7 @@ void draw_cell_menu(AppState& s, const Computed& c) {
     ImGui::TextDisabled("cell (%d, %d)", cell.i, cell.j);
     const std::string ij = cell_clipboard_text(c, v.layer, cell, false), ijv = cell_clipboard_text(c, v.layer, cell, true);
     if (ImGui::MenuItem(("Copy " + ij).c_str(), "Ctrl+C")) ImGui::SetClipboardText(ij.c_str());
-    if (ImGui::MenuItem(("Copy " + ijv + " (" + layer_name(v.layer) + ")").c_str(), "Ctrl+Shift+C"))
+    if (ImGui::MenuItem(("Copy " + ijv + " (" + layer_name(c.problem, v.layer) + ")").c_str(), "Ctrl+Shift+C"))
         ImGui::SetClipboardText(ijv.c_str());
     if (ImGui::MenuItem("Inspect this cell")) v.inspected = cell;
     if (ImGui::MenuItem("Centre it at table scale")) {
@@ -463,15 +575,19 @@ void draw_cell_menu(AppState& s, const Computed& c) {
 // [SECTION] Colorbar
 // ---------------------------------------------------------------------------------------------
 
+// A colorbar label: the value as the view shows it (Viterbi: ln p, one decimal).
+std::string bar_label(const Problem& p, int32_t v) { return shown_value(p, v, 1); }
+
 // The bar, then its labels: the width draw_matrix leaves for them.
-float colorbar_width(const render::ColorScale& scale) {
+float colorbar_width(const Problem& p, const render::ColorScale& scale) {
     const int32_t lo = std::min(scale.min, scale.max), hi = std::max(scale.min, scale.max);
     float labels = ImGui::CalcTextSize("unr.").x;
-    for (const int32_t v : {lo, hi}) labels = std::max(labels, ImGui::CalcTextSize(std::to_string(v).c_str()).x);
+    for (const int32_t v : {lo, hi}) labels = std::max(labels, ImGui::CalcTextSize(bar_label(p, v).c_str()).x);
     return ui_px(8) + ui_px(16) + ui_px(4) + labels + ui_px(6);
 }
 
-void draw_colorbar(ImDrawList* dl, const render::ColorScale& scale, const render::ValueRange& range, ImVec2 p0, float h) {
+void draw_colorbar(ImDrawList* dl, const Problem& p, const render::ColorScale& scale, const render::ValueRange& range,
+                   ImVec2 p0, float h) {
     const float w = ui_px(16);
     const int steps = std::max(2, int(h / 3));
     const int32_t lo = std::min(scale.min, scale.max), hi = std::max(scale.min, scale.max);
@@ -485,8 +601,8 @@ void draw_colorbar(ImDrawList* dl, const render::ColorScale& scale, const render
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     const float fh = ImGui::GetFontSize();
     auto label = [&](float y, const std::string& text) { dl->AddText(ImVec2(p0.x + w + ui_px(4), y - fh * 0.5f), ink, text.c_str()); };
-    label(p0.y + fh * 0.5f, std::to_string(hi));
-    label(p0.y + h - fh * 0.5f, std::to_string(lo));
+    label(p0.y + fh * 0.5f, bar_label(p, hi));
+    label(p0.y + h - fh * 0.5f, bar_label(p, lo));
     if (lo < 0 && hi > 0) {
         // The diverging map puts 0 in the middle; sequential maps at its linear position.
         const float t = scale.position(0);
@@ -495,7 +611,7 @@ void draw_colorbar(ImDrawList* dl, const render::ColorScale& scale, const render
     if (range.any_unreachable) {
         const float y = p0.y + h + ui_px(8);
         dl->AddRectFilled(ImVec2(p0.x, y), ImVec2(p0.x + w, y + fh), im_color(render::unreachable_color(scale.map)));
-        dl->AddText(ImVec2(p0.x + w + ui_px(4), y), ink, "unr.");
+        dl->AddText(ImVec2(p0.x + w + ui_px(4), y), ink, p.algo == Algorithm::viterbi ? "-inf" : "unr.");
     }
 }
 
@@ -526,7 +642,8 @@ void draw_matrix(AppState& s) {
     const Rulers rulers = ruler_layout(c);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 size(std::max(avail.x - rulers.left - colorbar_width(scale), 32.0f), std::max(avail.y - rulers.top, 32.0f));
+    const ImVec2 size(std::max(avail.x - rulers.left - colorbar_width(c.problem, scale), 32.0f),
+                      std::max(avail.y - rulers.top, 32.0f));
     const ImVec2 pos(origin.x + rulers.left, origin.y + rulers.top);
     ImGui::SetCursorScreenPos(pos);
     ImGui::InvisibleButton("canvas", size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
@@ -537,7 +654,7 @@ void draw_matrix(AppState& s) {
     const int rows = c.rows(), cols = c.cols();
 
     if (v.fit_pending) {
-        v.xf = fit(cv, rows, cols);
+        v.xf = fit_view(s, c, cv);
         v.fit_pending = false;
     }
     if (v.center_pending) {
@@ -612,7 +729,7 @@ void draw_matrix(AppState& s) {
     draw_cell_menu(s, c);
 
     const render::ValueRange range = c.layer_range(v.layer);
-    draw_colorbar(dl, scale, range, ImVec2(pos.x + size.x + ui_px(8), pos.y + ui_px(4)),
+    draw_colorbar(dl, c.problem, scale, range, ImVec2(pos.x + size.x + ui_px(8), pos.y + ui_px(4)),
                   std::max(size.y - ImGui::GetFontSize() * 3.0f, 20.0f));
 }
 

@@ -1,12 +1,13 @@
 // Parameters panel: algorithm, scoring (matrix or match/mismatch), gaps, DTW band and cost, and
-// the backend. Sliders recompute while dragging when the last job says it fits in a frame,
-// otherwise on release.
+// the backend; for Viterbi (scored by its model) what the model and the fixed point are. Sliders
+// recompute while dragging when the last job says it fits in a frame, otherwise on release.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 
+#include "dpviz/hmm.hpp"
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
 #include "gui/ui_scale.hpp"
@@ -48,6 +49,30 @@ void backend_combo(AppState& s) {
         }
     }
     ImGui::EndCombo();
+}
+
+// Viterbi has no scoring controls: the model's probabilities are the scores. What it computes
+// with instead, from the shown result when it is a Viterbi one.
+void viterbi_model_lines(const AppState& s) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    const Problem* p = s.result && s.result->problem.algo == Algorithm::viterbi ? &s.result->problem : nullptr;
+    if (!p) {
+        text_wrapped("Scored by the model: the Inputs panel takes an HMM file and the observations "
+                     "(File menu: the casino and CpG-island examples).");
+        ImGui::PopStyleColor();
+        return;
+    }
+    const Hmm& m = *p->hmm;
+    std::string states;
+    for (size_t k = 0; k < m.states.size() && k < 8; ++k) states += (k ? " " : "") + m.states[k];
+    if (m.states.size() > 8) states += " ...";
+    text_wrapped("model %s: %d states (%s), alphabet %s", p->query_name.c_str(), m.num_states(), states.c_str(),
+                 m.alphabet.c_str());
+    text_wrapped("scores: ln p in fixed point, q = round(ln p x 2^%d) (int32; the largest scale at which no path "
+                 "of %d observations can leave it); the fixed-point optimum is within %.3g nats of the "
+                 "double-precision one",
+                 p->hmm_fixed->scale_log2, p->cols(), viterbi_quantization_bound(*p->hmm_fixed, size_t(p->cols())));
+    ImGui::PopStyleColor();
 }
 
 }  // namespace
@@ -122,6 +147,7 @@ void draw_parameters(AppState& s) {
             param_slider(s, "band", &p.band, 0, std::max(longest, 1), "half-width in target columns around the diagonal");
         }
     }
+    if (p.algo == Algorithm::viterbi) viterbi_model_lines(s);
     backend_combo(s);
     ImGui::PopItemWidth();
 

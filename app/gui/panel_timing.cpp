@@ -49,14 +49,19 @@ void draw_timing(AppState& s) {
     if (s.result) {
         const DpResult& r = s.result->result;
         const double total = r.fill_ms + r.traceback_ms;
-        ImGui::Text("shown: %s", r.backend.c_str());
+        ImGui::Text("shown: %s", std::string(backend_name(r.backend)).c_str());
         ImGui::Text("fill %.3f ms   traceback %.3f ms", r.fill_ms, r.traceback_ms);
         ImGui::Text("%lld cells   %.3f GCUPS", static_cast<long long>(r.cells), total > 0 ? double(r.cells) / (total * 1e6) : 0.0);
         const StageTimes& st = s.result->stages;
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-        text_wrapped("level matrix: H%s and the direction bits kept for the view, %s",
-                     s.result->problem.affine() ? ", E, F" : "",
-                     st.on_device ? "in GPU memory (GPU-resident view)" : "in host memory");
+        if (s.result->problem.algo == Algorithm::viterbi)
+            text_wrapped("level matrix: the trellis (delta) and its backpointers kept for the view, in host memory; "
+                         "each of the %lld cells takes the max over %d predecessors",
+                         static_cast<long long>(r.cells), s.result->problem.rows());
+        else
+            text_wrapped("level matrix: H%s and the direction bits kept for the view, %s",
+                         s.result->problem.affine() ? ", E, F" : "",
+                         st.on_device ? "in GPU memory (GPU-resident view)" : "in host memory");
         text_wrapped("job %.2f ms: fill %.2f, traceback %.2f, pyramid %.2f%s, view prep %.2f", st.total, st.fill,
                      st.traceback, st.pyramid, st.on_device ? " (GPU)" : "", st.prepare);
         ImGui::PopStyleColor();

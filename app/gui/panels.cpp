@@ -71,7 +71,7 @@ void draw_progress(AppState& s) {
 void draw_menu_bar(AppState& s) {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
-        for (const Example e : {Example::globins, Example::dna_repeat_inversion, Example::dtw_signals})
+        for (const Example e : kAllExamples)
             if (ImGui::MenuItem(example_label(e), nullptr, false, !s.assets_dir.empty())) load_example(s, e);
         ImGui::Separator();
         if (ImGui::MenuItem("Quit")) s.requests.quit = true;

@@ -1,6 +1,7 @@
 // The recurrence inspector (see teach_inspector.hpp). The kernel lines mirror the recurrences of
 // kernels/common/cell_ops.hpp term by term (DpxOps for the DPX column, PortableOps for the
 // DPX-free one); the tests check their values against the engine's matrices and cell_ops itself.
+// Viterbi has its own recurrence lines (ln p and fixed point), kernel lines and panel section.
 //
 // Index of this file
 // [SECTION] Text and arithmetic helpers
@@ -14,6 +15,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "dpviz/hmm.hpp"
 #include "gui/compute.hpp"
 #include "gui/ui_scale.hpp"
 
@@ -88,6 +90,16 @@ RecurrenceLine reduce(T lhs, T symbolic, const char* op, const std::vector<Candi
 // The rule of the border the cell is on (dpviz/algorithm.hpp), in words.
 std::string border_rule(const Problem& p, Cell c) {
     const std::string name(algorithm_name(p.algo));
+    if (p.algo == Algorithm::viterbi) {
+        if (c.i == 0 && c.j == 0)
+            return name + ": the corner (0, 0) is 0 = ln 1: the silent begin state before the first observation, "
+                          "where every state path begins";
+        if (c.i == 0)
+            return name + ": row 0 is the silent begin state; it emits nothing, so at time " + std::to_string(c.j) +
+                   " (after an observation) it is impossible (-inf). Its one move is into column 1, through ln start(s)";
+        return name + ": column 0 is the time before the first observation, when only the begin state is possible: "
+                      "state " + state_name(p, c.i) + " is impossible there (-inf)";
+    }
     if (c.i == 0 && c.j == 0) return name + ": the corner (0, 0) is 0, where every path begins";
     const bool column = c.j == 0;
     const AlgorithmRules rules = rules_of(p.algo);
@@ -98,6 +110,7 @@ std::string border_rule(const Problem& p, Cell c) {
         case Border::count: return name + ": " + where + " is k: delete or insert everything so far";
         case Border::path: return name + ": " + where + " is 0: nothing in common with an empty prefix";
         case Border::unreachable: return name + ": " + where + " is unreachable (+inf)";
+        case Border::impossible: return name + ": " + where + " is impossible (-inf)";
     }
     return name;
 }
@@ -105,6 +118,7 @@ std::string border_rule(const Problem& p, Cell c) {
 std::vector<BitFlag> decode_bits(const Problem& p, uint8_t b) {
     const bool affine = p.affine();
     std::vector<BitFlag> v;
+    if (p.algo == Algorithm::viterbi) return v;  // backpointers, no direction bits
     auto add = [&](const char* name, uint8_t mask, const char* meaning) { v.push_back({name, mask, (b & mask) != 0, meaning}); };
     const bool dtw = p.algo == Algorithm::dtw;
     add("diag", dir::kDiag, dtw ? "D[i-1][j-1] is the minimum" : "from the diagonal: (i-1, j-1)");
@@ -176,6 +190,165 @@ void alignment_kernel(const Problem& p, const MatrixRefs& m, Cell c, Inspection&
     out.score_only.push_back(h);
 }
 
+// ln p as the Viterbi lines show it, and an added one in parentheses when negative.
+T ln(const Problem& p, int32_t q) { return viterbi_ln_text(p, q); }
+T ln_addend(const Problem& p, int32_t q) {
+    if (q >= 0 || q <= kNegInf) return ln(p, q);
+    T s = "(";  // built in steps, as addend()
+    s += ln(p, q);
+    s += ')';
+    return s;
+}
+
+// The predecessors the lines list: all of them, or the best kViterbiShownTerms (in row order).
+std::vector<const Candidate*> shown_terms(const std::vector<Candidate>& cs, size_t& hidden) {
+    std::vector<const Candidate*> v;
+    for (const Candidate& c : cs) v.push_back(&c);
+    if (v.size() > kViterbiShownTerms) {
+        std::stable_sort(v.begin(), v.end(), [](const Candidate* a, const Candidate* b) { return a->value > b->value; });
+        v.resize(kViterbiShownTerms);
+        std::sort(v.begin(), v.end(), [](const Candidate* a, const Candidate* b) { return a->row < b->row; });
+    }
+    hidden = cs.size() - v.size();
+    return v;
+}
+
+// One predecessor term of delta(s, t): delta(k, t-1) and ln a(k, s) (t = 1: delta(begin, 0) = 0
+// and ln start(s)), fixed point.
+struct ViterbiTerm {
+    int32_t prev = kNegInf, trans = kNegInf;
+};
+ViterbiTerm viterbi_term(const Problem& p, const MatrixRefs& m, Cell c, int row) {
+    const FixedHmm& f = *p.hmm_fixed;
+    const size_t s = size_t(c.i - 1);
+    if (c.j == 1) return {m.value(m.H, 0, 0), f.start[s]};
+    return {m.value(m.H, row, c.j - 1), f.transition[size_t(row - 1) * size_t(f.states) + s]};
+}
+
+// delta(s, t) twice, in ln p and in fixed point, with the winner and any tie named.
+void viterbi_recurrences(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out) {
+    const CellExplain& x = out.x;
+    const int32_t emit = *x.substitution;
+    const T who = x.state, sym(1, x.target_residue);
+    const bool first = c.j == 1;
+    size_t hidden = 0;
+    const std::vector<const Candidate*> terms = shown_terms(x.h_candidates, hidden);
+    std::vector<T> live_ln, vals_ln, live_q, vals_q;
+    int32_t best = kNegInf;
+    for (const Candidate& k : x.h_candidates) best = std::max(best, k.value);
+    for (const Candidate* k : terms) {
+        const ViterbiTerm v = viterbi_term(p, m, c, k->row);
+        live_ln.push_back(k->expr);
+        vals_ln.push_back(ln(p, k->value));
+        live_q.push_back(num(v.prev) + " + " + addend(v.trans));
+        vals_q.push_back(num(k->value));
+    }
+    if (hidden) {
+        const T more = "... " + std::to_string(hidden) + " more, none larger";
+        for (auto* v : {&live_ln, &vals_ln, &live_q, &vals_q}) v->push_back(more);
+    }
+    const auto wrap = [&](const std::vector<T>& v) { return first ? v.front() : "max(" + join(v, ", ") + ")"; };
+    RecurrenceLine l;
+    l.lhs = "delta(" + who + ", " + std::to_string(c.j) + ")";
+    l.symbolic = first ? "ln start(" + who + ") + ln e(" + who + ", " + sym + ")"
+                       : "max_k(delta(k, " + std::to_string(c.j - 1) + ") + ln a(k, " + who + ")) + ln e(" + who + ", " +
+                             sym + ")";
+    l.live = wrap(live_ln) + " + " + ln_addend(p, emit);
+    l.reduced = wrap(vals_ln) + " + " + ln_addend(p, emit);
+    l.value = x.h;
+    // The winner: the stored backpointer; ties go to the lowest state (the kernels visit
+    // predecessors so that they do).
+    std::vector<T> tied;
+    for (const Candidate& k : x.h_candidates)
+        if (best > kNegInf && k.value == best && !k.won) tied.push_back(k.name);
+    for (const Candidate& k : x.h_candidates)
+        if (k.won) l.winner = k.name + " (row " + std::to_string(k.row) + ")";
+    if (l.winner.empty()) l.winner = x.h <= kNegInf ? "none: no predecessor can reach the cell" : "";
+    else if (!tied.empty()) l.winner += ", tied with " + join(tied, ", ") + ": the lowest state wins";
+    if (!l.winner.empty() && best > kNegInf && emit <= kNegInf) l.winner += "; but ln e = -inf: the cell is impossible";
+    RecurrenceLine q = l;
+    q.lhs = "q";
+    q.symbolic = "the same in fixed point, q = round(ln p x 2^" + std::to_string(p.hmm_fixed->scale_log2) + ")";
+    q.live = wrap(live_q) + " + " + addend(emit);
+    q.reduced = wrap(vals_q) + " + " + addend(emit);
+    out.recurrences.push_back(std::move(l));
+    out.recurrences.push_back(std::move(q));
+}
+
+// The cell operations of cell_ops.hpp for delta(s, t), their operands filled in. score_only:
+// viterbi_candidate, the running max (one fused add-max per predecessor, k = 0 .. S-1), then
+// viterbi_cell; with_dirs: viterbi_candidate_arg (an add, then a max that says whether the new
+// candidate won, k = S-1 .. 0 so that a tie goes to the lowest state), then viterbi_cell.
+// Steps past kViterbiShownTerms are folded into one line before the last.
+void viterbi_kernel(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out) {
+    const int32_t emit = *out.x.substitution;
+    const auto cell_line = [&](int32_t best) {
+        return KernelLine{"delta", call("__viaddmax_s32", {num(best), num(emit), "-inf"}) + "   [viterbi_cell: + ln e]",
+                          call("max2", {num(best) + " + " + addend(emit), "-inf"}), "VIADDMNMX", "IADD3 + FMNMX",
+                          addmax(best, emit, kNegInf)};
+    };
+    if (c.j == 1) {  // no predecessors to scan: the start term is the best
+        const int32_t start = viterbi_term(p, m, c, 0).trans;
+        for (auto* v : {&out.score_only, &out.with_dirs}) {
+            KernelLine k = cell_line(start);
+            k.dpx = call("__viaddmax_s32", {num(start), num(emit), "-inf"}) + "   [viterbi_cell: ln start + ln e]";
+            k.dpx_free = call("max2", {num(start) + " + " + addend(emit), "-inf"});
+            v->push_back(std::move(k));
+        }
+        return;
+    }
+    const int S = p.rows();
+    const auto folded = [&](int from, int to, int32_t value) {
+        const T what = "... predecessors " + state_name(p, from + 1) + " .. " + state_name(p, to + 1) + " (" +
+                       std::to_string(std::abs(to - from) + 1) + " more steps)";
+        return KernelLine{"best", what, what, "", "", value};
+    };
+    const int n = int(kViterbiShownTerms);
+    const auto shown = [&](int step) { return S <= n || step < n - 1 || step == S - 1; };
+    int32_t best = kNegInf;
+    for (int step = 0; step < S; ++step) {
+        const int k = step;
+        const ViterbiTerm v = viterbi_term(p, m, c, k + 1);
+        const int32_t before = best;
+        best = addmax(v.prev, v.trans, best);
+        if (!shown(step)) {
+            if (step == n - 1) out.score_only.push_back(folded(step, S - 2, kNegInf));
+            if (step == S - 2) out.score_only.back().value = best;
+            continue;
+        }
+        const T which = "   [k = " + state_name(p, k + 1) + "]";
+        out.score_only.push_back({"best", call("__viaddmax_s32", {num(v.prev), num(v.trans), num(before)}) + which,
+                                  call("max2", {num(v.prev) + " + " + addend(v.trans), num(before)}), "VIADDMNMX",
+                                  "IADD3 + FMNMX", best});
+    }
+    out.score_only.push_back(cell_line(best));
+    best = kNegInf;
+    int arg = 0;
+    for (int step = 0; step < S; ++step) {
+        const int k = S - 1 - step;
+        const ViterbiTerm v = viterbi_term(p, m, c, k + 1);
+        const int32_t cand = v.prev + v.trans, before = best;
+        const bool take = cand >= best;
+        best = take ? cand : best;
+        arg = take ? k : arg;
+        if (!shown(step)) {
+            if (step == n - 1) out.with_dirs.push_back(folded(k, 1, kNegInf));
+            if (step == S - 2) out.with_dirs.back().value = best;
+            continue;
+        }
+        const T then = T(take ? " -> take, arg = " : " -> keep, arg = ") + state_name(p, arg + 1);
+        const T sum = num(v.prev) + " + " + addend(v.trans);
+        out.with_dirs.push_back({"best", "__vibmax_s32(" + sum + ", " + num(before) + ", &take)" + then,
+                                 "take = (" + sum + " >= " + num(before) + ")" + then, "IADD3 + VIBMNMX + SEL",
+                                 "IADD3 + FSETP + 2 x SEL", best});
+    }
+    if (best <= kNegInf) arg = 0;  // nothing reaches the cell: the callers reset the backpointer
+    KernelLine back{"arg", "backpointer = " + state_name(p, arg + 1) + " (row " + std::to_string(arg + 1) + ")",
+                    "backpointer = " + state_name(p, arg + 1) + " (row " + std::to_string(arg + 1) + ")", "", "", arg + 1};
+    out.with_dirs.push_back(std::move(back));
+    out.with_dirs.push_back(cell_line(best));
+}
+
 void kernel_lines(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out) {
     const int i = c.i, j = c.j;
     const int32_t diag = at(m.H, i - 1, j - 1), up = at(m.H, i - 1, j), left = at(m.H, i, j - 1);
@@ -226,6 +399,7 @@ void kernel_lines(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out
             }
             return;
         }
+        case Algorithm::viterbi: viterbi_kernel(p, m, c, out); return;
     }
 }
 
@@ -272,6 +446,7 @@ Inspection inspect_cell(const Problem& p, const MatrixRefs& m, Cell c) {
             out.recurrences.push_back(std::move(r));
             break;
         }
+        case Algorithm::viterbi: viterbi_recurrences(p, m, c, out); break;
     }
     kernel_lines(p, m, c, out);
     return out;
@@ -315,31 +490,97 @@ void candidates(const char* title, const std::vector<Candidate>& cs) {
 void kernel_table(const char* id, const std::vector<KernelLine>& lines) {
     if (!ImGui::BeginTable(id, 3, ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
         return;
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("H = -99999").x);
+    // A line of several results ("d, u, l") shows the first value alone, unnamed.
+    const auto head = [](const KernelLine& k) {
+        return (k.lhs.find(',') != std::string::npos ? std::string() : k.lhs) + " = " + term_text(k.value);
+    };
+    float first = ImGui::CalcTextSize("H = -99999").x;
+    for (const KernelLine& k : lines) first = std::max(first, ImGui::CalcTextSize(head(k).c_str()).x);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, first);
     ImGui::TableSetupColumn("DPX (sm_90)");
     ImGui::TableSetupColumn("DPX-free");
     ImGui::TableHeadersRow();
     for (const KernelLine& k : lines) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::Text("%s = %s", k.lhs.size() > 3 ? "" : k.lhs.c_str(), term_text(k.value).c_str());
+        ImGui::TextUnformatted(head(k).c_str());
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(kDpx, "%s", k.dpx.c_str());
-        ImGui::TextDisabled("SASS %s", k.dpx_sass.c_str());
+        if (!k.dpx_sass.empty()) ImGui::TextDisabled("SASS %s", k.dpx_sass.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextColored(kFree, "%s", k.dpx_free.c_str());
-        ImGui::TextDisabled("SASS %s", k.free_sass.c_str());
+        if (!k.free_sass.empty()) ImGui::TextDisabled("SASS %s", k.free_sass.c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::EndTable();
 }
 
-}  // namespace
+// Viterbi's section: the state and observation, the recurrence in ln p and fixed point, every
+// predecessor (the best few when there are many), the backpointer, and the cell operations.
+void draw_viterbi(const Computed& c, Cell cell, bool hovered, const Inspection& in) {
+    const Problem& p = c.problem;
+    const CellExplain& x = in.x;
+    const int scale = p.hmm_fixed->scale_log2;
+    ImGui::Text("cell (i, j) = (%d, %d)%s", cell.i, cell.j, hovered ? "  (hovered)" : "  (clicked)");
+    text_wrapped("row %d = state %s, column %d = time t = %d", cell.i, x.state.c_str(), cell.j, cell.j);
+    if (!in.border)
+        text_wrapped("observed x_%d = '%c'   ln e(%s, %c) = %s (fixed point %s)", cell.j, x.target_residue, x.state.c_str(),
+                     x.target_residue, viterbi_ln_text(p, *x.substitution).c_str(), num(*x.substitution).c_str());
+    ImGui::Separator();
+    if (in.border) {
+        text_wrapped("Border cell: %s.", in.border_rule.c_str());
+        ImGui::Text("delta = %s (fixed point %s)", viterbi_ln_text(p, x.h).c_str(), num(x.h).c_str());
+        return;
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("recurrence (ln p; the engine adds and maxes the fixed-point q = ln p x 2^%d)", scale);
+    ImGui::PopStyleColor();
+    const ImVec4 ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    for (size_t k = 0; k < in.recurrences.size(); ++k) {
+        const RecurrenceLine& r = in.recurrences[k];
+        const T value = k == 0 ? viterbi_ln_text(p, r.value) : num(r.value);
+        mono_wrapped(ink, "%s = %s", r.lhs.c_str(), r.symbolic.c_str());
+        mono_wrapped(ink, "  = %s", r.live.c_str());
+        mono_wrapped(ink, "  = %s = %s", r.reduced.c_str(), value.c_str());
+    }
+    if (!in.recurrences.empty() && !in.recurrences.front().winner.empty())
+        mono_wrapped(kWon, "  won: %s", in.recurrences.front().winner.c_str());
+    size_t hidden = 0;
+    const std::vector<const Candidate*> terms = shown_terms(x.h_candidates, hidden);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", cell.j == 1 ? "the one predecessor (the begin state)"
+                                   : "predecessors k: delta(k, t-1) + ln a(k, s)  (* = the stored backpointer)");
+    ImGui::PopStyleColor();
+    for (const Candidate* k : terms)
+        mono_wrapped(k->won ? kWon : kLost, "%s %-12s %s = %s   (q %s)", k->won ? "*" : " ", k->name.c_str(), k->expr.c_str(),
+                     viterbi_ln_text(p, k->value).c_str(), num(k->value).c_str());
+    if (hidden) ImGui::TextDisabled("... and %zu more predecessors, none larger", hidden);
+    ImGui::Separator();
+    if (x.back)
+        text_wrapped("backpointer stored: row %d = %s (the traceback goes from here to (%d, %d))", *x.back,
+                     state_name(p, *x.back).c_str(), *x.back, cell.j - 1);
+    if (const auto k = path_index(c.result.path, cell)) text_wrapped("on the most likely state path (observation %d)", *k);
+    ImGui::Separator();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("the kernels' running max over the predecessors (cell_ops.hpp viterbi_candidate, k = 0 .. S-1), "
+                 "then the emission (viterbi_cell); DPX fuses each add and max into one instruction");
+    ImGui::PopStyleColor();
+    kernel_table("viterbi_running_max", in.score_only);
+    if (ImGui::TreeNode("keeping the backpointer (viterbi_candidate_arg, k = S-1 .. 0: a tie goes to the lowest state)")) {
+        kernel_table("viterbi_backpointer", in.with_dirs);
+        ImGui::TreePop();
+    }
+    text_wrapped("The DPX-free kernel carries every value + 2^30 (impossible becomes 0, every finite value stays "
+                 "non-negative) and takes each max2 as one FMNMX on the bit patterns, where float order is integer "
+                 "order; the numbers shown are unbiased.");
+    ImGui::TextDisabled("ran on: %s", std::string(backend_name(c.result.backend)).c_str());
+}
 
-void draw_teach_inspector(AppState& s) {
+// The panel's contents, logged to the clipboard by "Copy as text".
+void draw_inspection(AppState& s) {
     if (!s.result) {
         text_wrapped("No matrix yet.");
         return;
@@ -354,6 +595,10 @@ void draw_teach_inspector(AppState& s) {
     }
     const Problem& p = c.problem;
     const Inspection in = inspect_cell(p, c.refs(), *cell);
+    if (p.algo == Algorithm::viterbi) {
+        draw_viterbi(c, *cell, s.view.hover.has_value(), in);
+        return;
+    }
     const CellExplain& x = in.x;
     ImGui::Text("cell (i, j) = (%d, %d)%s", cell->i, cell->j, s.view.hover ? "  (hovered)" : "  (clicked)");
     if (p.algo == Algorithm::dtw) {
@@ -410,7 +655,17 @@ void draw_teach_inspector(AppState& s) {
     else
         text_wrapped("The DPX-free kernel takes each max2/min2 as one FMNMX on the bit patterns (every value "
                      "here is >= 0, where float order is integer order).");
-    ImGui::TextDisabled("ran on: %s", c.result.backend.c_str());
+    ImGui::TextDisabled("ran on: %s", std::string(backend_name(c.result.backend)).c_str());
+}
+
+}  // namespace
+
+void draw_teach_inspector(AppState& s) {
+    const bool copy = ImGui::SmallButton("Copy as text");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("what this panel shows, as text, to the clipboard");
+    if (copy) ImGui::LogToClipboard();
+    draw_inspection(s);
+    if (copy) ImGui::LogFinish();
 }
 
 }  // namespace dpviz::gui

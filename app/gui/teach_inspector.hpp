@@ -2,6 +2,9 @@
 // values plugged in, the term that won, the stored direction bits decoded, and the cell operation
 // the GPU kernels execute for it (DPX intrinsic and DPX-free form, as kernels/common/cell_ops.hpp
 // writes them). Built on explain_cell (cell_inspect.hpp): one piece of code for the terms.
+// Viterbi: delta(s, t) = max_k(delta(k, t-1) + ln a(k, s)) + ln e(s, x_t) with every predecessor
+// (ln p and fixed point), the winner (the stored backpointer) and the running maximum the kernels
+// take (__viaddmax_s32 beside the DPX-free add and max).
 #pragma once
 
 #include <cstdint>
@@ -23,12 +26,13 @@ struct BitFlag {
 
 // One recurrence with its live numbers: "H = max(12 + (-1), 9 - 10, 0)" and what it evaluates to.
 struct RecurrenceLine {
-    std::string lhs;       // "H", "E", "F", "D", "L"
+    std::string lhs;       // "H", "E", "F", "D", "L"; Viterbi "delta(L, 17)" (ln p), "q" (fixed point)
     std::string symbolic;  // "max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g, 0)"
     std::string live;      // "max(12 + (-1), 9 - 10, 8 - 10, 0)"
     std::string reduced;   // "max(11, -1, -2, 0)"
     int32_t value = 0;     // = the engine's matrix value
-    std::string winner;    // "diag", "up = left (tie: both bits set)", "" for none
+    std::string winner;    // "diag", "up = left (tie: both bits set)", "" for none; Viterbi: the
+                           // predecessor state, "F (row 1)", with any tie named
 };
 
 // One statement of the kernel for this cell, with its operands filled in.
@@ -45,16 +49,23 @@ struct Inspection {
     CellExplain x;
     bool border = false;
     std::string border_rule;              // border cells: how the initialization sets them
-    std::vector<RecurrenceLine> recurrences;  // E and F (affine) before H
-    std::vector<BitFlag> bits;
+    std::vector<RecurrenceLine> recurrences;  // E and F (affine) before H; Viterbi: ln p, then fixed point
+    std::vector<BitFlag> bits;            // none for Viterbi (backpointers: x.back)
     std::vector<KernelLine> with_dirs;    // levels path and matrix: what the GUI's job runs
+                                          // (Viterbi: cell::viterbi_candidate_arg, the backpointer kept)
     std::vector<KernelLine> score_only;   // level score (align --score-only, the benchmark)
+                                          // (Viterbi: cell::viterbi_candidate, the running max)
 };
+
+// Viterbi lines list at most this many predecessors (the best ones) and running-max steps
+// (the first ones and the last); the rest are counted.
+inline constexpr size_t kViterbiShownTerms = 8;
 
 // Everything the inspector shows for cell c (0 <= c.i < rows, 0 <= c.j < cols).
 Inspection inspect_cell(const Problem& p, const MatrixRefs& m, Cell c);
 
 // The panel: the clicked cell (View > Inspector), or the hovered one while the mouse is on the matrix.
+// "Copy as text" puts what it shows on the clipboard.
 void draw_teach_inspector(AppState& s);
 
 }  // namespace dpviz::gui

@@ -1,10 +1,11 @@
-// The three lessons (see teach_lessons.hpp): their text, presets and views, the menu and the panel.
+// The four lessons (see teach_lessons.hpp): their text, presets and views, the menu and the panel.
 //
 // Index of this file
 // [SECTION] Presets
 // [SECTION] Lesson 1: global, local, semi-global
 // [SECTION] Lesson 2: affine gaps, H, E, F
 // [SECTION] Lesson 3: the wavefront and DPX
+// [SECTION] Lesson 4: an HMM trellis is a DP matrix too
 // [SECTION] Navigation
 // [SECTION] Menu and panel
 #include "gui/teach_lessons.hpp"
@@ -16,6 +17,7 @@
 #include <filesystem>
 
 #include "gui/compute.hpp"
+#include "gui/frame.hpp"
 #include "gui/teach_playback.hpp"
 #include "gui/ui_scale.hpp"
 
@@ -284,10 +286,130 @@ constexpr std::array<LessonStep, 4> kWavefront{{
     },
 }};
 
-constexpr std::array<Lesson, 3> kLessons{{
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Lesson 4: an HMM trellis is a DP matrix too
+// ---------------------------------------------------------------------------------------------
+// The bundled Viterbi examples (frame.cpp): the dishonest casino's 300 rolls and the CpG-island
+// model on a real gene.
+void on_example(AppState& s, Example e) {
+    common(s, Algorithm::viterbi);
+    load_example(s, e);
+}
+
+// Cell c of the path inspected and centred at `px` pixels a cell (at UI scale 1), the decoding
+// strip scrolled to its observation.
+void show_path_cell(AppState& s, Cell c, double px) {
+    s.view.inspected = c;
+    s.view.center_pending = MatrixView::CenterOn{double(c.i), double(c.j), px * ui_scale(s.ui)};
+    s.alignment.scroll_to_column = std::max(c.j - 1, 0);
+}
+
+// The first observation at which the most likely path changes state (the end cell when it never
+// does).
+Cell first_switch_cell(const Computed& c) {
+    const std::vector<Cell>& path = c.result.path;
+    for (size_t k = 2; k < path.size(); ++k)
+        if (path[k].i != path[k - 1].i) return path[k];
+    return c.result.end;
+}
+
+// Where the longest stay of the path away from its first state begins (the end cell when it
+// never leaves it): the casino's longest run of the loaded die, the CpG model's longest island.
+Cell longest_excursion(const Computed& c) {
+    const std::vector<Cell>& path = c.result.path;
+    Cell best = c.result.end;
+    size_t longest = 0;
+    for (size_t k = 1; k < path.size();) {
+        size_t e = k;
+        while (e + 1 < path.size() && path[e + 1].i == path[k].i) ++e;
+        if (path[k].i != path[1].i && e - k + 1 > longest) {
+            longest = e - k + 1;
+            best = path[k];
+        }
+        k = e + 1;
+    }
+    return best;
+}
+
+// The layer "behind best" over some forty observations around the longest excursion.
+void behind_best(AppState& s) {
+    s.view.layer = Layer::E;
+    if (s.result) show_path_cell(s, longest_excursion(*s.result), 12.0);
+}
+
+// The table-scale close-up of the first change of state, that cell inspected.
+void first_switch(AppState& s) {
+    if (s.result) show_path_cell(s, first_switch_cell(*s.result), 40.0);
+}
+
+constexpr std::array<LessonStep, 5> kTrellis{{
+    {
+        "The trellis: states by time",
+        "Viterbi decoding of a hidden Markov model fills a DP matrix too. The occasionally dishonest casino "
+        "(Durbin et al. 1998) mostly rolls a fair die (F) and now and then a loaded one (L) that shows a six "
+        "half the time; only the 300 rolls are seen. Rows are the states (row 0 the silent begin state), "
+        "columns the rolls. Cell (s, t) holds delta(s, t), the log probability of the most likely state path "
+        "that explains the first t rolls and ends in state s.\n\nAs an alignment's H, it is filled from cells "
+        "already computed (here the whole previous column), and the path is traced back from the end cell, the "
+        "best state of the last column. It takes one cell per column and jumps between the rows where the die "
+        "changes.",
+        [](AppState& s) { on_example(s, Example::casino); },
+        inspect_end,
+    },
+    {
+        "Behind the best",
+        "delta falls with every roll (a fair roll costs ln 1/6 = -1.79), so the heatmap of delta itself is "
+        "mostly a gradient from left to right. The layer 'behind best' (Matrix toolbar) shows delta(s, t) minus "
+        "the best delta of column t: 0 for the state the best partial path is in at time t, negative for the "
+        "other; the view is centred where the path's longest stay with the loaded die begins. The stretches "
+        "where L is ahead are the runs of many sixes; the path does not follow every short one, because "
+        "switching dice costs ln 0.05 or ln 0.10.",
+        [](AppState& s) { on_example(s, Example::casino); },
+        behind_best,
+    },
+    {
+        "One cell, every predecessor",
+        "The close-up centres the first roll at which the path changes state. The Inspector writes "
+        "delta(s, t) = max_k(delta(k, t-1) + ln a(k, s)) + ln e(s, x_t) with its numbers: one candidate per "
+        "predecessor state k, the winner (its backpointer, the arrow in the table, which the traceback follows) "
+        "and the emission of the roll.\n\nThe engine adds logs in fixed point (q = ln p x 2^18 here), so the "
+        "max over predecessors is an integer running max: on DPX one __viaddmax_s32(delta(k, t-1), ln a(k, s), "
+        "best) per predecessor, where the DPX-free kernel needs an add and a max.",
+        [](AppState& s) { on_example(s, Example::casino); },
+        first_switch,
+    },
+    {
+        "One thread per state, one column per step",
+        "An alignment kernel sweeps anti-diagonals, because a cell needs its up, left and diagonal neighbours. "
+        "A trellis has no such wavefront: every state of column t needs all of column t - 1, and the states of "
+        "one column do not need each other. So the GPU kernel runs one block with one thread per state and "
+        "steps through the columns, each thread taking its running max over all predecessors. The Machine code "
+        "panel says what runs.",
+        [](AppState& s) {
+            on_example(s, Example::casino);
+            s.panels.machine_code = true;
+        },
+        inspect_end,
+    },
+    {
+        "Real DNA: a CpG island",
+        "The same two-state idea on 2,085 bases of the human insulin receptor gene (exon 1 and its 5' flank, "
+        "EMBL M23100): an island state I, rich in C and G, and a background state B. EMBOSS newcpgreport reports "
+        "one CpG island in this sequence, bases 1026-2004. The view is centred where the path's longest stay in "
+        "I begins, which covers most of that island; the Alignment panel's decoding text lists every run of I "
+        "and B.\n\nIn the layer 'behind best', I takes the lead of its column some bases after the path has "
+        "entered I: delta compares partial paths that end at time t, and only the traceback from the end says "
+        "where switching paid off.",
+        [](AppState& s) { on_example(s, Example::cpg_island); },
+        behind_best,
+    },
+}};
+
+constexpr std::array<Lesson, 4> kLessons{{
     {"Lesson 1: Global, local and semi-global", kModes},
     {"Lesson 2: Affine gaps, H, E and F", kAffine},
     {"Lesson 3: The wavefront, and what DPX changes", kWavefront},
+    {"Lesson 4: An HMM trellis is a DP matrix too", kTrellis},
 }};
 
 void apply_step(AppState& s) {

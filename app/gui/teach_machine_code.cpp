@@ -259,6 +259,7 @@ std::string fill_kernel_name(const Problem& p, bool dpx, OutputLevel level) {
             s = p.dtw_cost == DtwCost::squared ? "dtw-squared" : "dtw";
             if (p.band < 0) s += "-noband";  // kernels/cuda/dtw.cu: no band test per cell
             break;
+        case Algorithm::viterbi: s = "viterbi"; break;  // not a band kernel: no report line (yet)
     }
     s += dpx ? " dpx" : " dpx-free";
     s += level == OutputLevel::score ? " score" : level == OutputLevel::path ? " path" : " matrix";
@@ -374,6 +375,43 @@ void resources_line(const SassReport& r, const std::string& kernel, const Launch
                  res->registers, occ->warps_per_sm, occ->fraction * 100.0, occ->limiter.c_str());
 }
 
+// Viterbi: not a band kernel, so neither bands, tiles nor the band launch shape apply. What runs,
+// and the instruction mix where a report has the kernel.
+void draw_viterbi_machine(const SassReport& r, const Computed& c) {
+    const Problem& p = c.problem;
+    const Backend backend = c.result.backend;
+    const int S = p.rows(), T = p.cols();
+    const std::string dpx_k = fill_kernel_name(p, true, OutputLevel::matrix);
+    const std::string free_k = fill_kernel_name(p, false, OutputLevel::matrix);
+    if (backend == Backend::cuda) text_wrapped("ran: the Viterbi trellis kernel, DPX build (%s)", dpx_k.c_str());
+    else if (backend == Backend::cuda_portable) text_wrapped("ran: the Viterbi trellis kernel, DPX-free build (%s)", free_k.c_str());
+    else
+        text_wrapped("This job ran on the CPU (backend %s): the same recurrence, cell_ops.hpp over HostOps. On an "
+                     "H200 the GUI's job would run the Viterbi trellis kernel (%s, or %s without DPX):",
+                     std::string(backend_name(backend)).c_str(), dpx_k.c_str(), free_k.c_str());
+    section("how the trellis kernel runs");
+    text_wrapped("One block of one thread per state (%d thread%s here), the trellis one column per step: at step t "
+                 "thread s takes the running max over the %d predecessors, best = __viaddmax_s32(delta(k, t-1), "
+                 "ln a(k, s), best), adds ln e(s, x_t), writes delta(s, t) and its backpointer, and the block "
+                 "synchronizes before column t + 1. %d steps of %d dependent add-max each per thread.",
+                 S, S == 1 ? "" : "s", S, T, S);
+    text_wrapped("No wavefront and no bands: the states of one column are independent (they run at once), and "
+                 "every state of column t needs all of column t - 1. One block runs on one SM, so the rest of the "
+                 "GPU idles; the time is the chain of column steps, and each step is the chain of S add-max "
+                 "operations, one VIADDMNMX each with DPX, IADD3 + FMNMX without.");
+    section("instructions per cell");
+    const SassLoop* a = r.loop(dpx_k);
+    const SassLoop* b = r.loop(free_k);
+    if (a || b) {
+        const double per = 1.0 / std::max(1, r.cells_per_iteration);
+        mix_table("viterbi_loop", a ? &a->ops : nullptr, b ? &b->ops : nullptr, per, per);
+    } else {
+        text_wrapped("n/a: the SASS reports list the band kernels (align, edit, lcs, dtw); none has a line for "
+                     "the Viterbi kernel.");
+    }
+    disabled_wrapped("source: " + r.loops_source);
+}
+
 }  // namespace
 
 void draw_teach_machine_code(AppState& s) {
@@ -385,16 +423,20 @@ void draw_teach_machine_code(AppState& s) {
     }
     const Computed& c = *s.result;
     const Problem& p = c.problem;
-    const std::string& backend = c.result.backend;
+    if (p.algo == Algorithm::viterbi) {
+        draw_viterbi_machine(r, c);
+        return;
+    }
+    const Backend backend = c.result.backend;
     // The GUI's job runs at level matrix (H, E, F and the direction bits are copied back).
     const std::string dpx_k = fill_kernel_name(p, true, OutputLevel::matrix);
     const std::string free_k = fill_kernel_name(p, false, OutputLevel::matrix);
-    if (backend == "cuda") text_wrapped("ran: %s (DPX), beside it the DPX-free build of the same source", dpx_k.c_str());
-    else if (backend == "cuda-portable")
+    if (backend == Backend::cuda) text_wrapped("ran: %s (DPX), beside it the DPX-free build of the same source", dpx_k.c_str());
+    else if (backend == Backend::cuda_portable)
         text_wrapped("ran: %s, beside it the DPX build of the same source", free_k.c_str());
     else
         text_wrapped("This job ran on the CPU (backend %s). On an H200 the GUI's job would run the fill kernel "
-                     "'%s' (DPX) or '%s':", backend.c_str(), dpx_k.c_str(), free_k.c_str());
+                     "'%s' (DPX) or '%s':", std::string(backend_name(backend)).c_str(), dpx_k.c_str(), free_k.c_str());
 
     const SassLoop* a = r.loop(dpx_k);
     const SassLoop* b = r.loop(free_k);

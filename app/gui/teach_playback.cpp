@@ -31,7 +31,8 @@ namespace {
 constexpr int kPlotPoints = 1500;  // the activity plot's resolution (steps are averaged beyond)
 constexpr double kAutoPlaySeconds = 20.0;  // automatic speed: the whole fill in this time
 
-std::string schedule_label(const Schedule& s, const std::string& backend) {
+std::string schedule_label(const Schedule& s, Backend b) {
+    const std::string backend(backend_name(b));
     char buf[200];
     switch (s.kind()) {
         case ScheduleKind::gpu:
@@ -52,6 +53,14 @@ std::string schedule_label(const Schedule& s, const std::string& backend) {
 void rebuild(WavefrontCache& cache, const Computed& c) {
     cache = {};
     cache.result_id = c.id;
+    if (c.problem.algo == Algorithm::viterbi) {
+        // The schedules map band kernels; the trellis has no wavefront to replay.
+        cache.error = "Viterbi fills its trellis a column at a time: every state of time t needs the whole column "
+                      "t - 1 (a max over all predecessors), so there is no anti-diagonal wavefront and no bands to "
+                      "replay. The GPU kernel runs one block with one thread per state and synchronizes between "
+                      "columns (Machine code panel).";
+        return;
+    }
     auto s = Schedule::of_result(c.result, c.problem.rows(), c.problem.cols());
     if (!s) {
         cache.error = s.error().message;
@@ -290,7 +299,9 @@ void draw_wavefront(AppState& s) {
 
     const WavefrontCache& cache = w.cache;
     if (!cache.schedule) {
-        ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.4f, 1.0f), "%s", cache.error.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
+        text_wrapped("%s", cache.error.c_str());
+        ImGui::PopStyleColor();
         return;
     }
     const Schedule& sch = *cache.schedule;

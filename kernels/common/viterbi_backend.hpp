@@ -13,13 +13,16 @@ namespace dpviz {
 
 // The fast CPU trellis fill: the recurrence of cell_ops.hpp over HostOps, bit-identical to
 // viterbi_fixed (the reference); backpointers at levels path and matrix, delta at matrix.
-ViterbiFixedResult viterbi_fill_fast(const FixedHmm& model, std::span<const uint8_t> observations, OutputLevel level);
+// `control` is checked, and told the fraction done, every few columns: a cancelled fill returns
+// a cancelled error.
+Expected<ViterbiFixedResult> viterbi_fill_fast(const FixedHmm& model, std::span<const uint8_t> observations,
+                                               OutputLevel level, const RunControl& control = {});
 
 // The DpResult of a trellis: H and back as (S+1) x (T+1) grids (row 0 the silent begin state,
 // column 0 the time before the first observation; H at level matrix, back at path and matrix),
 // the path from (0, 0) through one state per observation, the end cell, the score, the log
 // probability and the double-precision reference.
-DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel level, std::string backend,
+DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel level, Backend backend,
                            double fill_ms);
 
 // align_reference, align_cpu and align_gpu for p.algo == Algorithm::viterbi.

@@ -80,7 +80,7 @@ Expected<BatchResult> run_cpu(std::span<const Problem> pairs, bool reference, co
         return resource_error("the batch needs " + gib(need) + " of memory on " + std::to_string(threads) +
                               " threads, " + gib(have) + " available: use fewer threads or shorter pairs");
     BatchResult r;
-    r.backend = reference ? "cpu-reference" : "cpu";
+    r.backend = reference ? Backend::cpu_reference : Backend::cpu;
     const int timed = std::max(1, opt.repeats);
     for (int k = timed > 1 ? -1 : 0; k < timed; ++k) {  // one untimed warm-up when repeating
         const auto t0 = std::chrono::steady_clock::now();
@@ -190,7 +190,7 @@ Expected<BatchResult> align_batch(std::span<const Problem> pairs, const BatchOpt
         PairScore& s = r->pairs[k];
         if (p.algo == Algorithm::dtw) {
             if (s.score >= kPosInf)
-                return usage_error(pair_label(pairs, k) + ": --band " + std::to_string(p.band) +
+                return usage_error(pair_label(pairs, k) + ": a band of " + std::to_string(p.band) +
                                    " leaves no warping path from (1,1) to (" + std::to_string(p.rows()) + "," +
                                    std::to_string(p.cols()) + "); widen the band");
             s.dtw_distance = dtw_distance_from_score(p, s.score);

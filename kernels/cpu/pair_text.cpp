@@ -16,22 +16,6 @@ std::string percent(int32_t part, int32_t whole) {
     return buf;
 }
 
-// One character per state for the decoded line: the first letters of the names when they
-// differ, else 0-9 a-z A-Z by index; "" when there are more states than that.
-std::string state_letters(const Hmm& m) {
-    std::string first;
-    for (const std::string& n : m.states) {
-        if (first.find(n.front()) != std::string::npos) {
-            first.clear();
-            break;
-        }
-        first += n.front();
-    }
-    if (!first.empty()) return first;
-    static constexpr std::string_view kDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    return m.states.size() <= kDigits.size() ? std::string(kDigits.substr(0, m.states.size())) : std::string();
-}
-
 std::string log_text(double v) {
     if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
     char buf[48];
@@ -56,7 +40,7 @@ std::string format_viterbi_text(const Problem& p, const DpResult& r) {
       << log_text(r.log_probability_reference) << ", quantization error "
       << log_text(r.log_probability - r.log_probability_reference) << ")\n";
     o << "# Final_state: " << m.states[size_t(r.end.i - 1)] << "\n";
-    o << "# Backend: " << r.backend << (r.fallback.empty() ? "" : " (" + r.fallback + ")") << "\n";
+    o << "# Backend: " << backend_name(r.backend) << (r.fallback.empty() ? "" : " (" + r.fallback + ")") << "\n";
     o << "########################################\n";
     if (r.path.size() < 2) return o.str();
     std::vector<int32_t> states;
@@ -128,7 +112,7 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
                       r.dtw_distance, r.dtw_reference, r.dtw_distance - r.dtw_reference);
         o << buf;
     }
-    o << "# Backend: " << r.backend << (r.fallback.empty() ? "" : " (" + r.fallback + ")") << "\n";
+    o << "# Backend: " << backend_name(r.backend) << (r.fallback.empty() ? "" : " (" + r.fallback + ")") << "\n";
     o << "########################################\n";
     if (p.algo == Algorithm::dtw) {
         // A warping path has no residues to show: list the matched sample pairs instead.
@@ -175,7 +159,7 @@ std::string format_caption(const Problem& p, const DpResult& r) {
     if (uses_substitution_matrix(p.algo))
         o << p.matrix.name << "  gap open " << p.score_text(p.gaps.open) << " extend " << p.score_text(p.gaps.extend) << "  ";
     if (p.algo == Algorithm::viterbi) {
-        o << "ln P " << log_text(r.log_probability) << "  backend " << r.backend;
+        o << "ln P " << log_text(r.log_probability) << "  backend " << backend_name(r.backend);
         return o.str();
     }
     if (p.algo == Algorithm::dtw) {
@@ -184,7 +168,7 @@ std::string format_caption(const Problem& p, const DpResult& r) {
         o << "cost " << dtw_cost_name(p.dtw_cost) << (p.band >= 0 ? "  band " + std::to_string(p.band) : "")
           << "  distance " << buf << "  ";
     }
-    o << "score " << p.score_text(r.score) << "  backend " << r.backend;
+    o << "score " << p.score_text(r.score) << "  backend " << backend_name(r.backend);
     return o.str();
 }
 

@@ -125,6 +125,7 @@ Plan make_plan(const Problem& p, OutputLevel level) {
             k.family = p.dtw_cost == DtwCost::abs ? Family::dtw_abs : Family::dtw_squared;
             plan.dtw = true;
             break;
+        case Algorithm::viterbi: break;  // no wavefront: align_cpu hands it to align_viterbi_cpu
     }
     return plan;
 }
@@ -494,7 +495,7 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
     DpResult r;
     r.algo = p.algo;
     r.level = level;
-    r.backend = "cpu";
+    r.backend = Backend::cpu;
     r.cells = int64_t(p.rows()) * p.cols();
     const int32_t M = p.rows(), N = p.cols();
 

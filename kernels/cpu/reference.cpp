@@ -178,7 +178,7 @@ Expected<DpResult> align_reference(const Problem& p, const RunControl& control) 
     DpResult r;
     r.algo = p.algo;
     r.level = OutputLevel::matrix;
-    r.backend = "cpu-reference";
+    r.backend = Backend::cpu_reference;
     r.cells = int64_t(p.rows()) * p.cols();
 
     const auto t0 = std::chrono::steady_clock::now();

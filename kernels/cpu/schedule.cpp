@@ -155,18 +155,18 @@ Schedule Schedule::cpu(int32_t M, int32_t N, int lanes, int threads, std::vector
 }
 
 Expected<Schedule> Schedule::of_result(const DpResult& r, int32_t M, int32_t N) {
-    if (r.backend == "cpu-reference") return reference(M, N);
-    if (r.backend == "cpu") {
+    if (r.backend == Backend::cpu_reference) return reference(M, N);
+    if (r.backend == Backend::cpu) {
         if (r.shape.lanes <= 0 && M > 0 && N > 0)
             return usage_error("the CPU result carries no band shape (lanes): nothing to map its cells to");
         return cpu(M, N, r.shape.lanes, r.shape.threads, r.shape.band_thread);
     }
-    if (r.backend == "cuda" || r.backend == "cuda-portable") {
+    if (r.backend == Backend::cuda || r.backend == Backend::cuda_portable) {
         if ((r.shape.blocks <= 0 || r.shape.warps_per_block <= 0) && M > 0 && N > 0)
             return usage_error("the GPU result carries no launch shape: nothing to map its cells to");
         return gpu(M, N, r.shape.blocks, r.shape.warps_per_block);
     }
-    return usage_error("no schedule for backend '" + r.backend + "'");
+    return usage_error("no schedule for backend '" + std::string(backend_name(r.backend)) + "'");
 }
 
 void Schedule::finish() {

@@ -2,6 +2,7 @@
 // one place that lays a trellis into the DP grid for every backend.
 #include "viterbi_backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -11,7 +12,8 @@
 
 namespace dpviz {
 
-ViterbiFixedResult viterbi_fill_fast(const FixedHmm& m, std::span<const uint8_t> obs, OutputLevel level) {
+Expected<ViterbiFixedResult> viterbi_fill_fast(const FixedHmm& m, std::span<const uint8_t> obs, OutputLevel level,
+                                               const RunControl& control) {
     using Ops = cell::HostOps;
     const size_t S = size_t(m.states), K = size_t(m.symbols), T = obs.size();
     // Transitions by destination, so the loop over predecessors is contiguous and vectorizes.
@@ -31,7 +33,13 @@ ViterbiFixedResult viterbi_fill_fast(const FixedHmm& m, std::span<const uint8_t>
         if (level == OutputLevel::matrix) std::copy(cur.begin(), cur.end(), out.delta.data.begin() + t * S);
     };
     keep(0);
+    // About 4 M candidates between two checks of `control`.
+    const size_t check_every = std::max<size_t>(1, (size_t(1) << 22) / std::max<size_t>(1, S * S));
     for (size_t t = 1; t < T; ++t) {
+        if (t % check_every == 0) {
+            if (control.cancelled()) return cancelled_error();
+            control.report(double(t) / double(T));
+        }
         std::swap(prev, cur);
         for (size_t s = 0; s < S; ++s) {
             const int32_t* a = &into[s * S];
@@ -61,13 +69,13 @@ ViterbiFixedResult viterbi_fill_fast(const FixedHmm& m, std::span<const uint8_t>
     return out;
 }
 
-DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel level, std::string backend,
+DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel level, Backend backend,
                            double fill_ms) {
     const int32_t S = p.rows(), T = p.cols();
     DpResult r;
     r.algo = p.algo;
     r.level = level;
-    r.backend = std::move(backend);
+    r.backend = backend;
     r.fill_ms = fill_ms;
     r.cells = int64_t(S) * T;
     r.score = v.score;
@@ -104,10 +112,10 @@ Expected<DpResult> align_viterbi_cpu(const Problem& p, OutputLevel level, bool r
     const auto t0 = std::chrono::steady_clock::now();
     Expected<ViterbiFixedResult> v = ViterbiFixedResult{};
     if (reference) v = viterbi_fixed(*p.hmm_fixed, p.target_codes, level);
-    else v = viterbi_fill_fast(*p.hmm_fixed, p.target_codes, level);
+    else v = viterbi_fill_fast(*p.hmm_fixed, p.target_codes, level, control);
     if (!v) return v.error();
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return viterbi_dp_result(p, std::move(*v), level, reference ? "cpu-reference" : "cpu", ms);
+    return viterbi_dp_result(p, std::move(*v), level, reference ? Backend::cpu_reference : Backend::cpu, ms);
 }
 
 }  // namespace dpviz

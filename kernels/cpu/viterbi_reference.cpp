@@ -43,6 +43,20 @@ int Hmm::symbol_index(char c) const {
     return k == std::string::npos ? -1 : static_cast<int>(k);
 }
 
+std::string state_letters(const Hmm& m) {
+    std::string first;
+    for (const std::string& n : m.states) {
+        if (first.find(n.front()) != std::string::npos) {
+            first.clear();
+            break;
+        }
+        first += n.front();
+    }
+    if (!first.empty()) return first;
+    static constexpr std::string_view kDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    return m.states.size() <= kDigits.size() ? std::string(kDigits.substr(0, m.states.size())) : std::string();
+}
+
 namespace {
 
 // One table of make_hmm: `rows` rows of `cols` probabilities, each row summing to 1. Rows are

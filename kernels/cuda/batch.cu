@@ -50,7 +50,7 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     using namespace cuda::batch;
     DPVIZ_TRY(device_ready());
     BatchResult r;
-    r.backend = dpx ? "cuda" : "cuda-portable";
+    r.backend = dpx ? Backend::cuda : Backend::cuda_portable;
     r.pairs.resize(pairs.size());
 
     // Pairs with an interior cell, largest first (blocks take pairs in this order), packed.

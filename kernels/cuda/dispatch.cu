@@ -455,7 +455,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     DpResult r;
     r.algo = p.algo;
     r.level = level;
-    r.backend = dpx ? "cuda" : "cuda-portable";
+    r.backend = dpx ? Backend::cuda : Backend::cuda_portable;
     r.cells = int64_t(M) * N;
     r.shape.blocks = launched.blocks;
     r.shape.warps_per_block = launched.warps_per_block;
@@ -577,7 +577,7 @@ Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, cons
         r.level = level;
         if (level != OutputLevel::matrix) { r.H = {}; r.E = {}; r.F = {}; }
         if (level == OutputLevel::score) { r.dirs = {}; r.path.clear(); r.alignment = {}; }
-        r.backend = dpx ? "cuda" : "cuda-portable";
+        r.backend = dpx ? Backend::cuda : Backend::cuda_portable;
         r.fill_ms = 0;
         return r;
     }

@@ -462,7 +462,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     DpResult r;
     r.algo = p.algo;
     r.level = OutputLevel::score;
-    r.backend = dpx ? "cuda" : "cuda-portable";
+    r.backend = dpx ? Backend::cuda : Backend::cuda_portable;
     r.cells = int64_t(M) * N;
     r.fill_ms = fills[fills.size() / 2];
     // r.shape stays empty: the teaching views' band schedule is not this kernel's.

@@ -470,7 +470,7 @@ Expected<DeviceAlignment> align_on_device(const Problem& p, bool dpx, int min_si
     DpResult& r = out.result;
     r.algo = p.algo;
     r.level = OutputLevel::matrix;
-    r.backend = dpx ? "cuda" : "cuda-portable";
+    r.backend = dpx ? Backend::cuda : Backend::cuda_portable;
     r.cells = int64_t(M) * N;
     r.fill_ms = filled->fill_ms;
     r.shape = filled->shape;

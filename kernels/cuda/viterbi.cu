@@ -211,7 +211,7 @@ Expected<DpResult> align_viterbi_gpu(const Problem& p, OutputLevel level, bool d
         v.path[size_t(T) - 1] = v.last_state;
         for (int t = T - 1; t > 0; --t) v.path[size_t(t) - 1] = v.back.at(t, v.path[size_t(t)]);
     }
-    return viterbi_dp_result(p, std::move(v), level, dpx ? "cuda" : "cuda-portable", double(fill_ms));
+    return viterbi_dp_result(p, std::move(v), level, dpx ? Backend::cuda : Backend::cuda_portable, double(fill_ms));
 }
 
 }  // namespace dpviz

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
 #include "gui/cell_inspect.hpp"
 
 namespace dpviz::gui {
@@ -92,6 +93,47 @@ TEST(CellInspect, OptimalMaskCoversThePathForEveryAlgorithm) {
     for (const Cell c : r.path) EXPECT_EQ(m.at(c.i, c.j), 1);
 }
 
+// Viterbi with two states that are the same: every path through them is most likely, so the
+// mask holds both rows of every column; the reported path takes the lowest state (row 1).
+TEST(CellInspect, ViterbiMaskHoldsEveryTiedStatePath) {
+    auto m = make_hmm("twins", {"A", "B"}, "xy", {0.5, 0.5}, {0.5, 0.5, 0.5, 0.5}, {0.9, 0.1, 0.9, 0.1});
+    ASSERT_TRUE(m) << m.error().message;
+    auto p = make_viterbi_problem(std::make_shared<const Hmm>(*m), {"obs", "xyxx"}, {0, 1, 0, 0});
+    ASSERT_TRUE(p) << p.error().message;
+    const DpResult r = align_reference(*p);
+    const MatrixRefs refs{&r.H, &r.E, &r.F, &r.dirs, {}, &r.back};
+    const Grid<uint8_t> mask = optimal_mask(*p, refs, r.score);
+    ASSERT_EQ(mask.rows, 3);
+    ASSERT_EQ(mask.cols, 5);
+    EXPECT_EQ(mask.at(0, 0), 1);
+    for (int t = 1; t <= 4; ++t) {
+        EXPECT_EQ(mask.at(0, t), 0) << t;  // the begin state only before the first observation
+        EXPECT_EQ(mask.at(1, t), 1) << t;
+        EXPECT_EQ(mask.at(2, t), 1) << t;
+        EXPECT_EQ(r.path[size_t(t)], (Cell{1, t}));
+    }
+    // One candidate per predecessor, the winner the backpointer (row 1: ties go to the lowest).
+    const CellExplain x = explain_cell(*p, refs, {2, 3});
+    EXPECT_EQ(x.state, "B");
+    EXPECT_EQ(x.target_residue, 'x');
+    ASSERT_EQ(x.h_candidates.size(), 2u);
+    EXPECT_EQ(x.h_candidates[0].value, x.h_candidates[1].value);
+    EXPECT_TRUE(x.h_candidates[0].won);
+    EXPECT_FALSE(x.h_candidates[1].won);
+    ASSERT_TRUE(x.back);
+    EXPECT_EQ(*x.back, 1);
+    // A model where B cannot emit y: the mask leaves it out of that column.
+    auto strict = make_hmm("strict", {"A", "B"}, "xy", {0.5, 0.5}, {0.5, 0.5, 0.5, 0.5}, {0.9, 0.1, 1.0, 0.0});
+    ASSERT_TRUE(strict);
+    auto q = make_viterbi_problem(std::make_shared<const Hmm>(*strict), {"obs", "xyx"}, {0, 1, 0});
+    ASSERT_TRUE(q);
+    const DpResult rq = align_reference(*q);
+    const Grid<uint8_t> mq = optimal_mask(*q, {&rq.H, &rq.E, &rq.F, &rq.dirs, {}, &rq.back}, rq.score);
+    EXPECT_EQ(mq.at(2, 2), 0);
+    EXPECT_EQ(mq.at(1, 2), 1);
+    EXPECT_EQ(term_text(rq.H.at(2, 2)), "-inf");
+}
+
 TEST(CellInspect, ArrowsFollowTheBits) {
     const Problem p = problem(Algorithm::local, "A", "A", 1, 1);
     const CellArrows a = arrows_of(p, dir::kDiag | dir::kLeft | dir::kZero, LayerKind::H);
@@ -108,6 +150,11 @@ TEST(CellInspect, PathIndex) {
     EXPECT_EQ(path_index(path, {1, 2}), 2);
     EXPECT_EQ(path_index(path, {3, 3}), 4);
     EXPECT_FALSE(path_index(path, {2, 2}));
+    // A Viterbi path: one cell per column, jumping rows both ways.
+    const std::vector<Cell> states = {{0, 0}, {2, 1}, {1, 2}, {3, 3}, {1, 4}};
+    for (size_t k = 0; k < states.size(); ++k) EXPECT_EQ(path_index(states, states[k]), int(k));
+    EXPECT_FALSE(path_index(states, {1, 1}));
+    EXPECT_FALSE(path_index(states, {2, 3}));
 }
 
 }  // namespace

@@ -36,7 +36,8 @@ std::vector<std::string> names(const std::vector<FileEntry>& v) {
 }
 
 TEST(GuiFileDialog, InputFileNames) {
-    for (const char* n : {"x.fa", "x.FASTA", "x.fq.gz", "x.fastq", "x.csv", "x.tsv", "x.txt", "x.seq", "genome.fna.gz"})
+    for (const char* n :
+         {"x.fa", "x.FASTA", "x.fq.gz", "x.fastq", "x.csv", "x.tsv", "x.txt", "x.seq", "genome.fna.gz", "casino.hmm"})
         EXPECT_TRUE(is_input_file_name(n)) << n;
     for (const char* n : {"x.pdf", "x.gz", "fa", "x.fa.bak", "x.png"}) EXPECT_FALSE(is_input_file_name(n)) << n;
 }

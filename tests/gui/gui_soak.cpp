@@ -61,7 +61,7 @@ public:
     // teaching inspector, and at the smallest: ImGui keeps its vertex and index buffers at the
     // largest frame they held, a one-off cost that belongs in the baseline, not in the growth.
     void warm_up() {
-        for (const Example e : {Example::dna_repeat_inversion, Example::dtw_signals, Example::globins}) {
+        for (const Example e : {Example::dna_repeat_inversion, Example::dtw_signals, Example::casino, Example::globins}) {
             load_example(s_, e);
             settle_and_check();
             s_.panels.inspector = true;
@@ -88,12 +88,12 @@ public:
             p.gap_extend = 1 + int(pick(unsigned(p.gap_open)));
             request_compute(s_, true);
             current_ = true;
-        } else if (k < 36) {  // algorithm; DTW only on the signals
+        } else if (k < 36) {  // algorithm; DTW only on the signals, Viterbi only on its model (a recompute)
             if (p.algo == Algorithm::dtw) {
                 p.dtw_cost = pick(2) ? DtwCost::abs : DtwCost::squared;
                 p.band_on = pick(2);
                 p.band = int(pick(300));
-            } else {
+            } else if (p.algo != Algorithm::viterbi) {
                 static constexpr Algorithm kSeq[] = {Algorithm::local, Algorithm::global, Algorithm::semiglobal,
                                                      Algorithm::edit, Algorithm::lcs};
                 p.algo = kSeq[pick(5)];
@@ -114,8 +114,8 @@ public:
             current_ = true;
         } else if (k < 52) {
             static constexpr Example kExamples[] = {Example::globins, Example::globins, Example::dtw_signals,
-                                                    Example::dna_repeat_inversion};
-            load_example(s_, kExamples[pick(4)]);
+                                                    Example::dna_repeat_inversion, Example::casino};
+            load_example(s_, kExamples[pick(5)]);
             current_ = true;
             ++figures.switches;
         } else if (k < 60) {

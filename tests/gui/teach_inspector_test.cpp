@@ -1,13 +1,15 @@
 // The recurrence inspector against the engine: for sampled cells of seeded random problems of
 // every algorithm, its recurrence values and kernel lines equal the engine's H/E/F/D, the cell
 // operation of kernels/common/cell_ops.hpp (HostOps) gives the same value and direction bits,
-// and the winners it names are exactly the stored bits. Plus the panel in headless frames.
+// and the winners it names are exactly the stored bits; for Viterbi, on random models, the same
+// with the backpointers. Plus the panel in headless frames.
 #include <algorithm>
 #include <cfloat>
 #include <random>
 
 #include "../../kernels/common/cell_ops.hpp"
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
 #include "gui/teach_inspector.hpp"
 #include "gui_test_util.hpp"
 
@@ -91,6 +93,7 @@ OpsCell cell_ops_value(const Problem& p, const DpResult& r, Cell c) {
             o.h = cell::dtw<HostOps, true>(diag, up, left, in ? p.dtw_local_cost(i, j) : 0, in, kPosInf, o.bits);
             break;
         }
+        case Algorithm::viterbi: break;  // check_viterbi_cell
     }
     return o;
 }
@@ -177,6 +180,119 @@ TEST(TeachInspector, NumbersMatchTheEngineForEveryAlgorithm) {
             check_cell(p, *r, {rows - 1, cols - 1}, "last cell");
         }
     }
+}
+
+// A random model: S states, K symbols, about one probability in seven 0 (impossible cells).
+Expected<Hmm> random_hmm(std::mt19937& rng, int S, int K) {
+    const auto row = [&](int n) {
+        std::vector<double> v(static_cast<size_t>(n), 0.0);
+        double sum = 0;
+        for (double& x : v) sum += x = rng() % 7 == 0 ? 0.0 : 0.05 + double(rng() % 1000) / 1000.0;
+        if (sum == 0) sum = v[0] = 1.0;
+        for (double& x : v) x /= sum;
+        return v;
+    };
+    std::vector<std::string> states;
+    for (int k = 0; k < S; ++k) states.push_back("s" + std::to_string(k));
+    std::vector<double> start = row(S), trans, emit;
+    for (int k = 0; k < S; ++k) {
+        for (double x : row(S)) trans.push_back(x);
+        for (double x : row(K)) emit.push_back(x);
+    }
+    return make_hmm("random", states, std::string("abcd").substr(0, size_t(K)), start, trans, emit);
+}
+
+void check_viterbi_cell(const Problem& p, const DpResult& r, Cell c, const std::string& where) {
+    using cell::HostOps;
+    const MatrixRefs refs{&r.H, &r.E, &r.F, &r.dirs, {}, &r.back};
+    const Inspection in = inspect_cell(p, refs, c);
+    const int32_t H = r.H.at(c.i, c.j);
+    ASSERT_EQ(in.x.h, H) << where;
+    EXPECT_TRUE(in.bits.empty()) << where;
+    if (c.i == 0 || c.j == 0) {
+        EXPECT_TRUE(in.border) << where;
+        EXPECT_NE(in.border_rule.find("begin state"), std::string::npos) << where << ": " << in.border_rule;
+        return;
+    }
+    // Both recurrence lines (ln p, fixed point) and both kernel forms give the engine's delta.
+    ASSERT_EQ(in.recurrences.size(), 2u) << where;
+    EXPECT_EQ(in.recurrences[0].value, H) << where;
+    EXPECT_EQ(in.recurrences[1].value, H) << where;
+    EXPECT_EQ(line(in.score_only, "delta").value, H) << where << " running max";
+    EXPECT_EQ(line(in.with_dirs, "delta").value, H) << where << " with the backpointer";
+    // cell_ops.hpp, as the kernels call it, agrees: the running max, and the arg form's winner.
+    const FixedHmm& f = *p.hmm_fixed;
+    const int s = c.i - 1, S = f.states;
+    const int32_t emit = f.emission[size_t(s) * size_t(f.symbols) + p.target_codes[size_t(c.j - 1)]];
+    const auto trans = [&](int k) { return f.transition[size_t(k) * size_t(S) + size_t(s)]; };
+    int32_t best = kNegInf, arg_best = kNegInf, arg = 0;
+    if (c.j == 1) {
+        best = arg_best = f.start[size_t(s)];
+    } else {
+        for (int k = 0; k < S; ++k) best = cell::viterbi_candidate<HostOps>(r.H.at(k + 1, c.j - 1), trans(k), best);
+        for (int k = S - 1; k >= 0; --k)
+            arg_best = cell::viterbi_candidate_arg<HostOps>(r.H.at(k + 1, c.j - 1), trans(k), arg_best, k, arg);
+    }
+    EXPECT_EQ(cell::viterbi_cell<HostOps>(best, emit, kNegInf), H) << where << " cell_ops";
+    EXPECT_EQ(arg_best, best) << where;
+    // The winner named is the stored backpointer, the lowest state among the best candidates.
+    const int back = r.back.at(c.i, c.j);
+    int won = 0, lowest_best = -1;
+    int32_t top = kNegInf;
+    for (const Candidate& k : in.x.h_candidates) top = std::max(top, k.value);
+    for (const Candidate& k : in.x.h_candidates) {
+        won += k.won;
+        if (k.won) {
+            EXPECT_EQ(k.row, back) << where;
+            EXPECT_NE(in.recurrences[0].winner.find(k.name), std::string::npos) << where << " " << in.recurrences[0].winner;
+        }
+        if (lowest_best < 0 && k.value == top && top > kNegInf) lowest_best = k.row;
+    }
+    // No finite predecessor term: nothing won (an impossible emission alone leaves the winner).
+    if (top <= kNegInf) {
+        EXPECT_EQ(won, 0) << where;
+        EXPECT_EQ(H, kNegInf) << where;
+        return;
+    }
+    EXPECT_EQ(won, 1) << where;
+    EXPECT_EQ(lowest_best, back) << where;
+    if (c.j > 1) {
+        EXPECT_EQ(arg + 1, back) << where << " cell_ops arg";
+        EXPECT_EQ(line(in.with_dirs, "arg").value, back) << where;
+    }
+}
+
+TEST(TeachInspector, ViterbiNumbersMatchTheEngineAndCellOps) {
+    std::mt19937 rng(1998);
+    int checked = 0;
+    for (int rep = 0; rep < 16; ++rep) {
+        // Up to 12 states: past kViterbiShownTerms, where the lines fold the middle steps.
+        const int S = 1 + int(rng() % 12), K = 2 + int(rng() % 3), T = 2 + int(rng() % 24);
+        auto m = random_hmm(rng, S, K);
+        ASSERT_TRUE(m) << m.error().message;
+        std::vector<uint8_t> codes;
+        std::string symbols;
+        for (int t = 0; t < T; ++t) {
+            codes.push_back(uint8_t(rng() % unsigned(K)));
+            symbols += m->alphabet[codes.back()];
+        }
+        auto p = make_viterbi_problem(std::make_shared<const Hmm>(*m), {"obs", symbols}, codes);
+        ASSERT_TRUE(p) << p.error().message;
+        AlignOptions opt;
+        opt.level = OutputLevel::matrix;
+        auto r = align(*p, opt);  // as the GUI's job
+        if (!r) {
+            EXPECT_EQ(r.error().kind, ErrorKind::input) << r.error().message;  // observations impossible under it
+            continue;
+        }
+        for (int i = 0; i < r->H.rows; ++i)
+            for (int j = 0; j < r->H.cols; ++j) {
+                check_viterbi_cell(*p, *r, {i, j},
+                                   std::to_string(S) + " states (" + std::to_string(i) + "," + std::to_string(j) + ")");
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 200);
 }
 
 TEST(TeachInspector, LiveFormulaOfALinearLocalCell) {

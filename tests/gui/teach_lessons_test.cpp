@@ -2,6 +2,7 @@
 // with the panel's Next button, sets what it says (algorithm, scores, layer, panels, inspected
 // cell) once its result is in, ends at the last step, and Back returns; plus the CLI options.
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
 #include "gui/gui.hpp"
 #include "gui/teach_lessons.hpp"
 #include "gui/teach_playback.hpp"
@@ -114,6 +115,53 @@ TEST(TeachLessons, WavefrontAndDpx) {
                   });
 }
 
+TEST(TeachLessons, HmmTrellis) {
+    const Lesson& l = lessons()[3];
+    EXPECT_STREQ(l.title, "Lesson 4: An HMM trellis is a DP matrix too");
+    run_lesson(3, {
+                      {Algorithm::viterbi, std::nullopt},
+                      {Algorithm::viterbi, std::nullopt, Layer::E},
+                      {Algorithm::viterbi, std::nullopt},
+                      {Algorithm::viterbi, std::nullopt, Layer::H, false, false, true},
+                      {Algorithm::viterbi, std::nullopt, Layer::E},
+                  });
+}
+
+TEST(TeachLessons, HmmTrellisStepsShowWhatTheTextSays) {
+    HeadlessImGui ui;
+    AppState s = fresh_state();
+    Worker w(run_job);
+    ui.frame(s, &w);
+    // Step 1: the casino's 300 rolls, two states and the begin state.
+    open_lesson(s, 3, 0);
+    settle(ui, s, w);
+    ASSERT_TRUE(s.result);
+    EXPECT_EQ(s.result->rows(), 3);
+    EXPECT_EQ(s.result->cols(), 301);
+    EXPECT_EQ(s.result->problem.hmm->states, (std::vector<std::string>{"F", "L"}));
+    // Step 3: the inspected cell is where the path first changes state, and it is centred.
+    open_lesson(s, 3, 2);
+    settle(ui, s, w);
+    const std::vector<Cell>& path = s.result->result.path;
+    ASSERT_TRUE(s.view.inspected);
+    const Cell c = *s.view.inspected;
+    ASSERT_GE(c.j, 2);
+    EXPECT_EQ(path[size_t(c.j)], c);
+    EXPECT_NE(path[size_t(c.j) - 1].i, c.i);
+    for (int32_t t = 2; t < c.j; ++t) EXPECT_EQ(path[size_t(t)].i, path[1].i);
+    EXPECT_NEAR(s.view.xf.x0 + s.view.canvas.w / 2 / s.view.xf.cell_px, c.j + 0.5, 1.0);
+    // Step 5: the CpG-island model on M23100, where EMBOSS newcpgreport reports one island,
+    // 1026-2004: the decoded island state covers most of it.
+    open_lesson(s, 3, 4);
+    settle(ui, s, w);
+    const Problem& p = s.result->problem;
+    EXPECT_EQ(p.hmm->states, (std::vector<std::string>{"I", "B"}));
+    EXPECT_EQ(p.target_name, "M23100");
+    int island = 0;
+    for (int32_t t = 1026; t <= 2004; ++t) island += s.result->result.path[size_t(t)].i == 1;
+    EXPECT_GT(island, (2004 - 1026 + 1) / 2);
+}
+
 TEST(TeachLessons, AffineLessonPathsAreWhatTheTextSays) {
     HeadlessImGui ui;
     AppState s = fresh_state();
@@ -136,7 +184,8 @@ TEST(TeachLessons, CommandLine) {
     EXPECT_TRUE(o->initial.panels.machine_code);
     ASSERT_TRUE(o->initial.view.inspected);
     EXPECT_EQ(*o->initial.view.inspected, (Cell{4, 5}));
-    EXPECT_FALSE(parse_gui_args({"--lesson", "4"}, session));
+    EXPECT_TRUE(parse_gui_args({"--lesson", "4", "--lesson-step", "5"}, session));
+    EXPECT_FALSE(parse_gui_args({"--lesson", "5"}, session));
     EXPECT_FALSE(parse_gui_args({"--lesson", "1", "--lesson-step", "9"}, session));
     EXPECT_FALSE(parse_gui_args({"--panel", "nope"}, session));
     EXPECT_FALSE(parse_gui_args({"--inspect", "-1,2"}, session));

@@ -124,7 +124,7 @@ void pretend_gpu(AppState& s, int blocks, int warps_per_block) {
     c->f = old.f;
     c->mask = old.mask;
     for (int k = 0; k < 3; ++k) c->range[k] = old.range[k];
-    c->result.backend = "cuda";
+    c->result.backend = Backend::cuda;
     c->result.shape = FillShape{};
     c->result.shape.blocks = blocks;
     c->result.shape.warps_per_block = warps_per_block;
@@ -157,7 +157,7 @@ TEST_F(TeachPlayback, GpuMappingShowsComputedCellsAtStepK) {
 
 TEST_F(TeachPlayback, CpuMappingShowsComputedCellsAtStepK) {
     ASSERT_TRUE(s.result);
-    ASSERT_EQ(s.result->result.backend, "cpu");
+    ASSERT_EQ(s.result->result.backend, Backend::cpu);
     s.wavefront.view = TeachView::playback;
     center_on(ui, s, w, 34, 40, 7.0);  // rows 10-60 clear of the canvas edges: the probes below in view
     ASSERT_TRUE(s.wavefront.cache.schedule) << s.wavefront.cache.error;

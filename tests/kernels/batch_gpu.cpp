@@ -30,7 +30,7 @@ void check_gpu(const std::vector<Problem>& pairs, const std::string& what) {
         auto got = align_batch(pairs, opt);
         const std::string at = what + " " + std::string(backend_name(b));
         ASSERT_TRUE(got) << at << ": " << got.error().message;
-        ASSERT_EQ(got->backend, std::string(backend_name(b))) << at << ": " << got->fallback;
+        ASSERT_EQ(got->backend, b) << at << ": " << got->fallback;
         EXPECT_GE(got->warps_per_pair, 1) << at;
         ASSERT_EQ(got->pairs.size(), pairs.size());
         int wrong = 0;

@@ -49,7 +49,7 @@ TEST(Batch, CpuBackendsMatchTheReferenceEveryAlgorithm) {
                     opt.threads = threads;
                     auto r = align_batch(pairs, opt);
                     ASSERT_TRUE(r) << c.name << ": " << r.error().message;
-                    EXPECT_EQ(r->backend, std::string(backend_name(b)));
+                    EXPECT_EQ(r->backend, b);
                     EXPECT_TRUE(r->fallback.empty()) << r->fallback;
                     expect_reference(pairs, *r, c.name + " " + std::string(backend_name(b)) + " threads " +
                                                     std::to_string(threads));
@@ -86,7 +86,7 @@ TEST(Batch, GpuRequestGivesTheReferenceScoresOnEveryMachine) {
         auto r = align_batch(pairs, opt);
         ASSERT_TRUE(r) << r.error().message;
         if (!gpu_usable() && b != Backend::automatic) {
-            EXPECT_EQ(r->backend, "cpu");
+            EXPECT_EQ(r->backend, Backend::cpu);
             EXPECT_NE(r->fallback.find("ran on the CPU"), std::string::npos) << r->fallback;
         }
         expect_reference(pairs, *r, std::string(backend_name(b)));

@@ -41,7 +41,7 @@ public:
 
 // Everything the reference reports, restricted to what the level keeps, from the fast backend.
 void expect_same(const DpResult& want, const DpResult& got, OutputLevel level, const std::string& where) {
-    EXPECT_EQ(got.backend, "cpu") << where;
+    EXPECT_EQ(got.backend, Backend::cpu) << where;
     EXPECT_TRUE(got.fallback.empty()) << where;
     test::expect_same(want, got, level, where);
 }
@@ -278,7 +278,7 @@ TEST(CpuBackend, DtwMatchesReference) {
 TEST(CpuBackend, ReportsCellsAndBackend) {
     Case c{Algorithm::global, "ACGTACGT", "ACGGT", {}};
     const DpResult r = align_cpu(make(c), OutputLevel::score, 1);
-    EXPECT_EQ(r.backend, "cpu");
+    EXPECT_EQ(r.backend, Backend::cpu);
     EXPECT_EQ(r.cells, 40);
     EXPECT_EQ(r.level, OutputLevel::score);
 }

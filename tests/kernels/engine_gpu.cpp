@@ -108,7 +108,7 @@ void check_against_reference(const Config& c, int m, int n, uint32_t seed, std::
                  << " seed " << seed;
             auto r = align_gpu(*p, level, dpx);
             ASSERT_TRUE(r) << what.str() << ": " << r.error().message;
-            EXPECT_EQ(r->backend, dpx ? "cuda" : "cuda-portable");
+            EXPECT_EQ(r->backend, dpx ? Backend::cuda : Backend::cuda_portable);
             test::expect_same(ref, *r, level, what.str());
         }
 }
@@ -239,7 +239,7 @@ TEST(GpuEngine, AlignRunsTheRequestedGpuBackend) {
         o.backend = b;
         auto r = align(*p, o);
         ASSERT_TRUE(r) << r.error().message;
-        EXPECT_EQ(r->backend, b == Backend::cuda_portable ? "cuda-portable" : "cuda");
+        EXPECT_EQ(r->backend, b == Backend::cuda_portable ? Backend::cuda_portable : Backend::cuda);
         EXPECT_TRUE(r->fallback.empty()) << r->fallback;
         EXPECT_EQ(r->score, align_reference(*p).score);
     }

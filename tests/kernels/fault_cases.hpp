@@ -175,7 +175,7 @@ inline void check_alloc_and_launch_faults(Device d) {
                 } else {
                     ASSERT_TRUE(r) << item << ": " << r.error().message;
                     DpResult want = align_cpu(c.problem, level, 0);
-                    want.backend = "cuda";
+                    want.backend = Backend::cuda;
                     expect_identical(*r, want);
                 }
             }

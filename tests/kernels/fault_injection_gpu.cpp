@@ -37,7 +37,7 @@ TEST(GpuFaultReal, TheDeviceStillWorksAfterInjectedFaults) {
     auto r = align_gpu(p, OutputLevel::path, true);
     ASSERT_TRUE(r) << r.error().message;
     DpResult want = align_cpu(p, OutputLevel::path, 0);
-    want.backend = "cuda";
+    want.backend = Backend::cuda;
     expect_identical(*r, want);
 }
 

@@ -26,7 +26,7 @@ FillShape check_owners(const Problem& p, bool dpx) {
     auto r = align_gpu_owners(p, dpx, owner);
     EXPECT_TRUE(r) << r.error().message;
     if (!r) return {};
-    EXPECT_EQ(r->backend, dpx ? "cuda" : "cuda-portable");
+    EXPECT_EQ(r->backend, dpx ? Backend::cuda : Backend::cuda_portable);
     EXPECT_GE(r->shape.blocks, 1);
     EXPECT_GE(r->shape.warps_per_block, 1);
     EXPECT_LE(r->shape.warps_per_block, gpu_band::kMaxWarpsPerBlock);

@@ -275,7 +275,7 @@ TEST(Schedule, OfResultFollowsTheBackendThatRan) {
     EXPECT_EQ(r->kind(), ScheduleKind::reference);
 
     DpResult gpu = cpu;
-    gpu.backend = "cuda";
+    gpu.backend = Backend::cuda;
     EXPECT_FALSE(Schedule::of_result(gpu, p.rows(), p.cols()));  // no launch shape: no mapping
     gpu.shape.blocks = 2;
     gpu.shape.warps_per_block = 4;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -143,7 +144,9 @@ TEST(ViterbiFast, SeededRandomModelsEqualTheFixedPointReference) {
             for (const OutputLevel level : {OutputLevel::score, OutputLevel::path, OutputLevel::matrix}) {
                 auto ref = viterbi_fixed(*fixed, obs, level);
                 ASSERT_TRUE(ref);
-                expect_same_fixed(viterbi_fill_fast(*fixed, obs, level), *ref);
+                auto fast = viterbi_fill_fast(*fixed, obs, level);
+                ASSERT_TRUE(fast);
+                expect_same_fixed(*fast, *ref);
             }
             ++cases;
             impossible += viterbi_fixed(*fixed, obs, OutputLevel::score)->score == kNegInf;
@@ -182,7 +185,9 @@ TEST(ViterbiGrid, TheTrellisLiesInTheGridAsDocumented) {
         EXPECT_EQ(r->path.front(), (Cell{0, 0}));
         for (size_t k = 1; k < r->path.size(); ++k) {
             EXPECT_EQ(r->path[k].j, int32_t(k));
-            if (k > 1) EXPECT_EQ(r->back.at(r->path[k].i, r->path[k].j), r->path[k - 1].i);
+            if (k > 1) {
+                EXPECT_EQ(r->back.at(r->path[k].i, r->path[k].j), r->path[k - 1].i);
+            }
         }
         EXPECT_EQ(r->end, r->path.back());
         EXPECT_EQ(r->score, r->H.at(r->end.i, r->end.j));
@@ -222,7 +227,9 @@ TEST(ViterbiGrid, EveryLevelAndCpuBackendAgree) {
                     EXPECT_EQ(r->path, want->path);
                     EXPECT_EQ(r->back.data, want->back.data);
                 }
-                if (r->level == OutputLevel::matrix) EXPECT_EQ(r->H.data, want->H.data);
+                if (r->level == OutputLevel::matrix) {
+                    EXPECT_EQ(r->H.data, want->H.data);
+                }
             }
     }
 }
@@ -253,6 +260,33 @@ TEST(ViterbiEngine, MakeViterbiProblemRefusesBadObservations) {
     ASSERT_FALSE(outside);
     EXPECT_EQ(outside.error().kind, ErrorKind::input);
     EXPECT_NE(outside.error().message.find("position 2"), std::string::npos) << outside.error().message;
+}
+
+// The fast fill reports progress while it runs and stops when cancelled.
+TEST(ViterbiFast, ReportsProgressAndStopsWhenCancelled) {
+    std::mt19937_64 rng(3);
+    const Hmm m = hmm_test::random_hmm(rng, 64, 4, 0.0);
+    const auto obs = hmm_test::random_observations(rng, m, 20000);
+    auto fixed = quantize_hmm_for(m, obs.size());
+    ASSERT_TRUE(fixed);
+    std::vector<double> seen;
+    RunControl progress;
+    progress.progress = [&](double f) { seen.push_back(f); };
+    ASSERT_TRUE(viterbi_fill_fast(*fixed, obs, OutputLevel::score, progress));
+    ASSERT_GT(seen.size(), 5u);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_GT(seen.front(), 0.0);
+    EXPECT_LT(seen.back(), 1.0);
+
+    std::atomic<bool> stop{false};
+    RunControl cancel;
+    cancel.cancel = &stop;
+    cancel.progress = [&](double f) {
+        if (f > 0.3) stop = true;
+    };
+    auto r = viterbi_fill_fast(*fixed, obs, OutputLevel::path, cancel);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::cancelled);
 }
 
 }  // namespace

@@ -119,7 +119,7 @@ void check(const Hmm& m, std::vector<uint8_t> obs, const std::string& what, bool
         ASSERT_TRUE(cpu) << cpu.error().message;
         for (const Backend b : kGpuBackends) {
             const DpResult got = on_gpu(*p, b, level, impossible);
-            EXPECT_EQ(got.backend, backend_name(b));
+            EXPECT_EQ(got.backend, b);
             expect_same_trellis(*cpu, got, level, std::string(backend_name(b)) + " against cpu");
             expect_same_trellis(trimmed(*ref, level), got, level, std::string(backend_name(b)) + " against cpu-reference");
             if (impossible) {

@@ -31,7 +31,7 @@ struct PairScore {
 
 struct BatchResult {
     std::vector<PairScore> pairs;    // in input order
-    std::string backend;             // the backend that ran: "cpu", "cpu-reference", "cuda", "cuda-portable"
+    Backend backend = Backend::cpu;  // the backend that ran (never automatic)
     std::string fallback;            // empty, or why the requested backend did not run
     double fill_ms = 0.0;            // median fill time: CUDA events around the kernel (GPU), wall clock (CPU)
     std::vector<double> runs_ms;     // every timed run

@@ -16,10 +16,7 @@
 
 namespace dpviz {
 
-enum class Backend { automatic, cpu_reference, cpu, cuda, cuda_portable };
-
-std::string_view backend_name(Backend b);                 // "auto", "cpu-reference", "cpu", "cuda", "cuda-portable"
-std::optional<Backend> parse_backend(std::string_view s);
+std::optional<Backend> parse_backend(std::string_view s);  // a backend_name, or dpx / dpx-free / portable
 
 // Cancel and progress for long runs (the GUI's worker). Both optional. The CPU backends check
 // between bands (fast) or rows (reference), the GPU dispatch between its stages.

@@ -41,6 +41,10 @@ struct Hmm {
     int symbol_index(char c) const;                // exact match; -1 when not in the alphabet
 };
 
+// One character per state, for a line of decoded states: the first letters of the names when
+// they all differ, else 0-9 a-z A-Z by index; "" for more than 62 states with shared initials.
+std::string state_letters(const Hmm& model);
+
 // Checks shapes (1..kMaxHmmStates states, at least one symbol, no name or symbol twice, tables
 // of S, S x S and S x K values), values (finite, in [0, 1]) and row sums (1 within
 // kHmmRowTolerance), then fills the logs. Errors are input errors naming the table and row.

@@ -17,6 +17,11 @@ namespace dpviz {
 struct Hmm;       // dpviz/hmm.hpp
 struct FixedHmm;
 
+// Where a fill runs: the readable CPU reference, the fast CPU backend, the DPX and the DPX-free
+// GPU kernels; `automatic` (a request only, never a result's) picks the GPU when one is usable.
+enum class Backend { automatic, cpu_reference, cpu, cuda, cuda_portable };
+std::string_view backend_name(Backend b);  // "auto", "cpu-reference", "cpu", "cuda", "cuda-portable"
+
 // ---------------------------------------------------------------------------------------------
 // Algorithms and scoring
 // ---------------------------------------------------------------------------------------------
@@ -232,7 +237,7 @@ struct DpResult {
     Grid<uint16_t> back;
     double log_probability = 0.0;
     double log_probability_reference = 0.0;
-    std::string backend;       // the backend that ran: "cpu-reference", "cpu", "cuda", "cuda-portable"
+    Backend backend = Backend::cpu_reference;  // the backend that ran (never automatic)
     std::string fallback;      // empty, or why the requested backend did not run
     double fill_ms = 0.0;
     double traceback_ms = 0.0;
