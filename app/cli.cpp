@@ -242,7 +242,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
 
     if (!png.empty()) {
         hopt.caption = format_caption(*problem, *result);
-        hopt.score_scale = problem->score_scale;
+        hopt.value_text = [&p = *problem](int64_t v) { return value_text(p, v); };
         auto img = render::compose_heatmap(result->H, result->path, hopt);
         if (!img) return fail(err, img.error());
         if (auto st = render::write_png_atomic(*img, png); !st) return fail(err, st.error());

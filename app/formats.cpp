@@ -179,9 +179,11 @@ std::string format_viterbi_json(const PairOutput& out) {
       << json_escape(p.target_name) << "\",\"states\":" << p.rows() << ",\"observations_length\":" << p.cols()
       << ",\"score\":" << r.score << ",\"scale_log2\":" << p.hmm_fixed->scale_log2
       << ",\"log_probability\":" << json_number(r.log_probability, 12)
-      << ",\"viterbi_reference\":" << json_number(r.log_probability_reference, 12)
-      << ",\"viterbi_quantization_error\":" << json_number(r.log_probability - r.log_probability_reference)
-      << ",\"final_state\":\"" << json_escape(p.hmm->states[size_t(r.end.i - 1)]) << "\""
+      << ",\"viterbi_quantization_bound\":" << json_number(viterbi_quantization_bound(*p.hmm_fixed, size_t(p.cols())));
+    if (!std::isnan(r.log_probability_reference))  // not computed for the largest trellises
+        o << ",\"viterbi_reference\":" << json_number(r.log_probability_reference, 12)
+          << ",\"viterbi_quantization_error\":" << json_number(r.log_probability - r.log_probability_reference);
+    o << ",\"final_state\":\"" << json_escape(p.hmm->states[size_t(r.end.i - 1)]) << "\""
       << ",\"end_cell\":[" << r.end.i << "," << r.end.j << "]";
     if (out.path && r.path.size() > 1) {
         o << ",\"state_path\":[";

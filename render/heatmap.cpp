@@ -402,8 +402,9 @@ Plan plan_layout(int32_t rows, int32_t cols, const ValueRange& range, const Heat
     int right = mat.x + mat.w;
     int content_h = mat.h;
     if (opt.colorbar) {
-        p.max_label = range.any_finite ? format_score(range.max, opt.score_scale) : "";
-        p.min_label = range.any_finite && range.min != range.max ? format_score(range.min, opt.score_scale) : "";
+        const auto text = [&](int64_t v) { return opt.value_text ? opt.value_text(v) : std::to_string(v); };
+        p.max_label = range.any_finite ? text(range.max) : "";
+        p.min_label = range.any_finite && range.min != range.max ? text(range.min) : "";
         const bool legend = range.any_unreachable;
         const int label_units = std::max({text_units(p.max_label), text_units(p.min_label), text_units("0"),
                                           legend ? text_units("unreachable") : 0});

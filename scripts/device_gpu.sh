@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench diag profile]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench batch viterbi diag profile]...
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
 #   googletest/ (Debian's sources), stb/ (headers, libstb.a, stb.pc.in), sm80/*.cubin
 set -u
@@ -35,6 +35,7 @@ fi
 { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
   nvcc --version | tail -2; cmake --version | head -1; nproc; } > "$OUT/env.txt" 2>&1
 note "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+note "load average at the start (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- dependencies of the top-level CMake (GTest, pkg-config stb, zlib): use the carried ones if missing
 CMAKE_ARGS=()
@@ -165,6 +166,31 @@ if want bench; then
     timeout "${BENCH_TIMEOUT:-120}" "$BENCH" "${BENCH_N:-65536}" "${BENCH_REPS:-5}" > "$OUT/bench.txt" 2>&1
     note "bench: rc=$? (SM clock during the bench, MHz: $(awk -F, '{print $2}' "$OUT/clocks.txt" | sort | uniq -c | sort -rn | head -3 | tr -s ' ' | tr '\n' ';'))"
     kill $smi 2>/dev/null
+fi
+
+if want viterbi; then
+    # Viterbi decoding of one long sequence under a dense 1024-state model (one block per
+    # decoding: docs/gpu.md), every backend, whole process timed. Rows are fractions k/sum, so
+    # each sums to 1 exactly.
+    awk -v S=1024 -v K=4 'BEGIN { srand(7)
+        printf "states"; for (s = 0; s < S; s++) printf " S%d", s; printf "\nalphabet A C G T\nstart"
+        for (s = 0; s < S; s++) printf " 1/%d", S; printf "\ntransition\n"
+        for (r = 0; r < S; r++) { t = 0; for (s = 0; s < S; s++) { w[s] = 1 + int(rand() * 9); t += w[s] }
+            printf "S%d", r; for (s = 0; s < S; s++) printf " %d/%d", w[s], t; printf "\n" }
+        printf "emission\n"
+        for (r = 0; r < S; r++) { t = 0; for (k = 0; k < K; k++) { w[k] = 1 + int(rand() * 9); t += w[k] }
+            printf "S%d", r; for (k = 0; k < K; k++) printf " %d/%d", w[k], t; printf "\n" } }' > "$OUT/dense1024.hmm"
+    awk 'BEGIN { srand(8); for (i = 0; i < 20000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }' \
+        > "$OUT/obs20000.txt"
+    DPVIZ_CLI=${DPVIZ_CLI:-$BUILD/app/dpviz}
+    timed=(); [ -x /usr/bin/time ] && timed=(/usr/bin/time -v)
+    for run in "cuda score" "cuda-portable score" "cuda path" "cuda-portable path" "cpu score"; do
+        set -- $run
+        level=(); [ "$2" = score ] && level=(--score-only)
+        "${timed[@]}" timeout 120 "$DPVIZ_CLI" align --algo viterbi --hmm "$OUT/dense1024.hmm" --backend "$1" \
+            --threads 1 "${level[@]}" --json "$OUT/obs20000.txt" > "$OUT/viterbi_$1_$2.json" 2> "$OUT/viterbi_$1_$2.time"
+        note "viterbi 1024 states x 20000, $1 $2: rc=$? $(grep -o '"score":[-0-9]*\|"backend":"[a-z-]*"\|"fill_ms":[0-9.]*' "$OUT/viterbi_$1_$2.json" | tr '\n' ' ')wall $(grep -o 'Elapsed (wall clock) time.*' "$OUT/viterbi_$1_$2.time" | awk '{print $NF}') rss $(grep -o 'Maximum resident set size.*' "$OUT/viterbi_$1_$2.time" | awk '{print $NF}') KB"
+    done
 fi
 
 if want diag; then

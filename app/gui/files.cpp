@@ -105,12 +105,14 @@ Expected<std::string> export_result(const AppState& s, const ExportRequest& req)
             opt.colormap = s.view.colormap;
             opt.draw_path = s.view.show_path;
             opt.caption = c.caption + (layer == Layer::H ? "" : layer == Layer::E ? "  (layer E)" : "  (layer F)");
+            opt.value_text = [&p = c.problem](int64_t v) { return value_text(p, v); };
             if (c.problem.algo == Algorithm::viterbi) {
-                // The colorbar labels the values as stored: ln p in fixed point.
+                // The colorbar is labelled in ln p (value_text).
                 opt.row_label = "states (rows)";
                 opt.col_label = "observations (columns)";
                 opt.caption = c.caption + (layer == Layer::E ? "  (delta - best of its column)" : "  (delta)") +
-                              "; values ln p x 2^" + std::to_string(c.problem.hmm_fixed->scale_log2);
+                              "; colorbar in ln p (computed as ln p x 2^" +
+                              std::to_string(c.problem.hmm_fixed->scale_log2) + " in int32)";
             }
             auto img = render::compose_heatmap(c.grid(layer), c.result.path, opt);
             if (!img) return img.error();

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <string>
@@ -56,8 +57,11 @@ void draw_viterbi_summary(const Computed& c) {
     const DpResult& r = c.result;
     const Problem& p = c.problem;
     ImGui::Text("ln P(path, observations) = %.6f", r.log_probability);
-    figure("double precision %.6f (quantization %.2g)", r.log_probability_reference,
-           r.log_probability - r.log_probability_reference);
+    if (std::isnan(r.log_probability_reference))  // not computed for the largest trellises
+        figure("double precision: not computed (S^2 T above 2^30)");
+    else
+        figure("double precision %.6f (quantization %.2g)", r.log_probability_reference,
+               r.log_probability - r.log_probability_reference);
     figure("score %d (x 2^%d)", r.score, p.hmm_fixed->scale_log2);
     int switches = 0;
     for (size_t k = 2; k < r.path.size(); ++k) switches += r.path[k].i != r.path[k - 1].i;

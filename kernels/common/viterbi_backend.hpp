@@ -18,6 +18,11 @@ namespace dpviz {
 Expected<ViterbiFixedResult> viterbi_fill_fast(const FixedHmm& model, std::span<const uint8_t> observations,
                                                OutputLevel level, const RunControl& control = {});
 
+// The double-precision reference (viterbi_reference) beside a result costs as much as a scalar
+// CPU fill: it runs when S^2 * T is at most this many candidates (about a second on one core),
+// and log_probability_reference is NaN above it.
+inline constexpr double kViterbiReferenceCandidates = double(uint64_t(1) << 30);
+
 // The DpResult of a trellis: H and back as (S+1) x (T+1) grids (row 0 the silent begin state,
 // column 0 the time before the first observation; H at level matrix, back at path and matrix),
 // the path from (0, 0) through one state per observation, the end cell, the score, the log

@@ -36,9 +36,14 @@ std::string format_viterbi_text(const Problem& p, const DpResult& r) {
     o << "# Fixed_point_scale: 2^" << p.hmm_fixed->scale_log2 << "\n";
     o << "#\n";
     o << "# Score: " << r.score << "\n";
-    o << "# Log_probability: " << log_text(r.log_probability) << " (double precision: "
-      << log_text(r.log_probability_reference) << ", quantization error "
-      << log_text(r.log_probability - r.log_probability_reference) << ")\n";
+    const double bound = viterbi_quantization_bound(*p.hmm_fixed, size_t(p.cols()));
+    o << "# Log_probability: " << log_text(r.log_probability);
+    if (std::isnan(r.log_probability_reference))
+        o << " (within " << log_text(bound) << " of the double-precision optimum, which is not computed for "
+          << "S^2 T above 2^30)\n";
+    else
+        o << " (double precision: " << log_text(r.log_probability_reference) << ", quantization error "
+          << log_text(r.log_probability - r.log_probability_reference) << ", at most " << log_text(bound) << ")\n";
     o << "# Final_state: " << m.states[size_t(r.end.i - 1)] << "\n";
     o << "# Backend: " << backend_name(r.backend) << (r.fallback.empty() ? "" : " (" + r.fallback + ")") << "\n";
     o << "########################################\n";
@@ -150,6 +155,14 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
         tpos += tn;
     }
     return o.str();
+}
+
+std::string value_text(const Problem& p, int64_t v) {
+    if (p.algo != Algorithm::viterbi || !p.hmm_fixed) return p.score_text(v);
+    if (v <= kNegInf) return "-inf";
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6g", std::ldexp(double(v), -p.hmm_fixed->scale_log2));
+    return buf;
 }
 
 std::string format_caption(const Problem& p, const DpResult& r) {

@@ -101,9 +101,11 @@ DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel l
         for (int32_t t = 0; t < T; ++t) r.path.push_back({v.path[size_t(t)] + 1, t + 1});
         r.traceback_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     }
-    // The double-precision optimum, so the quantization error is visible.
-    const auto reference = viterbi_reference(*p.hmm, p.target_codes, OutputLevel::score);
-    r.log_probability_reference = reference ? reference->log_probability : std::numeric_limits<double>::quiet_NaN();
+    // The double-precision optimum, so the quantization error is visible, where it is affordable.
+    r.log_probability_reference = std::numeric_limits<double>::quiet_NaN();
+    if (double(S) * double(S) * double(T) <= kViterbiReferenceCandidates)
+        if (const auto reference = viterbi_reference(*p.hmm, p.target_codes, OutputLevel::score))
+            r.log_probability_reference = reference->log_probability;
     return r;
 }
 

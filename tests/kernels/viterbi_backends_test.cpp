@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -287,6 +288,28 @@ TEST(ViterbiFast, ReportsProgressAndStopsWhenCancelled) {
     auto r = viterbi_fill_fast(*fixed, obs, OutputLevel::path, cancel);
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().kind, ErrorKind::cancelled);
+}
+
+// The colorbar's and the views' labels: Viterbi values as ln p, scores in the user's units.
+TEST(ViterbiGrid, ValueTextIsLnPAndScoresInTheUsersUnits) {
+    auto m = make_hmm("two", {"A", "B"}, "xy", {0.5, 0.5}, {0.9, 0.1, 0.2, 0.8}, {0.7, 0.3, 0.4, 0.6});
+    ASSERT_TRUE(m);
+    const Problem p = viterbi_problem(*m, {0, 1, 1});
+    AlignOptions opt;
+    opt.backend = Backend::cpu;
+    auto r = align(p, opt);
+    ASSERT_TRUE(r);
+    char want[48];
+    std::snprintf(want, sizeof want, "%.6g", r->log_probability);
+    EXPECT_EQ(value_text(p, r->score), want);
+    EXPECT_EQ(value_text(p, kNegInf), "-inf");
+    ScoringOptions s;
+    s.score_scale = 2;  // gaps in halves
+    s.gaps = {21, 1};
+    auto q = make_problem(Algorithm::global, {"q", "ACGT"}, {"t", "ACGA"}, s);
+    ASSERT_TRUE(q) << q.error().message;
+    EXPECT_EQ(value_text(*q, 21), "10.5");
+    EXPECT_EQ(value_text(*q, -4), "-2");
 }
 
 }  // namespace

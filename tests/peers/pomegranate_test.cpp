@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "../kernels/hmm_test_util.hpp"
+#include "dpviz/engine.hpp"
 #include "dpviz/hmm.hpp"
 #include "hmm_file.hpp"
 #include "peer_env.hpp"
@@ -122,6 +124,26 @@ bool compare(const Case& c, const PeerAnswer& peer) {
     std::vector<std::string> names;
     for (const int32_t j : ref->path) names.push_back(c.model.states[size_t(j)]);
     EXPECT_EQ(names, peer.path);
+    // The engine's fixed-point decoding (`dpviz align --algo viterbi`, every CPU backend and the
+    // GPU where there is one): the same path when the optimum wins by more than twice the
+    // quantization bound, and ln P within the bound of pomegranate's.
+    auto p = make_viterbi_problem(std::make_shared<const Hmm>(c.model), {c.name, c.observations}, *obs);
+    EXPECT_TRUE(p) << p.error().message;
+    if (!p) return true;
+    const double bound = viterbi_quantization_bound(*p->hmm_fixed, obs->size());
+    for (const Backend b : {Backend::cpu, Backend::cpu_reference, Backend::cuda, Backend::cuda_portable}) {
+        AlignOptions opt;
+        opt.backend = b;
+        auto r = align(*p, opt);
+        EXPECT_TRUE(r) << r.error().message;
+        if (!r || !r->fallback.empty()) continue;  // no GPU here: the CPU's answer again
+        EXPECT_EQ(r->backend, b);
+        EXPECT_NEAR(r->log_probability, peer.log_probability, bound + kRelative * std::abs(peer.log_probability));
+        if (top.margin() <= 2 * bound) continue;
+        std::vector<std::string> decoded;
+        for (size_t k = 1; k < r->path.size(); ++k) decoded.push_back(c.model.states[size_t(r->path[k].i - 1)]);
+        EXPECT_EQ(decoded, peer.path) << backend_name(b);
+    }
     return true;
 }
 
@@ -170,6 +192,7 @@ TEST(PomegranateViterbi, BundledModels) {
         {"cpg_epsilon_globin", cpg, without_n(bundled_observations("dna_repeat_inversion.fa", "1"))},
         {"cpg_rearranged_copy", cpg, without_n(bundled_observations("dna_repeat_inversion.fa", "2"))},
         {"cpg_island_like", cpg, std::string(400, 'A') + std::string(3000, 'G') + "CGCGCGTATA"},
+        {"cpg_insr_exon1", cpg, bundled_observations("insr_exon1.fa", "")},
     };
     EXPECT_EQ(compare_all(cases), int(cases.size()));  // every optimum here is unique
 }

@@ -95,5 +95,8 @@ double dtw_distance_from_score(const Problem& p, int32_t score);
 std::string format_pair_text(const Problem& p, const DpResult& r);
 // One line for captions and titles: algorithm, inputs, scoring, score and backend.
 std::string format_caption(const Problem& p, const DpResult& r);
+// A matrix value in the user's units: a score / score_scale ("12.5"), Viterbi's ln p ("-7.25"),
+// "-inf" for Viterbi's impossible.
+std::string value_text(const Problem& p, int64_t v);
 
 }  // namespace dpviz

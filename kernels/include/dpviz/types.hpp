@@ -233,7 +233,8 @@ struct DpResult {
     // Viterbi only: the predecessor row of each trellis cell (levels path and matrix; 0 on the
     // borders and in column 1, whose predecessor is the begin state); ln P(best path,
     // observations) = score / 2^scale_log2 (-infinity when the observations are impossible), and
-    // the same optimum in double precision (viterbi_reference).
+    // the same optimum in double precision (viterbi_reference; NaN where S^2 T is too large for
+    // it to be worth its time, kernels/common/viterbi_backend.hpp).
     Grid<uint16_t> back;
     double log_probability = 0.0;
     double log_probability_reference = 0.0;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,9 @@ struct HeatmapOptions {
     bool auto_colormap = true;
     Colormap colormap = Colormap::viridis;
     int text_scale = 0;         // stb_easy_font units -> pixels; 0 = auto (2, or 3 for a large matrix area)
-    int32_t score_scale = 1;    // the colorbar shows value / score_scale (Problem::score_scale)
+    // The colorbar's labels for a matrix value: the user's units (dpviz::value_text of the
+    // problem: scores / score_scale, Viterbi's ln p); empty: the integer as it is.
+    std::function<std::string(int64_t)> value_text;
 };
 
 inline constexpr int kCaptionLines = 8;  // a longer caption is cut, its last line ending in "..."
