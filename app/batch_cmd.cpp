@@ -225,16 +225,8 @@ int run_batch_cmd(const std::vector<std::string>& args, std::ostream& out, std::
         for (const SequenceInput& x : *ts) inputs.push_back({literal ? "target" : a.positional[1], &x});
         if (Status st = sequence_scoring_from_args(a, *algo, inputs, s); !st) return fail(err, st.error());
         for (const auto& [q, t] : *pairs) {
-            auto p = make_problem(*algo, (*qs)[q], (*ts)[t], s);
-            if (!p) {
-                if (p.error().kind != ErrorKind::input) return fail(err, p.error());
-                // "FILE: record 'NAME': position K: residue 'J' is not in matrix ...".
-                const std::string& msg = p.error().message;
-                const bool is_query = msg.rfind("query:", 0) == 0;
-                const std::string origin = literal ? (is_query ? "query" : "target") : a.positional[is_query ? 0 : 1];
-                const std::string rec = is_query ? (*qs)[q].name : (*ts)[t].name;
-                return fail(err, input_error(origin + ": record '" + rec + "': " + msg.substr(msg.find(':') + 2)));
-            }
+            auto p = sequence_problem(*algo, inputs[q], inputs[qs->size() + t], s);
+            if (!p) return fail(err, p.error());
             problems.push_back(std::move(*p));
         }
     }

@@ -204,16 +204,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!t) return fail(err, t.error());
         const NamedSequence sides[] = {{query_origin, &*q}, {target_origin, &*t}};
         if (Status st = sequence_scoring_from_args(a, *algo, sides, s); !st) return fail(err, st.error());
-        problem = make_problem(*algo, *q, *t, s);
-        if (!problem && problem.error().kind == ErrorKind::input) {
-            // Name the file and the record: "FILE: record NAME: query: position K: residue 'J' ...".
-            const std::string& msg = problem.error().message;
-            const bool is_query = msg.rfind("query:", 0) == 0;
-            const std::string origin = is_query ? query_origin : target_origin;
-            const std::string rec = is_query ? q->name : t->name;
-            const std::string rest = msg.substr(msg.find(':') + 2);
-            return fail(err, input_error(origin + ": record '" + rec + "': " + rest));
-        }
+        problem = sequence_problem(*algo, sides[0], sides[1], s);
     }
     if (!problem) return fail(err, problem.error());
 

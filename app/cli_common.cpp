@@ -95,12 +95,14 @@ Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, co
             if (is(flag_opts, s)) {
                 if (has_inline) return usage_error("option " + s + " takes no value");
                 a.flags[s] = true;
+                a.in_order.emplace_back(s, "");
             } else if (is(value_opts, s)) {
                 if (!has_inline) {
                     if (k + 1 >= args.size()) return usage_error("option " + s + " needs a value");
                     value = args[++k];
                 }
                 a.values[s] = value;
+                a.in_order.emplace_back(s, value);
             } else {
                 return usage_error("unknown option " + s + " (see " + help + ")");
             }
@@ -268,6 +270,16 @@ Status sequence_scoring_from_args(const Args& a, Algorithm algo, std::span<const
     if (!alphabet) return alphabet.error();
     if (!uses_substitution_matrix(algo)) return Ok{};
     return substitution_from_args(a, *alphabet, s);
+}
+
+Expected<Problem> sequence_problem(Algorithm algo, const NamedSequence& query, const NamedSequence& target,
+                                   const ScoringOptions& s) {
+    auto p = make_problem(algo, *query.sequence, *target.sequence, s);
+    if (p || p.error().kind != ErrorKind::input) return p;
+    // make_problem says "query: position K: ..." or "target: ...": the side, then the place.
+    const std::string& msg = p.error().message;
+    const NamedSequence& side = msg.rfind("query:", 0) == 0 ? query : target;
+    return input_error(side.origin + ": record '" + side.sequence->name + "': " + msg.substr(msg.find(':') + 2));
 }
 
 }  // namespace dpviz::app

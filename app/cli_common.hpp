@@ -30,6 +30,9 @@ struct Args {
     std::map<std::string, std::string> values;
     std::map<std::string, bool> flags;
     std::vector<std::string> positional;
+    // Every option in the order given, a flag with an empty value: for a reader that takes an
+    // option more than once (the GUI's --panel) or in order.
+    std::vector<std::pair<std::string, std::string>> in_order;
     bool has(const std::string& k) const { return values.count(k) > 0; }
     std::string get(const std::string& k, const std::string& fallback = "") const;
 };
@@ -72,5 +75,10 @@ Expected<Alphabet> alphabet_from_args(const Args& a, std::span<const NamedSequen
 // or --matrix, by default the alphabet's (BLOSUM62 for protein, NUC.4.4 for DNA and RNA).
 Status sequence_scoring_from_args(const Args& a, Algorithm algo, std::span<const NamedSequence> inputs,
                                   ScoringOptions& s);
+// make_problem for a pair read from the command line's inputs: an input error names the file
+// (or "query" / "target" for --seq) and the record, "FILE: record 'NAME': position K: residue
+// 'J' is not in matrix M".
+Expected<Problem> sequence_problem(Algorithm algo, const NamedSequence& query, const NamedSequence& target,
+                                   const ScoringOptions& s);
 
 }  // namespace dpviz::app

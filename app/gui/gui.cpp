@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <ostream>
 
+#include "cli_common.hpp"
 #include "exit_codes.hpp"
 #include "dpviz/engine.hpp"
 #include "dpviz/render/output_file.hpp"
@@ -149,16 +150,15 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
         "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
         "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale", "--timeout", "--scale", "--hmm"};
-    for (size_t k = 0; k < args.size(); ++k) {
-        std::string a = args[k], v;
-        if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
-            v = a.substr(a.find('=') + 1);
-            a = a.substr(0, a.find('='));
-        } else if (std::find(takes_value.begin(), takes_value.end(), a) != takes_value.end()) {
-            if (k + 1 >= args.size()) return usage_error("option " + a + " needs a value");
-            v = args[++k];
-        }
-        if (a == "--help" || a == "-h") o.help = true;
+    // The command line's one parser (app/cli_common.hpp); the options are read in order.
+    const std::vector<std::string> flags = {"--help", "--seq", "--mask", "--no-session", "--run-all", "--json"};
+    if (std::find(args.begin(), args.end(), "-h") != args.end()) o.help = true;
+    std::erase(args, std::string("-h"));
+    auto parsed = app::parse_args(args, 0, takes_value, flags, "dpviz gui --help");
+    if (!parsed) return parsed.error();
+    positional = parsed->positional;
+    for (const auto& [a, v] : parsed->in_order) {
+        if (a == "--help") o.help = true;
         else if (a == "--seq") literal = true;
         else if (a == "--mask") s.view.show_mask = true;
         else if (a == "--no-session") o.use_session = false;
@@ -322,10 +322,6 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         } else if (a == "--hmm") {
             if (v.empty()) return usage_error("--hmm needs the model's file name");
             hmm = v;
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usage_error("unknown option " + a + " (see dpviz gui --help)");
-        } else {
-            positional.push_back(a);
         }
     }
     if (have_match) p.scoring = ScoringMode::match_mismatch;

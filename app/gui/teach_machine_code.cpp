@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "assets_dir.hpp"
+#include "dpviz/band_shape.hpp"
 #include "gui/compute.hpp"
 #include "gui/ui_scale.hpp"
 
@@ -267,17 +268,14 @@ std::string fill_kernel_name(const Problem& p, bool dpx, OutputLevel level) {
 }
 
 LaunchShape band_launch_shape(const Problem& p) {
-    // kernels/cuda: kBandRows = 128, kMaxWarpsPerBlock = 4, profile_bytes_per_warp(), and the
-    // H200's 227 KiB of opt-in shared memory per block.
-    constexpr int kBandRows = 128, kMaxWarps = 4, kOptin = 232448;
-    const bool profile = p.algo != Algorithm::dtw;
-    const int A = std::max(1, p.matrix.size());
-    const int per_warp = (profile ? A * 32 * 16 : 0) + 32 * 16 + (2 * 64 + 8) * 4;
+    // The kernels' own rules (band_shape.hpp) with the H200's 227 KiB of opt-in shared memory
+    // per block (the panel describes that machine; the fill reads it from the device).
+    constexpr long kOptin = 232448;
+    const long per_warp = gpu_band::profile_bytes_per_warp(std::max(1, p.matrix.size()), p.algo != Algorithm::dtw);
     LaunchShape s;
-    s.warps_per_block = kMaxWarps;
-    while (s.warps_per_block > 1 && per_warp * s.warps_per_block > kOptin) --s.warps_per_block;
-    s.smem_per_block = per_warp * s.warps_per_block;
-    s.bands = (p.rows() + kBandRows - 1) / kBandRows;
+    s.warps_per_block = std::max(1, gpu_band::warps_per_block(per_warp, kOptin));
+    s.smem_per_block = int(per_warp) * s.warps_per_block;
+    s.bands = gpu_band::band_count(p.rows());
     return s;
 }
 

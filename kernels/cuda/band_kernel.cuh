@@ -28,7 +28,8 @@ namespace dpviz::cuda {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Band sweep
 // ---------------------------------------------------------------------------------------------
-inline constexpr int kColBufTail = 8;  // ints after a chunk's 128 column inputs (read ahead, zero)
+using gpu_band::kColBufInts;
+using gpu_band::kColBufTail;
 
 // The columns of a step (step(), top_values(), the bottom-row publication) are spelled out below
 // rather than called through band_shape.hpp's first_col: the same values, but the call form
@@ -459,10 +460,12 @@ struct BandSweep {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Kernels and launchers
 // ---------------------------------------------------------------------------------------------
-inline constexpr int kColBufInts = 2 * kChunkCols + kColBufTail;  // a chunk's columns + the read-ahead
 __host__ __device__ constexpr size_t profile_bytes_per_warp(int A, bool profile) {
-    return (profile ? size_t(A) * 32 * sizeof(int4) : 0) + kSteps * sizeof(int4) + kColBufInts * sizeof(int);
+    return size_t(gpu_band::profile_bytes_per_warp(A, profile));
 }
+static_assert(gpu_band::profile_bytes_per_warp(3, true) == 3 * 32 * sizeof(int4) + kSteps * sizeof(int4) +
+                                                             kColBufInts * sizeof(int),
+              "band_shape.hpp counts an int4 as 16 bytes");
 
 template <class A, class Ops, Out kOut>
 __global__ void __launch_bounds__(kMaxWarpsPerBlock * 32) band_fill(const FillParams p) {
@@ -504,9 +507,8 @@ Status launch_band(const FillParams& p, cudaStream_t stream) {
     if (!info) return info.error();
     const void* kernel = reinterpret_cast<const void*>(&band_fill<A, Ops, kOut>);
     const size_t per_warp = profile_bytes_per_warp(p.A, A::kProfile);
-    int wpb = kMaxWarpsPerBlock;
-    while (wpb > 1 && per_warp * wpb > info->smem_optin) --wpb;
-    if (per_warp * wpb > info->smem_optin)
+    const int wpb = gpu_band::warps_per_block(long(per_warp), long(info->smem_optin));
+    if (wpb == 0)
         return device_error("alphabet of " + std::to_string(p.A) + " letters needs " + std::to_string(per_warp) +
                             " bytes of shared memory per warp; the device has " + std::to_string(info->smem_optin));
     const size_t smem = per_warp * wpb;

@@ -29,6 +29,22 @@ inline constexpr int kHandSteps = 8;  // steps per hand-over of the row above be
 inline constexpr int kHandParts = kSteps / kHandSteps;
 static_assert(kHandSteps * kHandParts == kSteps && (kHandSteps & (kHandSteps - 1)) == 0, "hand-over parts");
 inline constexpr int kMaxWarpsPerBlock = 4;
+inline constexpr int kColBufTail = 8;  // ints after a chunk's column inputs (read ahead, zero)
+inline constexpr int kColBufInts = 2 * kChunkCols + kColBufTail;  // a chunk's columns + the read-ahead
+
+// Shared memory of one warp of the band fill: the substitution profile (A letters x 32 lanes x
+// an int4) where the algorithm has one, a chunk's staged steps (an int4 each) and its column
+// inputs.
+DPVIZ_BAND_FN long profile_bytes_per_warp(int A, bool profile) {
+    return (profile ? long(A) * 32 * 16 : 0) + long(kSteps) * 16 + long(kColBufInts) * 4;
+}
+// Warps per block of the band fill: kMaxWarpsPerBlock, fewer when their shared memory would pass
+// what a block may opt in to (`optin` bytes; 0 when even one warp does not fit).
+DPVIZ_BAND_FN int warps_per_block(long per_warp, long optin) {
+    int wpb = kMaxWarpsPerBlock;
+    while (wpb > 1 && per_warp * wpb > optin) --wpb;
+    return per_warp * wpb > optin ? 0 : wpb;
+}
 
 // Rows i >= 1 and columns j >= 1 are matrix indices (row 0 and column 0 are the borders).
 DPVIZ_BAND_FN int band_of_row(int i) { return (i - 1) / kBandRows; }
