@@ -18,6 +18,12 @@ namespace dpviz {
 Expected<ViterbiFixedResult> viterbi_fill_fast(const FixedHmm& model, std::span<const uint8_t> observations,
                                                OutputLevel level, const RunControl& control = {});
 
+// The end and the traceback of a fast fill (CPU or GPU), once: the best state of the last
+// column, the lowest on ties (EndRule::last_column; score kNegInf and state 0 when every state is
+// impossible), then, where v.back holds the backpointers, the path back from it. Sets v.score,
+// v.last_state and v.path.
+void finish_trellis(ViterbiFixedResult& v, std::span<const int32_t> last_column);
+
 // The double-precision reference (viterbi_reference) beside a result costs as much as a scalar
 // CPU fill: it runs when S^2 * T is at most this many candidates (about a second on one core),
 // and log_probability_reference is NaN above it.

@@ -54,19 +54,25 @@ Expected<ViterbiFixedResult> viterbi_fill_fast(const FixedHmm& m, std::span<cons
         }
         keep(t);
     }
-    out.score = kNegInf;
-    for (size_t s = 0; s < S; ++s)
-        if (cur[s] > out.score) {
-            out.score = cur[s];
-            out.last_state = int32_t(s);
-        }
-    if (out.score != kNegInf && !back.empty()) {
-        out.path.assign(T, 0);
-        out.path[T - 1] = out.last_state;
-        for (size_t t = T - 1; t > 0; --t) out.path[t - 1] = back[t * S + size_t(out.path[t])];
-    }
     if (!back.empty()) out.back = Grid<uint16_t>{int32_t(T), int32_t(S), std::move(back)};
+    finish_trellis(out, cur);
     return out;
+}
+
+void finish_trellis(ViterbiFixedResult& v, std::span<const int32_t> last) {
+    v.score = kNegInf;
+    v.last_state = 0;
+    for (size_t s = 0; s < last.size(); ++s)
+        if (last[s] > v.score) {
+            v.score = last[s];
+            v.last_state = int32_t(s);
+        }
+    v.path.clear();
+    if (v.score == kNegInf || v.back.empty()) return;
+    const int32_t T = v.back.rows;
+    v.path.assign(size_t(T), 0);
+    v.path[size_t(T) - 1] = v.last_state;
+    for (int32_t t = T - 1; t > 0; --t) v.path[size_t(t) - 1] = v.back.at(t, v.path[size_t(t)]);
 }
 
 DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel level, Backend backend,

@@ -198,19 +198,7 @@ Expected<DpResult> align_viterbi_gpu(const Problem& p, OutputLevel level, bool d
     if (control.cancelled()) return cancelled_error();
     control.report(0.8);
 
-    // The best final state (the lowest on ties; 0 when every state is impossible) and the path
-    // back from it, as viterbi_fill_fast.
-    v.score = kNegInf;
-    for (int k = 0; k < S; ++k)
-        if (last[size_t(k)] > v.score) {
-            v.score = last[size_t(k)];
-            v.last_state = k;
-        }
-    if (v.score != kNegInf && keep_back) {
-        v.path.assign(size_t(T), 0);
-        v.path[size_t(T) - 1] = v.last_state;
-        for (int t = T - 1; t > 0; --t) v.path[size_t(t) - 1] = v.back.at(t, v.path[size_t(t)]);
-    }
+    finish_trellis(v, last);  // the end cell and the path, as the CPU's fill
     return viterbi_dp_result(p, std::move(v), level, dpx ? Backend::cuda : Backend::cuda_portable, double(fill_ms));
 }
 
