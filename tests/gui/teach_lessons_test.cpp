@@ -28,6 +28,19 @@ void press_next(HeadlessImGui& ui, AppState& s, Worker& w) {
     ui.frame(s, &w);
 }
 
+// A headless GUI with its worker, showing lessons.
+struct LessonRun {
+    HeadlessImGui ui;
+    AppState s = fresh_state();
+    Worker w{run_job};
+    LessonRun() { ui.frame(s, &w); }
+    // Opens step `step` (0-based) of lesson `lesson` and waits for its job.
+    void show(int lesson, int step) {
+        open_lesson(s, lesson, step);
+        settle(ui, s, w);
+    }
+};
+
 // What each step must show, checked after it settles.
 struct Expect {
     Algorithm algo;
@@ -128,20 +141,16 @@ TEST(TeachLessons, HmmTrellis) {
 }
 
 TEST(TeachLessons, HmmTrellisStepsShowWhatTheTextSays) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    ui.frame(s, &w);
+    LessonRun run;
+    AppState& s = run.s;
     // Step 1: the casino's 300 rolls, two states and the begin state.
-    open_lesson(s, 3, 0);
-    settle(ui, s, w);
+    run.show(3, 0);
     ASSERT_TRUE(s.result);
     EXPECT_EQ(s.result->rows(), 3);
     EXPECT_EQ(s.result->cols(), 301);
     EXPECT_EQ(s.result->problem.hmm->states, (std::vector<std::string>{"F", "L"}));
     // Step 3: the inspected cell is where the path first changes state, and it is centred.
-    open_lesson(s, 3, 2);
-    settle(ui, s, w);
+    run.show(3, 2);
     const std::vector<Cell>& path = s.result->result.path;
     ASSERT_TRUE(s.view.inspected);
     const Cell c = *s.view.inspected;
@@ -152,8 +161,7 @@ TEST(TeachLessons, HmmTrellisStepsShowWhatTheTextSays) {
     EXPECT_NEAR(s.view.xf.x0 + s.view.canvas.w / 2 / s.view.xf.cell_px, c.j + 0.5, 1.0);
     // Step 5: the CpG-island model on M23100, where EMBOSS newcpgreport reports one island,
     // 1026-2004: the decoded island state covers most of it.
-    open_lesson(s, 3, 4);
-    settle(ui, s, w);
+    run.show(3, 4);
     const Problem& p = s.result->problem;
     EXPECT_EQ(p.hmm->states, (std::vector<std::string>{"I", "B"}));
     EXPECT_EQ(p.target_name, "M23100");
@@ -163,16 +171,11 @@ TEST(TeachLessons, HmmTrellisStepsShowWhatTheTextSays) {
 }
 
 TEST(TeachLessons, AffineLessonPathsAreWhatTheTextSays) {
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    Worker w(run_job);
-    ui.frame(s, &w);
-    open_lesson(s, 1, 0);
-    settle(ui, s, w);
-    EXPECT_EQ(s.result->result.alignment.cigar, "4=2D1=2D11=");
-    open_lesson(s, 1, 1);
-    settle(ui, s, w);
-    EXPECT_EQ(s.result->result.alignment.cigar, "5=4D11=");
+    LessonRun run;
+    run.show(1, 0);
+    EXPECT_EQ(run.s.result->result.alignment.cigar, "4=2D1=2D11=");
+    run.show(1, 1);
+    EXPECT_EQ(run.s.result->result.alignment.cigar, "5=4D11=");
 }
 
 TEST(TeachLessons, CommandLine) {
