@@ -73,7 +73,7 @@ std::string Args::get(const std::string& k, const std::string& fallback) const {
 }
 
 Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, const std::vector<std::string>& value_opts,
-                          const std::vector<std::string>& flag_opts, const std::string& help) {
+                          const std::vector<std::string>& flag_opts, const std::string& help, bool keep_order) {
     Args a;
     auto is = [](const std::vector<std::string>& v, const std::string& s) {
         return std::find(v.begin(), v.end(), s) != v.end();
@@ -94,15 +94,15 @@ Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, co
             }
             if (is(flag_opts, s)) {
                 if (has_inline) return usage_error("option " + s + " takes no value");
+                if (keep_order && !a.flags.count(s)) a.in_order.emplace_back(s, "");
                 a.flags[s] = true;
-                a.in_order.emplace_back(s, "");
             } else if (is(value_opts, s)) {
                 if (!has_inline) {
                     if (k + 1 >= args.size()) return usage_error("option " + s + " needs a value");
                     value = args[++k];
                 }
-                a.values[s] = value;
-                a.in_order.emplace_back(s, value);
+                if (keep_order) a.in_order.emplace_back(s, value);
+                a.values[s] = std::move(value);
             } else {
                 return usage_error("unknown option " + s + " (see " + help + ")");
             }

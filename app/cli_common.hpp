@@ -30,8 +30,10 @@ struct Args {
     std::map<std::string, std::string> values;
     std::map<std::string, bool> flags;
     std::vector<std::string> positional;
-    // Every option in the order given, a flag with an empty value: for a reader that takes an
-    // option more than once (the GUI's --panel) or in order.
+    // With parse_args' keep_order: the options in the order given, each value option every time
+    // it is given and each flag once (with an empty value), for a reader that takes an option
+    // more than once (the GUI's --panel). Empty otherwise, so a million repeated words cost
+    // nothing here.
     std::vector<std::pair<std::string, std::string>> in_order;
     bool has(const std::string& k) const { return values.count(k) > 0; }
     std::string get(const std::string& k, const std::string& fallback = "") const;
@@ -40,7 +42,8 @@ struct Args {
 // Parses args[first..]: `--opt value`, `--opt=value`, flags, `--` ends the options; an unknown
 // option or a flag given a value is a usage error that names `help` ("see HELP").
 Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, const std::vector<std::string>& value_opts,
-                          const std::vector<std::string>& flag_opts, const std::string& help = "--help");
+                          const std::vector<std::string>& flag_opts, const std::string& help = "--help",
+                          bool keep_order = false);
 // A score or penalty with at most two decimals, in hundredths ("0.5" -> 50, "-3" -> -300);
 // `fallback` (hundredths) when absent; anything else is a usage error naming the option.
 Expected<int64_t> hundredths_option(const Args& a, const std::string& name, int64_t fallback);

@@ -154,7 +154,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
     const std::vector<std::string> flags = {"--help", "--seq", "--mask", "--no-session", "--run-all", "--json"};
     if (std::find(args.begin(), args.end(), "-h") != args.end()) o.help = true;
     std::erase(args, std::string("-h"));
-    auto parsed = app::parse_args(args, 0, takes_value, flags, "dpviz gui --help");
+    auto parsed = app::parse_args(args, 0, takes_value, flags, "dpviz gui --help", /*keep_order=*/true);
     if (!parsed) return parsed.error();
     positional = parsed->positional;
     for (const auto& [a, v] : parsed->in_order) {
