@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <string>
 
@@ -95,10 +96,21 @@ TEST(ViterbiCli, PngOfTheTrellis) {
     const auto r = run({"align", "--algo", "viterbi", "--hmm", example("cpg.hmm"), example("insr_exon1.fa"), "--png",
                         png, "--png-size", "256"});
     ASSERT_EQ(r.code, kExitOk) << r.err;
-    std::ifstream f(png, std::ios::binary);
-    char magic[8] = {};
-    f.read(magic, 8);
-    EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+    // A whole PNG (signature to IEND) of the trellis: 3 rows x 2,086 columns, so far wider than
+    // high (IHDR's width and height, big-endian, at bytes 16 and 20).
+    const std::string bytes = test::slurp(png);
+    ASSERT_GT(bytes.size(), 33u);
+    EXPECT_EQ(bytes.substr(1, 3), "PNG");
+    EXPECT_EQ(bytes.substr(12, 4), "IHDR");
+    EXPECT_EQ(bytes.substr(bytes.size() - 8, 4), "IEND");
+    const auto be32 = [&](size_t at) {
+        uint32_t v = 0;
+        for (size_t k = 0; k < 4; ++k) v = v << 8 | uint8_t(bytes[at + k]);
+        return v;
+    };
+    const uint32_t width = be32(16), height = be32(20);
+    EXPECT_GT(width, 2 * height) << width << " x " << height;
+    EXPECT_NE(r.out.find("# PNG: " + png), std::string::npos) << r.out;
 }
 
 TEST(ViterbiCli, BadInputsAreOneLineErrorsWithTheirExitCodes) {
