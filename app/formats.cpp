@@ -15,6 +15,7 @@
 #include "dpviz/hmm.hpp"
 #include "cli_common.hpp"
 #include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
 
 #ifndef DPVIZ_VERSION
 #define DPVIZ_VERSION "unknown"
@@ -161,6 +162,8 @@ void json_timing(std::ostringstream& o, const PairOutput& out) {
     const DpResult& r = *out.result;
     o << ",\"cells\":" << r.cells << ",\"backend\":\"" << backend_name(r.backend) << "\"";
     if (!r.fallback.empty()) o << ",\"fallback\":\"" << json_escape(r.fallback) << "\"";
+    // The path was traced over the result store's checkpoints (docs/algorithms.md).
+    if (out.path && r.checkpoints) o << ",\"checkpoint_spacing\":" << r.checkpoints->spacing;
     if (out.timed) {
         o << ",\"fill_ms\":" << json_number(r.fill_ms);
         if (out.path) o << ",\"traceback_ms\":" << json_number(r.traceback_ms);

@@ -7,6 +7,7 @@
 
 #include "dpviz/engine.hpp"
 #include "dpviz/fault_injection.hpp"
+#include "dpviz/store.hpp"
 #include "gpu_dispatch.hpp"
 
 namespace dpviz {
@@ -60,6 +61,10 @@ uint64_t estimate_host_bytes(const Problem& p, OutputLevel level) {
     return cells * per_cell + inputs + path + rows + (1u << 20);
 }
 
+uint64_t estimate_checkpoint_path_bytes(const Problem& p, int32_t spacing) {
+    return estimate_host_bytes(p, OutputLevel::score) + checkpoint_bytes(p, spacing) + traceback_tile_bytes(spacing);
+}
+
 std::optional<uint64_t> parse_byte_size(std::string_view text) {
     // digits[.digits] [K|M|G|T][i][B], case-insensitive, blanks around: 100MB, 1.5GiB, 512 k.
     size_t k = 0;
@@ -111,39 +116,64 @@ Expected<uint64_t> available_host_bytes() {
     return uint64_t(8) << 30;  // unknown: assume a small machine
 }
 
+namespace {
+
+// The checkpoint spacing for a path traced over the result store, or 0 for direction bits.
+// The checkpoints may take half of what is free, at most 2 GiB: beyond that a coarser K costs
+// less than the memory.
+int32_t checkpoint_spacing_for(const Problem& p, const AlignOptions& opt, OutputLevel level, uint64_t have, bool cpu) {
+    if (level != OutputLevel::path || !cpu || p.algo == Algorithm::viterbi) return 0;
+    if (opt.path_memory == PathMemory::direction_bits) return 0;
+    const bool big = int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
+    if (opt.path_memory == PathMemory::automatic && !big && estimate_host_bytes(p, level) <= have) return 0;
+    if (opt.checkpoint_spacing > 0) return opt.checkpoint_spacing;
+    const uint64_t base = estimate_host_bytes(p, OutputLevel::score);
+    const uint64_t free = have - std::min(have, base);
+    if (const int32_t k = choose_checkpoint_spacing(p, std::min<uint64_t>(free / 2, uint64_t(2) << 30))) return k;
+    if (const int32_t k = choose_checkpoint_spacing(p, free)) return k;  // all that is left
+    return kMaxCheckpointSpacing;  // does not fit either: the message says what it needs
+}
+
+}  // namespace
+
 Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     // A mistyped test switch must not silently test nothing (docs/robustness.md).
     if (auto fault = gpu_fault::current(); !fault) return fault.error();
     const OutputLevel level = opt.backend == Backend::cpu_reference ? OutputLevel::matrix : opt.level;
-    const uint64_t need = estimate_host_bytes(p, level);
     const Expected<uint64_t> available = opt.memory_limit ? Expected<uint64_t>(*opt.memory_limit) : available_host_bytes();
     if (!available) return available.error();
     const uint64_t have = *available;
+    const bool on_cpu = opt.backend == Backend::cpu || (opt.backend == Backend::automatic && !gpu_usable());
+    const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu);
+    const uint64_t need = spacing ? estimate_checkpoint_path_bytes(p, spacing) : estimate_host_bytes(p, level);
     if (need > have) {
         std::string hint = level == OutputLevel::matrix ? "drop the matrix output (no --png), or "
                                                          : "";
-        hint += level == OutputLevel::score ? "align shorter inputs" : "use --score-only (linear memory) or align a region";
+        hint += level == OutputLevel::score ? "align shorter inputs" : "use --score-only (linear memory)";
+        const std::string how = spacing ? " (checkpoints every " + std::to_string(spacing) + " rows and columns)" : "";
         return resource_error(std::to_string(p.rows()) + " x " + std::to_string(p.cols()) + " " +
-                              std::string(algorithm_name(p.algo)) + " at this output level needs " + gib(need) +
+                              std::string(algorithm_name(p.algo)) + " at this output level needs " + gib(need) + how +
                               " of memory, " + gib(have) + " available: " + hint);
     }
 
     const RunControl& ctl = opt.control;
+    auto run_cpu = [&](int32_t k) -> Expected<DpResult> {
+        if (k) return align_cpu_checkpoints(p, k, opt.threads, ctl);
+        return align_cpu(p, level, opt.threads, ctl);
+    };
     Expected<DpResult> r = DpResult{};
     switch (opt.backend) {
         case Backend::cpu_reference: r = align_reference(p, ctl); break;
-        case Backend::cpu: r = align_cpu(p, level, opt.threads, ctl); break;
+        case Backend::cpu: r = run_cpu(spacing); break;
         case Backend::cuda:
         case Backend::cuda_portable: r = align_gpu(p, level, opt.backend == Backend::cuda, ctl); break;
-        case Backend::automatic:
-            r = gpu_usable() ? align_gpu(p, level, true, ctl) : align_cpu(p, level, opt.threads, ctl);
-            break;
+        case Backend::automatic: r = on_cpu ? run_cpu(spacing) : align_gpu(p, level, true, ctl); break;
     }
     if (!r && r.error().kind == ErrorKind::device) {
         // A GPU that is missing or faulted never costs the user the answer: the CPU computes it.
         // (A cancelled run is not a device error: it ends here with ErrorKind::cancelled.)
         const std::string why = r.error().message;
-        r = align_cpu(p, level, opt.threads, ctl);
+        r = run_cpu(checkpoint_spacing_for(p, opt, level, have, true));
         if (r) r->fallback = std::string(backend_name(opt.backend)) + " unavailable (" + why + "); ran on the CPU";
     }
     if (!r) return r;

@@ -29,6 +29,7 @@
 
 #include "dpviz/band_shape.hpp"
 #include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
 #include "viterbi_backend.hpp"
 #include "wavefront.hpp"
 
@@ -85,10 +86,13 @@ bool match_mismatch_of(const Problem& p, int32_t& match, int32_t& mismatch) {
     return true;
 }
 
-Plan make_plan(const Problem& p, OutputLevel level) {
+// `checkpoints`: a score-level fill that also hands the result store its restart values.
+Plan make_plan(const Problem& p, OutputLevel level, bool checkpoints) {
     Plan plan;
     wavefront::Kernel& k = plan.kernel;
-    k.store = level == OutputLevel::score ? Store::score : level == OutputLevel::path ? Store::dirs : Store::matrix;
+    k.store = level == OutputLevel::score ? (checkpoints ? Store::checkpoints : Store::score)
+              : level == OutputLevel::path ? Store::dirs
+                                           : Store::matrix;
     k.n = p.cols();
     plan.rules = rules_of(p.algo);
     switch (p.algo) {
@@ -249,9 +253,11 @@ struct Scratch {  // one per thread
 
 class Wavefront {
 public:
-    Wavefront(const Problem& p, const Plan& plan, const wavefront::Isa& isa, DpResult& r, const RunControl& control)
-        : p_(p), plan_(plan), isa_(isa), r_(r), control_(control), W_(isa.lanes), M_(p.rows()), N_(p.cols()),
-          bands_((M_ + W_ - 1) / W_) {
+    // `checkpoints`, when given, receives the restart values of its lines (dpviz/store.hpp).
+    Wavefront(const Problem& p, const Plan& plan, const wavefront::Isa& isa, DpResult& r, const RunControl& control,
+              Checkpoints* checkpoints)
+        : p_(p), plan_(plan), isa_(isa), r_(r), control_(control), ck_(checkpoints), W_(isa.lanes), M_(p.rows()),
+          N_(p.cols()), bands_((M_ + W_ - 1) / W_) {
         kernel_ = plan.kernel;
         trev_.assign(size_t(N_) + 2 * W_, 0);
         int32_t* trev = trev_.data() + W_;
@@ -302,7 +308,8 @@ private:
         const size_t chunk = size_t(kChunkSteps) * W_;
         x.h.assign(chunk, 0);
         x.f.assign(plan_.affine ? chunk : 0, 0);
-        x.e.assign(plan_.affine && kernel_.store == Store::matrix ? chunk : 0, 0);
+        const bool e = kernel_.store == Store::matrix || kernel_.store == Store::checkpoints;
+        x.e.assign(plan_.affine && e ? chunk : 0, 0);
         x.dirs.assign(kernel_.store == Store::score ? 0 : chunk, 0);
         x.state.assign(size_t(wavefront::kStateVectors) * W_, 0);
         x.query.assign(W_, 0);
@@ -400,11 +407,38 @@ private:
         if (keeps_last_column())
             for (int k = 0; k < c.rows; ++k)
                 if (N_ + k >= c.a && N_ + k <= c.z) last_col_[c.i0 + k] = x.h[size_t(N_ + k - c.a) * W + k];
+        if (ck_) keep_checkpoints(x, c);
         if (kernel_.store == Store::matrix) {
             place_values(x.h.data(), c, plan_.negate, r_.H);
             if (plan_.affine) {
                 place_values(x.e.data(), c, false, r_.E);
                 place_values(x.f.data(), c, false, r_.F);
+            }
+        }
+    }
+
+    // The chunk's cells on checkpoint lines: rows i = K, 2K, ... (H, F) and columns (H, E).
+    void keep_checkpoints(const Scratch& x, const ChunkPlace& c) {
+        Checkpoints& ck = *ck_;
+        const int32_t K = ck.spacing;
+        const int W = c.lanes;
+        const int32_t sign = plan_.negate ? -1 : 1;
+        for (int k = 0; k < c.rows; ++k) {
+            const int32_t i = c.i0 + k, lo = c.first_col(k), hi = c.last_col(k);
+            if (lo > hi) continue;
+            const size_t first = size_t(lo + k - c.a) * W + k;  // cell (i, lo): step lo + k
+            if (i % K == 0) {
+                int32_t* h = ck.row(ck.row_h, i);
+                for (int32_t j = lo; j <= hi; ++j) h[j] = sign * x.h[first + size_t(j - lo) * W];
+                if (ck.affine) {
+                    int32_t* f = ck.row(ck.row_f, i);
+                    for (int32_t j = lo; j <= hi; ++j) f[j] = x.f[first + size_t(j - lo) * W];
+                }
+            }
+            for (int32_t j = (lo + K - 1) / K * K; j <= hi; j += K) {
+                const size_t o = first + size_t(j - lo) * W;
+                ck.col(ck.col_h, j)[i] = sign * x.h[o];
+                if (ck.affine) ck.col(ck.col_e, j)[i] = x.e[o];
             }
         }
     }
@@ -417,6 +451,7 @@ private:
     const wavefront::Isa isa_;
     DpResult& r_;
     const RunControl& control_;
+    Checkpoints* const ck_;
     const int W_;
     const int32_t M_, N_;
     const int32_t bands_;
@@ -489,7 +524,11 @@ DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads) {
     return std::move(align_cpu(p, level, threads, RunControl{}).value());
 }
 
-Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control) {
+namespace {
+
+// align_cpu, and with `checkpoints` a score-level fill that keeps them and traces back over them.
+Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control,
+                            std::shared_ptr<Checkpoints> checkpoints) {
     if (control.cancelled()) return cancelled_error();
     if (p.algo == Algorithm::viterbi) return align_viterbi_cpu(p, level, false, control);
     DpResult r;
@@ -500,15 +539,15 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
     const int32_t M = p.rows(), N = p.cols();
 
     const auto t0 = std::chrono::steady_clock::now();
-    const Plan plan = make_plan(p, level);
+    const Plan plan = make_plan(p, checkpoints ? OutputLevel::score : level, checkpoints != nullptr);
     const bool automatic = threads == 0;
     if (automatic) threads = std::max(1u, std::thread::hardware_concurrency());
-    fill_borders(p, plan, level, threads, r);
+    fill_borders(p, plan, checkpoints ? OutputLevel::score : level, threads, r);
 
     // H of the cells select_end may pick, in kernel terms: borders, the last row, the last column.
     std::unique_ptr<Wavefront> wf;
     if (M > 0 && N > 0) {
-        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r, control);
+        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r, control, checkpoints.get());
         wf->run(threads, automatic);
         if (wf->cancelled()) return cancelled_error();
     }
@@ -537,9 +576,22 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
         r.score = e.score;
     }
     r.fill_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    r.checkpoints = std::move(checkpoints);
     finish_result(p, r);
     control.report(1.0);
     return r;
+}
+
+}  // namespace
+
+Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control) {
+    return fill_cpu(p, level, threads, control, nullptr);
+}
+
+Expected<DpResult> align_cpu_checkpoints(const Problem& p, int32_t spacing, unsigned threads,
+                                         const RunControl& control) {
+    if (p.algo == Algorithm::viterbi) return align_viterbi_cpu(p, OutputLevel::path, false, control);
+    return fill_cpu(p, OutputLevel::path, threads, control, std::make_shared<Checkpoints>(make_checkpoints(p, spacing)));
 }
 
 }  // namespace dpviz

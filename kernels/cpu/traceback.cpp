@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
+#include "trace_path.hpp"
 
 namespace dpviz {
 
@@ -44,61 +46,38 @@ EndCell select_end_on_edges(const Problem& p, const std::vector<int32_t>& last_c
     return best;
 }
 
+BorderCell border_cell(const Problem& p, bool column, int32_t k) {
+    const AlgorithmRules rules = rules_of(p.algo);
+    const Border b = column ? rules.left : rules.top;
+    BorderCell c;
+    c.h = border_h(b, k, p.gaps.open, p.gaps.extend);
+    c.dirs = border_dirs(b, column, k, p.affine());
+    // A vertical border (column 0) holds a gap in F, a horizontal one (row 0) in E.
+    const int32_t gap = border_gap_layer(b) && k >= 1 ? c.h : kNegInf;
+    c.e = column ? kNegInf : gap;
+    c.f = column ? gap : kNegInf;
+    return c;
+}
+
 void write_borders(const Problem& p, DpResult& r) {
     const int M = p.rows(), N = p.cols();
-    const AlgorithmRules rules = rules_of(p.algo);
     const bool affine = p.affine();
-    // Column 0 (k rows down, a vertical border: F holds a gap) and row 0 (k columns, E does).
     for (const bool column : {true, false}) {
-        const Border b = column ? rules.left : rules.top;
         for (int k = 0; k <= (column ? M : N); ++k) {
             const int i = column ? k : 0, j = column ? 0 : k;
-            const int32_t h = border_h(b, k, p.gaps.open, p.gaps.extend);
-            if (!r.dirs.empty()) r.dirs.at(i, j) = border_dirs(b, column, k, affine);
-            if (!r.H.empty()) r.H.at(i, j) = h;
+            const BorderCell c = border_cell(p, column, k);
+            if (!r.dirs.empty()) r.dirs.at(i, j) = c.dirs;
+            if (!r.H.empty()) r.H.at(i, j) = c.h;
             if (affine && !r.E.empty() && !r.F.empty()) {
-                (column ? r.E : r.F).at(i, j) = kNegInf;
-                (column ? r.F : r.E).at(i, j) = border_gap_layer(b) && k >= 1 ? h : kNegInf;
+                r.E.at(i, j) = c.e;
+                r.F.at(i, j) = c.f;
             }
         }
     }
 }
 
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end) {
-    // Three states for affine gaps: in H, inside a vertical gap (F), inside a horizontal gap (E).
-    // Priorities: diagonal, then up, then left; inside a gap, close it (open) before extending.
-    enum class State { H, E, F } state = State::H;
-    std::vector<Cell> path{end};
-    Cell c = end;
-    const bool affine = p.affine();
-    const StopRule stop = rules_of(p.algo).stop;
-    auto done = [&](Cell x) { return traceback_stops(stop, x.i, x.j, dirs.at(x.i, x.j)); };
-    while (true) {
-        const uint8_t b = dirs.at(c.i, c.j);
-        if (state == State::H) {
-            if (done(c)) break;
-            if (b & dir::kDiag) {
-                c = {c.i - 1, c.j - 1};
-            } else if (b & dir::kUp) {
-                if (affine) { state = State::F; continue; }
-                c = {c.i - 1, c.j};
-            } else if (b & dir::kLeft) {
-                if (affine) { state = State::E; continue; }
-                c = {c.i, c.j - 1};
-            } else {
-                break;  // no predecessor: a border cell (or an unreachable DTW cell)
-            }
-        } else if (state == State::F) {
-            state = (b & dir::kFOpen) ? State::H : State::F;
-            c = {c.i - 1, c.j};
-        } else {
-            state = (b & dir::kEOpen) ? State::H : State::E;
-            c = {c.i, c.j - 1};
-        }
-        path.push_back(c);
-    }
-    std::reverse(path.begin(), path.end());
-    return path;
+    return trace_path(p, [&](int32_t i, int32_t j) { return dirs.at(i, j); }, end);
 }
 
 namespace {
@@ -162,7 +141,8 @@ Alignment make_alignment(const Problem& p, const std::vector<Cell>& path) {
 void finish_result(const Problem& p, DpResult& r) {
     const auto t0 = std::chrono::steady_clock::now();
     if (r.level != OutputLevel::score) {
-        r.path = traceback(p, r.dirs, r.end);
+        r.path = r.dirs.empty() && r.checkpoints ? traceback_checkpoints(p, *r.checkpoints, r.end)
+                                                 : traceback(p, r.dirs, r.end);
         r.alignment = make_alignment(p, r.path);
     }
     r.traceback_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

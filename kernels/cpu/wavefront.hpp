@@ -15,8 +15,9 @@ namespace dpviz::wavefront {
 // linear-gap alignment family (edit negated, LCS with free gaps and a prohibitive mismatch).
 enum class Family : uint8_t { align_linear, align_affine, dtw_abs, dtw_squared };
 // What a step writes to the chunk buffers: H and F always (the driver needs the band's bottom
-// row), direction bits from `dirs` on, E too at `matrix`.
-enum class Store : uint8_t { score, dirs, matrix };
+// row), E too at `checkpoints` (no direction bits: the result store's restart values) and at
+// `matrix`, direction bits at `dirs` and `matrix`.
+enum class Store : uint8_t { score, checkpoints, dirs, matrix };
 
 struct Kernel {  // constant for one alignment
     Family family = Family::align_linear;

@@ -240,7 +240,7 @@ void align_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
         if constexpr (kTable) sub = load(scores + o);
         else sub = query == load(trev - t) ? match : mismatch;
         // up: F (affine) or H(i-1, j) - g; left: E or H(i, j-1) - g, as the bits name them.
-        constexpr bool kDirs = kStore != Store::score;
+        constexpr bool kDirs = kStore == Store::dirs || kStore == Store::matrix;
         vint h, up, left, bits{};
         if constexpr (kAffine) {
             const vint up_f = shift_in(fp, load(top_f + t - (W - 1)));
@@ -261,7 +261,7 @@ void align_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
         if constexpr (kDirs) store_bytes(out_dirs + o, bits);
         store(out_h + o, h);
         if constexpr (kAffine) store(out_f + o, up);
-        if constexpr (kAffine && kStore == Store::matrix) store(out_e + o, left);
+        if constexpr (kAffine && (kStore == Store::matrix || kStore == Store::checkpoints)) store(out_e + o, left);
         if constexpr (kLocal) {
             // Strictly greater: each lane keeps its first (smallest j) maximum.
             vint better = h > maxv;
@@ -304,15 +304,15 @@ void dtw_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
     int32_t* const out_h = c.h;
     uint8_t* const out_dirs = c.dirs;
     const int32_t a = c.a, z = c.z;
+    constexpr bool kDirs = kStore == Store::dirs || kStore == Store::matrix;
     for (int32_t t = a; t <= z; ++t) {
         const size_t o = size_t(t - a) * W;
         const vint up = shift_in(hp, load(top_h + t - (W - 1)));
         const vint x = query - load(trev - t);
         const vint cost = kSquared ? x * x : (x < 0 ? -x : x);
         vint bits{};
-        const vint h = cell::dtw<WavefrontOps, kStore != Store::score>(d, up, hp, cost, (j_lanes >= lo) & (j_lanes <= hi),
-                                                                       inf, bits);
-        if constexpr (kStore != Store::score) store_bytes(out_dirs + o, bits);
+        const vint h = cell::dtw<WavefrontOps, kDirs>(d, up, hp, cost, (j_lanes >= lo) & (j_lanes <= hi), inf, bits);
+        if constexpr (kDirs) store_bytes(out_dirs + o, bits);
         store(out_h + o, h);
         d = up;
         hp = h;
@@ -326,6 +326,8 @@ template <bool kAffine, bool kLocal, bool kTable>
 void align_by_store(const Kernel& k, const Band& b, const Chunk& c) {
     switch (k.store) {
         case Store::score: return align_chunk<kAffine, kLocal, kTable, Store::score>(k, b, c);
+        case Store::checkpoints:  // E matters to checkpoints only with affine gaps
+            return align_chunk<kAffine, kLocal, kTable, kAffine ? Store::checkpoints : Store::score>(k, b, c);
         case Store::dirs: return align_chunk<kAffine, kLocal, kTable, Store::dirs>(k, b, c);
         case Store::matrix: return align_chunk<kAffine, kLocal, kTable, Store::matrix>(k, b, c);
     }
@@ -344,7 +346,8 @@ void align_by_table(const Kernel& k, const Band& b, const Chunk& c) {
 template <bool kSquared>
 void dtw_by_store(const Kernel& k, const Band& b, const Chunk& c) {
     switch (k.store) {
-        case Store::score: return dtw_chunk<kSquared, Store::score>(k, b, c);
+        case Store::score:
+        case Store::checkpoints: return dtw_chunk<kSquared, Store::score>(k, b, c);
         case Store::dirs: return dtw_chunk<kSquared, Store::dirs>(k, b, c);
         case Store::matrix: return dtw_chunk<kSquared, Store::matrix>(k, b, c);
     }

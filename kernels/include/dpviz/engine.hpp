@@ -31,16 +31,28 @@ struct RunControl {
     }
 };
 
+// How a path is traced on the CPU backends: over a whole grid of direction bits, or over tiles
+// recomputed from the result store's checkpoints (dpviz/store.hpp), in the memory of the
+// checkpoints. `automatic` takes the checkpoints from kCheckpointPathCells cells on, and
+// whenever the bits would not fit.
+enum class PathMemory { automatic, direction_bits, checkpoints };
+inline constexpr int64_t kCheckpointPathCells = int64_t(1) << 26;
+
 struct AlignOptions {
     Backend backend = Backend::automatic;
     OutputLevel level = OutputLevel::path;
     unsigned threads = 0;                  // fast CPU backend: 0 = all hardware threads
-    std::optional<uint64_t> memory_limit;  // bytes; unset = MemAvailable (or $DPVIZ_MEMORY_LIMIT)
+    std::optional<uint64_t> memory_limit;  // bytes; unset = host_memory_limit()
+    PathMemory path_memory = PathMemory::automatic;
+    int32_t checkpoint_spacing = 0;        // K of the checkpoints; 0 = the smallest that fits
     RunControl control;
 };
 
 // Bytes a request needs on the host for the given output level (matrices, bits and path).
 uint64_t estimate_host_bytes(const Problem& p, OutputLevel level);
+// The same for a path traced over checkpoints at spacing K (the fill at level score, the
+// checkpoints, the traceback's tile).
+uint64_t estimate_checkpoint_path_bytes(const Problem& p, int32_t spacing);
 // Bytes the machine can give us now: $DPVIZ_MEMORY_LIMIT if set, else MemAvailable. A
 // DPVIZ_MEMORY_LIMIT that is not a size is a usage error naming the variable.
 Expected<uint64_t> available_host_bytes();
@@ -59,6 +71,11 @@ DpResult align_reference(const Problem& p);                       // always leve
 DpResult align_cpu(const Problem& p, OutputLevel level, unsigned threads);
 Expected<DpResult> align_reference(const Problem& p, const RunControl& control);
 Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control);
+// The fast CPU backend at level path in the memory of the result store: a score-level fill that
+// keeps checkpoints every `spacing` rows and columns (DpResult::checkpoints, no direction bits),
+// and the traceback over tiles recomputed from them. The same score, end, path and alignment.
+Expected<DpResult> align_cpu_checkpoints(const Problem& p, int32_t spacing, unsigned threads,
+                                         const RunControl& control);
 
 // The GPU in one line for the timing panel: "NVIDIA H200 (132 SMs, 140.4 GiB, driver 13.0,
 // compute capability 9.0)", or "not available: WHY" (no device, built without CUDA, ...).
@@ -79,6 +96,12 @@ EndCell select_end_on_edges(const Problem& p, const std::vector<int32_t>& last_c
 // Row 0 and column 0 of the grids r holds (dirs; H, and E/F for affine gaps), by the algorithm's
 // border rules: the backends that fill only interiors call this for the borders.
 void write_borders(const Problem& p, DpResult& r);
+// One border cell by those rules: H(k, 0) (`column`) or H(0, k), its E, F and direction bits.
+struct BorderCell {
+    int32_t h = 0, e = kNegInf, f = kNegInf;
+    uint8_t dirs = 0;
+};
+BorderCell border_cell(const Problem& p, bool column, int32_t k);
 std::vector<Cell> traceback(const Problem& p, const Grid<uint8_t>& dirs, Cell end);
 Alignment make_alignment(const Problem& p, const std::vector<Cell>& path);
 // The tail every backend shares once r.end, r.score, r.level (and r.dirs) are set: the

@@ -16,6 +16,7 @@ namespace dpviz {
 
 struct Hmm;       // dpviz/hmm.hpp
 struct FixedHmm;
+struct Checkpoints;  // dpviz/store.hpp
 
 // Where a fill runs: the readable CPU reference, the fast CPU backend, the DPX and the DPX-free
 // GPU kernels; `automatic` (a request only, never a result's) picks the GPU when one is usable.
@@ -223,7 +224,11 @@ struct DpResult {
     Cell end;                  // where the traceback starts
     OutputLevel level = OutputLevel::matrix;
     Grid<int32_t> H, E, F;     // H at level matrix; E, F also for affine gaps
-    Grid<uint8_t> dirs;        // at levels path and matrix
+    Grid<uint8_t> dirs;        // at levels path and matrix, unless checkpoints hold the path
+    // The result store's restart values (dpviz/store.hpp), when the fill kept them instead of
+    // direction bits: the path was traced over tiles recomputed from them, and any window of the
+    // matrix can be recomputed exactly (compute_window).
+    std::shared_ptr<const Checkpoints> checkpoints;
     std::vector<Cell> path;    // from the begin cell to `end`, each step one move
     Alignment alignment;
     // DTW only: distance = score / scale (abs) or / scale^2 (squared), and the same distance

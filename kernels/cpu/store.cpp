@@ -1,0 +1,309 @@
+// The result store's CPU side: checkpoint layout and spacing, the rectangle fill that restarts
+// the matrix from checkpoint borders, exact windows and the tile-by-tile traceback.
+//
+// Index
+// [SECTION] Layout and spacing
+// [SECTION] The rectangle fill: any algorithm, from its top row and left column
+// [SECTION] Windows
+// [SECTION] Traceback over recomputed tiles
+#include "dpviz/store.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "cell_ops.hpp"
+#include "dpviz/engine.hpp"
+#include "trace_path.hpp"
+
+namespace dpviz {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Layout and spacing
+// ---------------------------------------------------------------------------------------------
+
+uint64_t checkpoint_bytes(const Problem& p, int32_t spacing) {
+    const uint64_t M = uint64_t(p.rows()), N = uint64_t(p.cols()), K = uint64_t(spacing);
+    const uint64_t layers = p.affine() ? 2 : 1;
+    return layers * 4 * ((M / K) * (N + 1) + (N / K) * (M + 1));
+}
+
+uint64_t traceback_tile_bytes(int32_t spacing) {
+    // The tile's bits and its rolling rows (H, E, F).
+    const uint64_t K = uint64_t(spacing);
+    return K * K + 6 * 4 * (K + 1);
+}
+
+int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget) {
+    for (int32_t k = kMinCheckpointSpacing; k <= kMaxCheckpointSpacing; k *= 2)
+        if (checkpoint_bytes(p, k) + traceback_tile_bytes(k) <= budget) return k;
+    return 0;
+}
+
+Checkpoints make_checkpoints(const Problem& p, int32_t spacing) {
+    Checkpoints c;
+    c.spacing = spacing;
+    c.M = p.rows();
+    c.N = p.cols();
+    c.affine = p.affine();
+    const size_t rows = size_t(c.row_lines()) * size_t(c.N + 1), cols = size_t(c.col_lines()) * size_t(c.M + 1);
+    c.row_h.assign(rows, kNegInf);
+    c.col_h.assign(cols, kNegInf);
+    if (c.affine) {
+        c.row_f.assign(rows, kNegInf);
+        c.col_e.assign(cols, kNegInf);
+    }
+    // Where the lines meet the borders: the rules (a fill writes only interior cells).
+    for (int32_t r = spacing; r <= c.M; r += spacing) {
+        const BorderCell b = border_cell(p, true, r);
+        c.row(c.row_h, r)[0] = b.h;
+        if (c.affine) c.row(c.row_f, r)[0] = b.f;
+    }
+    for (int32_t col = spacing; col <= c.N; col += spacing) {
+        const BorderCell b = border_cell(p, false, col);
+        c.col(c.col_h, col)[0] = b.h;
+        if (c.affine) c.col(c.col_e, col)[0] = b.e;
+    }
+    return c;
+}
+
+Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& m, int32_t spacing) {
+    Checkpoints c = make_checkpoints(p, spacing);
+    for (int32_t r = spacing; r <= c.M; r += spacing)
+        for (int32_t j = 0; j <= c.N; ++j) {
+            c.row(c.row_h, r)[j] = m.H.at(r, j);
+            if (c.affine) c.row(c.row_f, r)[j] = m.F.at(r, j);
+        }
+    for (int32_t col = spacing; col <= c.N; col += spacing)
+        for (int32_t i = 0; i <= c.M; ++i) {
+            c.col(c.col_h, col)[i] = m.H.at(i, col);
+            if (c.affine) c.col(c.col_e, col)[i] = m.E.at(i, col);
+        }
+    return c;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The rectangle fill: any algorithm, from its top row and left column
+// ---------------------------------------------------------------------------------------------
+
+// Cells (r0, r1] x (c0, c1] of the matrix, given row r0 over columns c0..c1 (H; F for affine
+// gaps) and column c0 over rows r0..r1 (H; E). Each cell is the recurrence of cell_ops.hpp, the
+// one every backend runs, so the values and bits are those of a full fill.
+struct Rect {
+    int32_t r0 = 0, c0 = 0, r1 = 0, c1 = 0;
+    std::vector<int32_t> top_h, top_f;    // index j - c0
+    std::vector<int32_t> left_h, left_e;  // index i - r0
+};
+
+// Where the cells go: grid cell (i - r0 - 1, j - c0 - 1); a null grid is not written.
+struct RectOut {
+    Grid<int32_t>* H = nullptr;
+    Grid<int32_t>* E = nullptr;
+    Grid<int32_t>* F = nullptr;
+    Grid<uint8_t>* dirs = nullptr;
+};
+
+using cell::HostOps;
+
+enum class Shape { linear, affine, edit, lcs, dtw };
+
+Shape shape_of(const Problem& p) {
+    switch (p.algo) {
+        case Algorithm::edit: return Shape::edit;
+        case Algorithm::lcs: return Shape::lcs;
+        case Algorithm::dtw: return Shape::dtw;
+        default: return p.affine() ? Shape::affine : Shape::linear;
+    }
+}
+
+template <Shape kShape, bool kLocal>
+void fill_rect_as(const Problem& p, const Rect& rc, const RectOut& out) {
+    const int32_t w = rc.c1 - rc.c0;
+    std::vector<int32_t> up_h(rc.top_h), up_f(kShape == Shape::affine ? rc.top_f : std::vector<int32_t>{});
+    std::vector<int32_t> h(size_t(w) + 1), f(kShape == Shape::affine ? size_t(w) + 1 : 0);
+    const int32_t open = p.gaps.open, ext = p.gaps.extend;
+    for (int32_t i = rc.r0 + 1; i <= rc.r1; ++i) {
+        const int32_t row = i - rc.r0;
+        h[0] = rc.left_h[size_t(row)];
+        int32_t e = kShape == Shape::affine ? rc.left_e[size_t(row)] : 0;
+        for (int32_t x = 1; x <= w; ++x) {
+            const int32_t j = rc.c0 + x;
+            HostOps::Bits bits = 0;
+            int32_t v, f_cell = 0;
+            if constexpr (kShape == Shape::linear) {
+                v = cell::align_linear<HostOps, kLocal, true>(up_h[x - 1], up_h[x], h[x - 1], p.sub(i, j), open, 0, bits);
+            } else if constexpr (kShape == Shape::affine) {
+                int32_t e_cell;
+                v = cell::align_affine<HostOps, kLocal, true>(up_h[x - 1], up_h[x], up_f[x], h[x - 1], e, p.sub(i, j),
+                                                              open, ext, 0, e_cell, f_cell, bits);
+                e = e_cell;
+                f[x] = f_cell;
+            } else if constexpr (kShape == Shape::edit) {
+                const int32_t mismatch = p.query_codes[i - 1] != p.target_codes[j - 1];
+                v = cell::edit<HostOps, true>(up_h[x - 1], up_h[x], h[x - 1], mismatch, bits);
+            } else if constexpr (kShape == Shape::lcs) {
+                const int32_t gain = p.query_codes[i - 1] == p.target_codes[j - 1] ? 1 : -int32_t(kScoreBound);
+                v = cell::lcs<HostOps, true>(up_h[x - 1], up_h[x], h[x - 1], gain, bits);
+            } else {
+                const bool in = p.in_band(i, j);
+                v = cell::dtw<HostOps, true>(up_h[x - 1], up_h[x], h[x - 1], in ? p.dtw_local_cost(i, j) : 0, in, kPosInf,
+                                             bits);
+            }
+            h[x] = v;
+            const int32_t gi = row - 1, gj = x - 1;
+            if (out.H) out.H->at(gi, gj) = v;
+            if constexpr (kShape == Shape::affine) {
+                if (out.E) out.E->at(gi, gj) = e;
+                if (out.F) out.F->at(gi, gj) = f_cell;
+            }
+            if (out.dirs) out.dirs->at(gi, gj) = uint8_t(bits);
+        }
+        std::swap(up_h, h);
+        if constexpr (kShape == Shape::affine) std::swap(up_f, f);  // f[0] is never read
+    }
+}
+
+void fill_rect(const Problem& p, const Rect& rc, const RectOut& out) {
+    if (rc.r1 <= rc.r0 || rc.c1 <= rc.c0) return;
+    const bool local = p.algo == Algorithm::local;
+    switch (shape_of(p)) {
+        case Shape::linear: return local ? fill_rect_as<Shape::linear, true>(p, rc, out)
+                                         : fill_rect_as<Shape::linear, false>(p, rc, out);
+        case Shape::affine: return local ? fill_rect_as<Shape::affine, true>(p, rc, out)
+                                         : fill_rect_as<Shape::affine, false>(p, rc, out);
+        case Shape::edit: return fill_rect_as<Shape::edit, false>(p, rc, out);
+        case Shape::lcs: return fill_rect_as<Shape::lcs, false>(p, rc, out);
+        case Shape::dtw: return fill_rect_as<Shape::dtw, false>(p, rc, out);
+    }
+}
+
+// The rectangle below row r0 and right of column c0 (both 0 or checkpoint lines) to (r1, c1),
+// with its borders read from the rules (row 0, column 0) or the checkpoints.
+Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, int32_t r1, int32_t c1) {
+    Rect rc{r0, c0, r1, c1, {}, {}, {}, {}};
+    const bool affine = c.affine;
+    rc.top_h.resize(size_t(c1 - c0) + 1);
+    if (affine) rc.top_f.resize(rc.top_h.size());
+    for (int32_t j = c0; j <= c1; ++j) {
+        const size_t x = size_t(j - c0);
+        if (r0 == 0) {
+            const BorderCell b = border_cell(p, false, j);
+            rc.top_h[x] = b.h;
+            if (affine) rc.top_f[x] = b.f;
+        } else {
+            rc.top_h[x] = c.row(c.row_h, r0)[j];
+            if (affine) rc.top_f[x] = c.row(c.row_f, r0)[j];
+        }
+    }
+    rc.left_h.resize(size_t(r1 - r0) + 1);
+    if (affine) rc.left_e.resize(rc.left_h.size());
+    for (int32_t i = r0; i <= r1; ++i) {
+        const size_t y = size_t(i - r0);
+        if (c0 == 0) {
+            const BorderCell b = border_cell(p, true, i);
+            rc.left_h[y] = b.h;
+            if (affine) rc.left_e[y] = b.e;
+        } else {
+            rc.left_h[y] = c.col(c.col_h, c0)[i];
+            if (affine) rc.left_e[y] = c.col(c.col_e, c0)[i];
+        }
+    }
+    return rc;
+}
+
+// The checkpoint line (or 0) strictly before index k >= 1.
+int32_t line_before(int32_t k, int32_t spacing) { return ((k - 1) / spacing) * spacing; }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Windows
+// ---------------------------------------------------------------------------------------------
+
+WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w) {
+    w.i0 = std::clamp(w.i0, 0, c.M + 1);
+    w.i1 = std::clamp(w.i1, w.i0, c.M + 1);
+    w.j0 = std::clamp(w.j0, 0, c.N + 1);
+    w.j1 = std::clamp(w.j1, w.j0, c.N + 1);
+    WindowValues v;
+    v.w = w;
+    const bool affine = c.affine;
+    v.H.reset(w.rows(), w.cols(), 0);
+    v.dirs.reset(w.rows(), w.cols(), 0);
+    if (affine) {
+        v.E.reset(w.rows(), w.cols(), kNegInf);
+        v.F.reset(w.rows(), w.cols(), kNegInf);
+    }
+    if (w.empty()) return v;
+    // The interior cells: one rectangle from the checkpoint corner above-left of the window's
+    // first interior cell.
+    const int32_t fi = std::max(w.i0, 1), fj = std::max(w.j0, 1);
+    const int32_t r0 = line_before(fi, c.spacing), c0 = line_before(fj, c.spacing);
+    const int32_t r1 = w.i1 - 1, c1 = w.j1 - 1;
+    if (r1 >= fi && c1 >= fj) {
+        const Rect rc = rect_from(p, c, r0, c0, r1, c1);
+        Grid<int32_t> H, E, F;
+        Grid<uint8_t> dirs;
+        H.reset(r1 - r0, c1 - c0, 0);
+        dirs.reset(r1 - r0, c1 - c0, 0);
+        if (affine) {
+            E.reset(r1 - r0, c1 - c0, kNegInf);
+            F.reset(r1 - r0, c1 - c0, kNegInf);
+        }
+        fill_rect(p, rc, {&H, affine ? &E : nullptr, affine ? &F : nullptr, &dirs});
+        for (int32_t i = fi; i <= r1; ++i)
+            for (int32_t j = fj; j <= c1; ++j) {
+                const int32_t gi = i - r0 - 1, gj = j - c0 - 1, oi = i - w.i0, oj = j - w.j0;
+                v.H.at(oi, oj) = H.at(gi, gj);
+                v.dirs.at(oi, oj) = dirs.at(gi, gj);
+                if (affine) {
+                    v.E.at(oi, oj) = E.at(gi, gj);
+                    v.F.at(oi, oj) = F.at(gi, gj);
+                }
+            }
+    }
+    // Border cells: the rules.
+    auto put_border = [&](int32_t i, int32_t j) {
+        const BorderCell b = border_cell(p, j == 0 && i > 0, j == 0 ? i : j);
+        const int32_t oi = i - w.i0, oj = j - w.j0;
+        v.H.at(oi, oj) = b.h;
+        v.dirs.at(oi, oj) = b.dirs;
+        if (affine) {
+            v.E.at(oi, oj) = b.e;
+            v.F.at(oi, oj) = b.f;
+        }
+    };
+    if (w.i0 == 0)
+        for (int32_t j = w.j0; j < w.j1; ++j) put_border(0, j);
+    if (w.j0 == 0)
+        for (int32_t i = std::max(w.i0, 1); i < w.i1; ++i) put_border(i, 0);
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Traceback over recomputed tiles
+// ---------------------------------------------------------------------------------------------
+
+std::vector<Cell> traceback_checkpoints(const Problem& p, const Checkpoints& c, Cell end) {
+    // The walk only moves up and left, so one tile at a time: the tile holding the current cell,
+    // recomputed (bits only) when the walk leaves the last one.
+    const int32_t K = c.spacing;
+    Grid<uint8_t> tile;
+    int32_t tr0 = -1, tc0 = -1;
+    auto bits_at = [&](int32_t i, int32_t j) -> uint8_t {
+        if (i == 0 || j == 0) return border_cell(p, j == 0 && i > 0, j == 0 ? i : j).dirs;
+        const int32_t r0 = line_before(i, K), c0 = line_before(j, K);
+        if (r0 != tr0 || c0 != tc0) {
+            const int32_t r1 = std::min(r0 + K, c.M), c1 = std::min(c0 + K, c.N);
+            tile.reset(r1 - r0, c1 - c0, 0);
+            fill_rect(p, rect_from(p, c, r0, c0, r1, c1), {nullptr, nullptr, nullptr, &tile});
+            tr0 = r0;
+            tc0 = c0;
+        }
+        return tile.at(i - r0 - 1, j - c0 - 1);
+    };
+    return trace_path(p, bits_at, end);
+}
+
+}  // namespace dpviz

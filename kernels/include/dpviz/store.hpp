@@ -1,0 +1,85 @@
+// The result store for matrices of any size: instead of whole matrices, a fill keeps the values
+// needed to restart it on a grid of borders every K rows and columns (checkpoints). Any window
+// of the matrix is then recomputed exactly from the nearest checkpoint corner, and the traceback
+// runs tile by tile over recomputed direction bits, in the memory of the checkpoints.
+// docs/algorithms.md, "Matrices of any size", says what is kept and how K is chosen.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dpviz/expected.hpp"
+#include "dpviz/types.hpp"
+
+namespace dpviz {
+
+// A rectangle of matrix cells: rows [i0, i1) and columns [j0, j1), 0-based matrix indices (row 0
+// and column 0 are the borders), end exclusive.
+struct Window {
+    int32_t i0 = 0, i1 = 0, j0 = 0, j1 = 0;
+    int32_t rows() const { return i1 - i0; }
+    int32_t cols() const { return j1 - j0; }
+    int64_t cells() const { return int64_t(rows()) * cols(); }
+    bool empty() const { return i1 <= i0 || j1 <= j0; }
+    friend bool operator==(const Window&, const Window&) = default;
+};
+
+// The exact values of a window, as a level-matrix fill holds them: H (the algorithm's value in
+// the user's terms: edit distance, not its negation), E and F for affine gaps, direction bits.
+// Grid cell (r, c) is matrix cell (w.i0 + r, w.j0 + c).
+struct WindowValues {
+    Window w;
+    Grid<int32_t> H, E, F;
+    Grid<uint8_t> dirs;
+};
+
+// Restart values on the borders of K x K tiles: the whole of every row i = K, 2K, ... <= M
+// (H, and F for affine gaps: a vertical gap runs across a row border) and of every column
+// j = K, 2K, ... <= N (H, and E: a horizontal gap runs across a column border). Row 0 and column
+// 0 follow from the algorithm's rules and are not stored.
+struct Checkpoints {
+    int32_t spacing = 0;  // K
+    int32_t M = 0, N = 0;
+    bool affine = false;
+    std::vector<int32_t> row_h, row_f;  // row r = K (k + 1) at [k (N + 1), (k + 1) (N + 1))
+    std::vector<int32_t> col_h, col_e;  // column c = K (k + 1) at [k (M + 1), (k + 1) (M + 1))
+
+    int32_t row_lines() const { return spacing ? M / spacing : 0; }
+    int32_t col_lines() const { return spacing ? N / spacing : 0; }
+    // Row r (a positive multiple of K): N + 1 values, indexed by the column.
+    int32_t* row(std::vector<int32_t>& v, int32_t r) { return v.data() + size_t(r / spacing - 1) * size_t(N + 1); }
+    const int32_t* row(const std::vector<int32_t>& v, int32_t r) const {
+        return v.data() + size_t(r / spacing - 1) * size_t(N + 1);
+    }
+    // Column c (a positive multiple of K): M + 1 values, indexed by the row.
+    int32_t* col(std::vector<int32_t>& v, int32_t c) { return v.data() + size_t(c / spacing - 1) * size_t(M + 1); }
+    const int32_t* col(const std::vector<int32_t>& v, int32_t c) const {
+        return v.data() + size_t(c / spacing - 1) * size_t(M + 1);
+    }
+};
+
+// The spacings the store uses: powers of two from kMinCheckpointSpacing, the smallest whose
+// checkpoints fit the budget; above kMaxCheckpointSpacing a traceback's tiles cost more than
+// they save.
+inline constexpr int32_t kMinCheckpointSpacing = 256;
+inline constexpr int32_t kMaxCheckpointSpacing = 8192;
+// Bytes of the checkpoints of p at spacing K, and of the traceback's working tile.
+uint64_t checkpoint_bytes(const Problem& p, int32_t spacing);
+uint64_t traceback_tile_bytes(int32_t spacing);
+// The spacing for a budget of bytes, or 0 when even kMaxCheckpointSpacing does not fit.
+int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget);
+// Empty checkpoints of p at spacing K (every value kNegInf), ready for a fill to write.
+Checkpoints make_checkpoints(const Problem& p, int32_t spacing);
+// The checkpoints a fill at level matrix implies (the specification the fills are tested against).
+Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& matrix, int32_t spacing);
+
+// The values of any window, recomputed from the checkpoint corner at or above-left of it: equal,
+// value for value and bit for bit, to the same cells of a level-matrix fill. The window is
+// clipped to the matrix. Cost: at most (K + rows) x (K + cols) cells.
+WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w);
+// The traceback from `end` over direction bits recomputed tile by tile: the same path as
+// traceback() over a whole direction grid (the same tie-breaks), in K x K bytes beside the
+// checkpoints.
+std::vector<Cell> traceback_checkpoints(const Problem& p, const Checkpoints& c, Cell end);
+
+}  // namespace dpviz
