@@ -7,7 +7,9 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 
 #include "hmm_file.hpp"
 #include "input.hpp"
@@ -241,7 +243,9 @@ Expected<Problem> build_problem(const JobRequest& req, std::vector<std::string>*
     return make_problem(prm.algo, *q, *t, s);
 }
 
-JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
+namespace {
+
+JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
     const auto t0 = std::chrono::steady_clock::now();
     JobOutcome out;
     out.kind = req.kind;
@@ -376,6 +380,25 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
     c->wall_ms = c->stages.total = ms_since(t0);
     out.wall_ms = c->wall_ms;
     out.computed = std::move(c);
+    return out;
+}
+
+}  // namespace
+
+JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
+    // Nothing above the worker thread catches: an exception out of here would end the program.
+    // align() checks its estimate first, but the limits move and the view's pyramids, mask and
+    // text are not estimated, so an allocation can still fail; the user sees it on the error line.
+    JobOutcome out;
+    out.kind = req.kind;
+    try {
+        return compute_outcome(req, ctx);
+    } catch (const std::bad_alloc&) {
+        out.error = resource_error("out of memory (an allocation failed): try shorter inputs");
+    } catch (const std::length_error& e) {
+        out.error = resource_error(std::string("out of memory (a size beyond what one allocation can hold: ") +
+                                   e.what() + "): try shorter inputs");
+    }
     return out;
 }
 

@@ -1,7 +1,5 @@
 // align(): memory check, backend choice and dispatch. The one place that decides which
 // backend runs and what a request costs in memory.
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -98,24 +96,6 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
     return uint64_t(value);
 }
 
-Expected<uint64_t> available_host_bytes() {
-    if (const char* env = std::getenv("DPVIZ_MEMORY_LIMIT")) {
-        if (const std::optional<uint64_t> v = parse_byte_size(env)) return *v;
-        std::string shown;
-        for (const char c : std::string_view(env).substr(0, 64)) shown += (c >= 0x20 && c < 0x7f) ? c : '?';
-        return usage_error("DPVIZ_MEMORY_LIMIT='" + shown +
-                           "' is not a size: give bytes, or a number with K, M, G or T (powers of two, "
-                           "optionally followed by iB or B), e.g. 100M or 1.5GiB");
-    }
-    std::ifstream f("/proc/meminfo");
-    std::string key;
-    uint64_t kb = 0;
-    std::string unit;
-    while (f >> key >> kb >> unit)
-        if (key == "MemAvailable:") return kb * 1024;
-    return uint64_t(8) << 30;  // unknown: assume a small machine
-}
-
 namespace {
 
 // The checkpoint spacing for a path traced over the result store, or 0 for direction bits.
@@ -140,9 +120,11 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     // A mistyped test switch must not silently test nothing (docs/robustness.md).
     if (auto fault = gpu_fault::current(); !fault) return fault.error();
     const OutputLevel level = opt.backend == Backend::cpu_reference ? OutputLevel::matrix : opt.level;
-    const Expected<uint64_t> available = opt.memory_limit ? Expected<uint64_t>(*opt.memory_limit) : available_host_bytes();
-    if (!available) return available.error();
-    const uint64_t have = *available;
+    const Expected<HostMemoryLimit> limit =
+        opt.memory_limit ? Expected<HostMemoryLimit>(HostMemoryLimit{"the memory limit", *opt.memory_limit})
+                         : host_memory_limit();
+    if (!limit) return limit.error();
+    const uint64_t have = limit->bytes;
     const bool on_cpu = opt.backend == Backend::cpu || (opt.backend == Backend::automatic && !gpu_usable());
     const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu);
     const uint64_t need = spacing ? estimate_checkpoint_path_bytes(p, spacing) : estimate_host_bytes(p, level);
@@ -153,7 +135,7 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
         const std::string how = spacing ? " (checkpoints every " + std::to_string(spacing) + " rows and columns)" : "";
         return resource_error(std::to_string(p.rows()) + " x " + std::to_string(p.cols()) + " " +
                               std::string(algorithm_name(p.algo)) + " at this output level needs " + gib(need) + how +
-                              " of memory, " + gib(have) + " available: " + hint);
+                              " of memory, " + gib(have) + " available (" + limit->source + "): " + hint);
     }
 
     const RunControl& ctl = opt.control;

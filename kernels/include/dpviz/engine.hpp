@@ -53,8 +53,20 @@ uint64_t estimate_host_bytes(const Problem& p, OutputLevel level);
 // The same for a path traced over checkpoints at spacing K (the fill at level score, the
 // checkpoints, the traceback's tile).
 uint64_t estimate_checkpoint_path_bytes(const Problem& p, int32_t spacing);
-// Bytes the machine can give us now: $DPVIZ_MEMORY_LIMIT if set, else MemAvailable. A
+// The limit that bounds what this process can still allocate, and the headroom under it.
+struct HostMemoryLimit {
+    std::string source;  // "DPVIZ_MEMORY_LIMIT", "cgroup memory.max", "RLIMIT_AS", "RLIMIT_DATA",
+                         // "MemAvailable", or "assumed" (8 GiB, /proc/meminfo has no MemAvailable)
+    uint64_t bytes = 0;
+};
+// The smallest headroom of: the cgroup v2 memory.max of this process's cgroup and its parents
+// (minus memory.current), RLIMIT_AS minus VmSize, RLIMIT_DATA minus VmData, and MemAvailable
+// (docs/robustness.md, "Memory limits"). $DPVIZ_MEMORY_LIMIT is not looked at.
+HostMemoryLimit measured_host_memory_limit();
+// $DPVIZ_MEMORY_LIMIT if set (it overrides the rest), else measured_host_memory_limit(). A
 // DPVIZ_MEMORY_LIMIT that is not a size is a usage error naming the variable.
+Expected<HostMemoryLimit> host_memory_limit();
+// host_memory_limit()'s bytes.
 Expected<uint64_t> available_host_bytes();
 // A size as people write it: bytes ("1500000"), or a number (decimals allowed) with K, M, G or
 // T, powers of two, optionally followed by "iB" or "B", any case ("100MB", "1.5GiB", "512k").
