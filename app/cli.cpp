@@ -24,6 +24,7 @@
 #include "input.hpp"
 #include "matrix_file.hpp"
 #include "progress_line.hpp"
+#include "window_table.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -111,6 +112,13 @@ Computation and output:
                        is complete; a link is followed; a FIFO, device, socket or folder is
                        refused (exit 4)
   --png-size N         longer side of the matrix area in pixels (default 2048)
+  --region I0:I1,J0:J1 a window of the matrix: rows I0..I1-1 and columns J0..J1-1, 0-based
+                       (row 0 and column 0 are the borders). With --png the PNG shows that
+                       window at full resolution. The window is recomputed exactly from the
+                       checkpoints of a CPU fill (docs/algorithms.md, "Matrices of any size")
+  --table FILE         the exact values of the window (the whole matrix without --region):
+                       one line per cell, "i j H [E F] bits" tab-separated under a header
+                       line; - is standard output (the table is then the only output)
   --colormap M         viridis, magma, grayscale, diverging (default: diverging when scores go
                        negative, viridis otherwise)
   --quiet              no progress line (otherwise a fill past one second shows one on
@@ -142,7 +150,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                              {"--algo", "--matrix", "--alphabet", "--match", "--mismatch", "--gap-open", "--gap-extend",
                               "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
                               "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap",
-                              "--format", "--hmm"},
+                              "--format", "--hmm", "--region", "--table"},
                              {"--seq", "--json", "--score-only", "--quiet", "--help"});
     // Viterbi decodes one observation sequence under the model of --hmm.
     const bool viterbi = parsed && parse_algorithm(parsed->get("--algo", "local")) == Algorithm::viterbi;
@@ -180,6 +188,21 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                                      " would both go to standard output; give --png a file"));
     if (!png.empty())  // refuse a destination that cannot be written before the fill, not after it
         if (auto dest = render::resolve_destination(png); !dest) return fail(err, dest.error());
+    // A window (--region, --table) is recomputed from the checkpoints of a CPU fill.
+    const std::string table = get("--table");
+    const bool windowed = a.has("--region") || a.has("--table");
+    if (windowed) {
+        if (viterbi) return fail(err, usage_error("--region and --table do not apply to --algo viterbi"));
+        if (*backend == Backend::cuda || *backend == Backend::cuda_portable)
+            return fail(err, usage_error("--region and --table recompute the window from the checkpoints of a CPU "
+                                         "fill: use --backend cpu, cpu-reference or auto"));
+        if (table == "-" && (png_to_stdout || *format != OutputFormat::text))
+            return fail(err, usage_error("--table - is the only output: give --png and --format a file or drop them"));
+        if (table.empty() && png.empty())
+            return fail(err, usage_error("--region needs an output for the window: --png FILE or --table FILE"));
+        if (!table.empty())
+            if (auto dest = render::resolve_destination(table); !dest) return fail(err, dest.error());
+    }
 
     Expected<Problem> problem = usage_error("unreachable");
     if (viterbi != a.has("--hmm"))
@@ -208,9 +231,21 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     if (!problem) return fail(err, problem.error());
 
+    Window window = whole_matrix(*problem);
+    if (a.has("--region")) {
+        auto w = parse_region(get("--region"), *problem);
+        if (!w) return fail(err, w.error());
+        window = *w;
+    }
+
     AlignOptions opt;
     opt.backend = *backend;
     opt.level = score_only ? OutputLevel::score : (png.empty() ? OutputLevel::path : OutputLevel::matrix);
+    if (windowed && *backend != Backend::cpu_reference) {
+        opt.backend = Backend::cpu;
+        opt.level = OutputLevel::path;
+        opt.path_memory = PathMemory::checkpoints;
+    }
     auto threads = int_option(a, "--threads", 0);
     if (!threads) return fail(err, threads.error());
     if (*threads < 0 || *threads > 1024) return fail(err, usage_error("--threads must be between 0 and 1024"));
@@ -231,10 +266,29 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (!result) return fail(err, result.error());
     if (!result->fallback.empty()) err << "dpviz: note: " << one_line(result->fallback) << "\n";
 
+    std::optional<WindowValues> values;
+    if (windowed)
+        values = result->checkpoints ? compute_window(*problem, *result->checkpoints, window)
+                                     : cut_window(*problem, *result, window);
+    if (!table.empty()) {
+        const std::string text = format_window_table(*problem, *values);
+        if (table == "-") {
+            out << text;
+            return kExitOk;  // the table is the output
+        }
+        if (auto st = render::write_file_atomic(table, text); !st) return fail(err, st.error());
+    }
     if (!png.empty()) {
         hopt.caption = format_caption(*problem, *result);
         hopt.value_text = [&p = *problem](int64_t v) { return value_text(p, v); };
-        auto img = render::compose_heatmap(result->H, result->path, hopt);
+        Expected<render::Image> img = usage_error("unreachable");
+        if (values) {
+            hopt.caption += "  rows " + std::to_string(window.i0) + ":" + std::to_string(window.i1) + " columns " +
+                            std::to_string(window.j0) + ":" + std::to_string(window.j1);
+            img = render::compose_heatmap(values->H, path_in_window(result->path, window), hopt);
+        } else {
+            img = render::compose_heatmap(result->H, result->path, hopt);
+        }
         if (!img) return fail(err, img.error());
         if (auto st = render::write_png_atomic(*img, png); !st) return fail(err, st.error());
     }
@@ -250,6 +304,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     out << *header << format_pair(*format, record, info);
     // A note for the reader of the text view; the other formats are read by programs.
     if (!png.empty() && *format == OutputFormat::text) out << "# PNG: " << png << "\n";
+    if (!table.empty() && *format == OutputFormat::text) out << "# table: " << table << "\n";
     return kExitOk;
 }
 
