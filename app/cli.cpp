@@ -255,6 +255,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (!png_size) return fail(err, png_size.error());
     if (*png_size < 16 || *png_size > 16384) return fail(err, usage_error("--png-size must be between 16 and 16384"));
     hopt.max_side = *png_size;
+    // A matrix too big to hold is drawn from the overview the fill pools (dpviz/store.hpp).
+    if (!windowed) opt.overview_side = hopt.max_side;
     if (a.values.count("--colormap")) {
         const auto cm = render::parse_colormap(get("--colormap"));
         if (!cm) return fail(err, usage_error("unknown --colormap '" + get("--colormap") + "' (viridis, magma, grayscale, diverging)"));
@@ -285,7 +287,15 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (values) {
             hopt.caption += "  rows " + std::to_string(window.i0) + ":" + std::to_string(window.i1) + " columns " +
                             std::to_string(window.j0) + ":" + std::to_string(window.j1);
+            hopt.rows_shown = {window.i0, window.i1 - 1};
+            hopt.cols_shown = {window.j0, window.j1 - 1};
             img = render::compose_heatmap(values->H, path_in_window(result->path, window), hopt);
+        } else if (result->overview) {
+            const Overview& o = *result->overview;
+            hopt.range = render::ValueRange{o.min, o.max, o.any_finite, o.any_unreachable};
+            hopt.rows_shown = {0, problem->rows()};
+            hopt.cols_shown = {0, problem->cols()};
+            img = render::compose_heatmap(o.H, overview_path(o, result->path), hopt);
         } else {
             img = render::compose_heatmap(result->H, result->path, hopt);
         }

@@ -418,12 +418,14 @@ Plan plan_layout(int32_t rows, int32_t cols, const ValueRange& range, const Heat
     const int caption_units = (width - 2 * p.margin) / s;
 
     if (top) {
-        const std::string range_hint = "  j = 0.." + std::to_string(cols - 1);
+        const HeatmapOptions::Span span = opt.cols_shown.value_or(HeatmapOptions::Span{0, cols - 1});
+        const std::string range_hint = "  j = " + std::to_string(span.first) + ".." + std::to_string(span.last);
         p.top_label = first_fitting({printable(opt.col_label) + range_hint, printable(opt.col_label)},
                                     (width - mat.x - p.margin) / s);
     }
     if (left) {
-        const std::string range_hint = "  i = 0.." + std::to_string(rows - 1);
+        const HeatmapOptions::Span span = opt.rows_shown.value_or(HeatmapOptions::Span{0, rows - 1});
+        const std::string range_hint = "  i = " + std::to_string(span.first) + ".." + std::to_string(span.last);
         p.left_label = first_fitting({printable(opt.row_label) + range_hint, printable(opt.row_label)}, content_h / s);
     }
 
@@ -530,7 +532,7 @@ Expected<Heatmap> compose_heatmap_with_layout(const Grid<int32_t>& H, const std:
         }
     }
     try {
-        const ValueRange range = value_range(H);
+        const ValueRange range = opt.range ? *opt.range : value_range(H);
         const ColorScale scale = make_color_scale(range, opt);
         const Plan p = plan_layout(H.rows, H.cols, range, opt);
         const HeatmapLayout& L = p.layout;

@@ -2,6 +2,7 @@
 // backend runs and what a request costs in memory.
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "dpviz/engine.hpp"
 #include "dpviz/fault_injection.hpp"
@@ -101,8 +102,10 @@ namespace {
 // The checkpoint spacing for a path traced over the result store, or 0 for direction bits.
 // The checkpoints may take half of what is free, at most 2 GiB: beyond that a coarser K costs
 // less than the memory.
+// Level matrix takes the store too when the caller takes an overview in place of H.
 int32_t checkpoint_spacing_for(const Problem& p, const AlignOptions& opt, OutputLevel level, uint64_t have, bool cpu) {
-    if (level != OutputLevel::path || !cpu || p.algo == Algorithm::viterbi) return 0;
+    const bool store_level = level == OutputLevel::path || (level == OutputLevel::matrix && opt.overview_side > 0);
+    if (!store_level || !cpu || p.algo == Algorithm::viterbi) return 0;
     if (opt.path_memory == PathMemory::direction_bits) return 0;
     const bool big = int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
     if (opt.path_memory == PathMemory::automatic && !big && estimate_host_bytes(p, level) <= have) return 0;
@@ -127,7 +130,12 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     const uint64_t have = limit->bytes;
     const bool on_cpu = opt.backend == Backend::cpu || (opt.backend == Backend::automatic && !gpu_usable());
     const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu);
-    const uint64_t need = spacing ? estimate_checkpoint_path_bytes(p, spacing) : estimate_host_bytes(p, level);
+    // The overview: one texel grid per thread and the merged one.
+    const int32_t block = spacing && level == OutputLevel::matrix ? overview_block(p, opt.overview_side) : 0;
+    const uint64_t texels = block ? uint64_t(p.rows() / block + 1) * uint64_t(p.cols() / block + 1) : 0;
+    const unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
+    const uint64_t need = spacing ? estimate_checkpoint_path_bytes(p, spacing) + texels * 4 * (threads + 1)
+                                  : estimate_host_bytes(p, level);
     if (need > have) {
         std::string hint = level == OutputLevel::matrix ? "drop the matrix output (no --png), or "
                                                          : "";
@@ -140,7 +148,8 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
 
     const RunControl& ctl = opt.control;
     auto run_cpu = [&](int32_t k) -> Expected<DpResult> {
-        if (k) return align_cpu_checkpoints(p, k, opt.threads, ctl);
+        const int32_t b = level == OutputLevel::matrix ? overview_block(p, opt.overview_side) : 0;
+        if (k) return align_cpu_checkpoints(p, k, opt.threads, ctl, b);
         return align_cpu(p, level, opt.threads, ctl);
     };
     Expected<DpResult> r = DpResult{};

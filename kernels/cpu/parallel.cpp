@@ -248,16 +248,18 @@ struct Scratch {  // one per thread
     std::vector<int32_t> h, e, f, state, query, profile, scores, lo, hi;
     std::vector<uint8_t> dirs;
     Best best;
+    Overview overview;  // this thread's part of the overview, when one is kept
     int32_t thread = 0;
 };
 
 class Wavefront {
 public:
     // `checkpoints`, when given, receives the restart values of its lines (dpviz/store.hpp).
+    // `overview`, when given, receives the pooled cells (its borders already there).
     Wavefront(const Problem& p, const Plan& plan, const wavefront::Isa& isa, DpResult& r, const RunControl& control,
-              Checkpoints* checkpoints)
-        : p_(p), plan_(plan), isa_(isa), r_(r), control_(control), ck_(checkpoints), W_(isa.lanes), M_(p.rows()),
-          N_(p.cols()), bands_((M_ + W_ - 1) / W_) {
+              Checkpoints* checkpoints, Overview* overview)
+        : p_(p), plan_(plan), isa_(isa), r_(r), control_(control), ck_(checkpoints), ov_(overview), W_(isa.lanes),
+          M_(p.rows()), N_(p.cols()), bands_((M_ + W_ - 1) / W_) {
         kernel_ = plan.kernel;
         trev_.assign(size_t(N_) + 2 * W_, 0);
         int32_t* trev = trev_.data() + W_;
@@ -295,6 +297,8 @@ public:
         work(scratch[0], true);
         for (std::thread& th : pool) th.join();
         for (const Scratch& x : scratch) best_.offer(x.best.score, x.best.cell);
+        if (ov_)
+            for (const Scratch& x : scratch) merge_overview(*ov_, x.overview);
     }
 
     // Results after run(): H of the last row (kernel terms), H[i][N] (semi-global), the local best.
@@ -317,6 +321,10 @@ private:
         x.hi.assign(W_, 0);
         x.profile.assign(kernel_.table ? size_t(wavefront::profile_stride(kernel_.alphabet)) * W_ : 0, 0);
         x.scores.assign(kernel_.table ? chunk : 0, 0);
+        if (ov_) {
+            x.overview.block = ov_->block;
+            x.overview.H.reset(ov_->H.rows, ov_->H.cols, kNegInf);
+        }
     }
 
     // The caller's thread (`reports`) also reports progress: bands done, scaled to 0.9 of the run.
@@ -402,12 +410,13 @@ private:
     }
 
     // What the kernel leaves to the driver: the last column (semi-global) and the matrices.
-    void finish_chunk(const Scratch& x, const ChunkPlace& c) {
+    void finish_chunk(Scratch& x, const ChunkPlace& c) {
         const int W = c.lanes;
         if (keeps_last_column())
             for (int k = 0; k < c.rows; ++k)
                 if (N_ + k >= c.a && N_ + k <= c.z) last_col_[c.i0 + k] = x.h[size_t(N_ + k - c.a) * W + k];
         if (ck_) keep_checkpoints(x, c);
+        if (ov_) keep_overview(x, c);
         if (kernel_.store == Store::matrix) {
             place_values(x.h.data(), c, plan_.negate, r_.H);
             if (plan_.affine) {
@@ -443,6 +452,43 @@ private:
         }
     }
 
+    // The chunk's cells pooled into this thread's overview, a block of columns at a time.
+    void keep_overview(Scratch& x, const ChunkPlace& c) {
+        Overview& o = x.overview;
+        const int32_t B = o.block;
+        const int W = c.lanes;
+        const int32_t sign = plan_.negate ? -1 : 1;
+        int32_t lo_v = o.any_finite ? o.min : INT32_MAX, hi_v = o.any_finite ? o.max : INT32_MIN;
+        bool unreachable = false;
+        for (int k = 0; k < c.rows; ++k) {
+            const int32_t i = c.i0 + k, lo = c.first_col(k), hi = c.last_col(k);
+            if (lo > hi) continue;
+            int32_t* texels = &o.H.at(i / B, 0);
+            const int32_t* v = x.h.data() + size_t(lo + k - c.a) * W + k;  // cell (i, lo): step lo + k
+            for (int32_t j = lo; j <= hi;) {
+                const int32_t bj = j / B, last = std::min(hi, (bj + 1) * B - 1);
+                int32_t best = texels[bj];
+                for (; j <= last; ++j, v += W) {
+                    const int32_t h = sign * *v;
+                    if (h <= -kScoreBound || h >= kScoreBound) {
+                        unreachable = true;
+                        continue;
+                    }
+                    best = std::max(best, h);
+                    lo_v = std::min(lo_v, h);
+                    hi_v = std::max(hi_v, h);
+                }
+                texels[bj] = best;
+            }
+        }
+        if (lo_v <= hi_v) {
+            o.min = lo_v;
+            o.max = hi_v;
+            o.any_finite = true;
+        }
+        o.any_unreachable = o.any_unreachable || unreachable;
+    }
+
     // Semi-global's end may be in column N: the bands keep it.
     bool keeps_last_column() const { return plan_.rules.end == EndRule::last_row_or_column; }
 
@@ -452,6 +498,7 @@ private:
     DpResult& r_;
     const RunControl& control_;
     Checkpoints* const ck_;
+    Overview* const ov_;
     const int W_;
     const int32_t M_, N_;
     const int32_t bands_;
@@ -528,7 +575,7 @@ namespace {
 
 // align_cpu, and with `checkpoints` a score-level fill that keeps them and traces back over them.
 Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control,
-                            std::shared_ptr<Checkpoints> checkpoints) {
+                            std::shared_ptr<Checkpoints> checkpoints, std::shared_ptr<Overview> overview) {
     if (control.cancelled()) return cancelled_error();
     if (p.algo == Algorithm::viterbi) return align_viterbi_cpu(p, level, false, control);
     DpResult r;
@@ -547,7 +594,7 @@ Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned thread
     // H of the cells select_end may pick, in kernel terms: borders, the last row, the last column.
     std::unique_ptr<Wavefront> wf;
     if (M > 0 && N > 0) {
-        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r, control, checkpoints.get());
+        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r, control, checkpoints.get(), overview.get());
         wf->run(threads, automatic);
         if (wf->cancelled()) return cancelled_error();
     }
@@ -577,6 +624,7 @@ Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned thread
     }
     r.fill_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     r.checkpoints = std::move(checkpoints);
+    r.overview = std::move(overview);
     finish_result(p, r);
     control.report(1.0);
     return r;
@@ -585,13 +633,14 @@ Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned thread
 }  // namespace
 
 Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control) {
-    return fill_cpu(p, level, threads, control, nullptr);
+    return fill_cpu(p, level, threads, control, nullptr, nullptr);
 }
 
 Expected<DpResult> align_cpu_checkpoints(const Problem& p, int32_t spacing, unsigned threads,
-                                         const RunControl& control) {
+                                         const RunControl& control, int32_t overview_block) {
     if (p.algo == Algorithm::viterbi) return align_viterbi_cpu(p, OutputLevel::path, false, control);
-    return fill_cpu(p, OutputLevel::path, threads, control, std::make_shared<Checkpoints>(make_checkpoints(p, spacing)));
+    return fill_cpu(p, OutputLevel::path, threads, control, std::make_shared<Checkpoints>(make_checkpoints(p, spacing)),
+                    overview_block > 0 ? std::make_shared<Overview>(make_overview(p, overview_block)) : nullptr);
 }
 
 }  // namespace dpviz

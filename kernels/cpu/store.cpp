@@ -3,6 +3,7 @@
 //
 // Index
 // [SECTION] Layout and spacing
+// [SECTION] The overview
 // [SECTION] The rectangle fill: any algorithm, from its top row and left column
 // [SECTION] Windows
 // [SECTION] Traceback over recomputed tiles
@@ -79,6 +80,69 @@ Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& m, int32_t
             if (c.affine) c.col(c.col_e, col)[i] = m.E.at(i, col);
         }
     return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] The overview
+// ---------------------------------------------------------------------------------------------
+
+int32_t overview_block(const Problem& p, int32_t max_side) {
+    const int64_t longer = std::max(p.rows(), p.cols()) + 1, side = std::max(max_side, 1);
+    return int32_t((longer + side - 1) / side);
+}
+
+namespace {
+
+void pool_into(Overview& o, int32_t i, int32_t j, int32_t v) {
+    const bool finite = v > -kScoreBound && v < kScoreBound;
+    if (!finite) {
+        o.any_unreachable = true;
+        return;
+    }
+    int32_t& t = o.H.at(i / o.block, j / o.block);
+    t = std::max(t, v);
+    if (!o.any_finite) o.min = o.max = v;
+    o.min = std::min(o.min, v);
+    o.max = std::max(o.max, v);
+    o.any_finite = true;
+}
+
+}  // namespace
+
+Overview make_overview(const Problem& p, int32_t block) {
+    Overview o;
+    o.block = block;
+    const int32_t M = p.rows(), N = p.cols();
+    o.H.reset((M + block) / block, (N + block) / block, kNegInf);
+    for (int32_t j = 0; j <= N; ++j) pool_into(o, 0, j, border_cell(p, false, j).h);
+    for (int32_t i = 1; i <= M; ++i) pool_into(o, i, 0, border_cell(p, true, i).h);
+    return o;
+}
+
+Overview overview_from_matrix(const Problem& p, const Grid<int32_t>& H, int32_t block) {
+    Overview o = make_overview(p, block);
+    for (int32_t i = 1; i < H.rows; ++i)
+        for (int32_t j = 1; j < H.cols; ++j) pool_into(o, i, j, H.at(i, j));
+    return o;
+}
+
+void merge_overview(Overview& into, const Overview& from) {
+    for (size_t k = 0; k < into.H.data.size(); ++k) into.H.data[k] = std::max(into.H.data[k], from.H.data[k]);
+    if (from.any_finite) {
+        into.min = into.any_finite ? std::min(into.min, from.min) : from.min;
+        into.max = into.any_finite ? std::max(into.max, from.max) : from.max;
+        into.any_finite = true;
+    }
+    into.any_unreachable = into.any_unreachable || from.any_unreachable;
+}
+
+std::vector<Cell> overview_path(const Overview& o, const std::vector<Cell>& path) {
+    std::vector<Cell> out;
+    for (const Cell c : path) {
+        const Cell b{c.i / o.block, c.j / o.block};
+        if (out.empty() || !(out.back() == b)) out.push_back(b);
+    }
+    return out;
 }
 
 namespace {

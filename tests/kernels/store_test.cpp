@@ -144,6 +144,45 @@ TEST(ResultStore, CheckpointsWindowsAndPathMatchTheReference) {
     }
 }
 
+// The overview the fill pools equals the one the reference's whole H implies, for every
+// algorithm, block size and thread count.
+TEST(ResultStore, OverviewPooledByTheFillMatchesTheReference) {
+    std::mt19937 rng(42);
+    const int32_t blocks[] = {1, 3, 7, 16, 50};
+    for (const Kind& kind : kKinds) {
+        for (int round = 0; round < 4; ++round) {
+            const int m = 1 + int(rng() % 200), n = 1 + int(rng() % 210);
+            const Problem p = random_problem(rng, kind, m, n);
+            const int32_t B = blocks[rng() % std::size(blocks)];
+            SCOPED_TRACE(std::string(kind.name) + " " + std::to_string(m) + "x" + std::to_string(n) + " B=" +
+                         std::to_string(B));
+            const DpResult ref = align_reference(p);
+            Expected<DpResult> got = align_cpu_checkpoints(p, 64, 1 + rng() % 3, RunControl{}, B);
+            ASSERT_TRUE(got) << got.error().message;
+            ASSERT_TRUE(got->overview);
+            const Overview want = overview_from_matrix(p, ref.H, B);
+            const Overview& o = *got->overview;
+            EXPECT_EQ(o.block, B);
+            EXPECT_EQ(first_difference(o.H, want.H), "");
+            EXPECT_EQ(o.min, want.min);
+            EXPECT_EQ(o.max, want.max);
+            EXPECT_EQ(o.any_finite, want.any_finite);
+            EXPECT_EQ(o.any_unreachable, want.any_unreachable);
+            // The path in texels: one move (or none) between neighbours, inside the grid.
+            const std::vector<Cell> path = overview_path(o, got->path);
+            ASSERT_FALSE(path.empty());
+            EXPECT_EQ(path.back(), (Cell{ref.end.i / B, ref.end.j / B}));
+            for (size_t k = 1; k < path.size(); ++k) {
+                EXPECT_LE(path[k].i - path[k - 1].i, 1);
+                EXPECT_LE(path[k].j - path[k - 1].j, 1);
+                EXPECT_FALSE(path[k] == path[k - 1]);
+            }
+        }
+    }
+    EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 4095, 20), 2048), 2);
+    EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 4096, 20), 2048), 3);
+}
+
 // Windows at the matrix's edges and corners, on checkpoint lines, one cell wide, whole, and
 // clipped when they reach past the matrix.
 TEST(ResultStore, WindowsAtEdgesAndOnCheckpointLines) {
@@ -220,6 +259,19 @@ TEST(ResultStore, AlignTracesOverCheckpointsWhenBigOrShortOfMemory) {
     EXPECT_EQ(store->score, bits->score);
     EXPECT_TRUE(store->path == bits->path) << "path of " << store->path.size() << " cells, want " << bits->path.size();
     EXPECT_EQ(store->alignment.cigar, bits->alignment.cigar);
+
+    // Level matrix with an overview: the store and the pooled H in place of the matrices.
+    AlignOptions pic;
+    pic.backend = Backend::cpu;
+    pic.level = OutputLevel::matrix;
+    pic.overview_side = 1024;
+    Expected<DpResult> overview = align(big, pic);
+    ASSERT_TRUE(overview) << overview.error().message;
+    EXPECT_TRUE(overview->H.empty());
+    ASSERT_TRUE(overview->overview);
+    EXPECT_EQ(overview->overview->block, overview_block(big, 1024));
+    EXPECT_LE(overview->overview->H.rows, 1024);
+    EXPECT_TRUE(overview->path == bits->path);
 
     // Small, but the bits do not fit: the checkpoints do.
     const Problem small = random_problem(rng, kKinds[0], 3000, 2900);

@@ -45,6 +45,9 @@ struct AlignOptions {
     std::optional<uint64_t> memory_limit;  // bytes; unset = host_memory_limit()
     PathMemory path_memory = PathMemory::automatic;
     int32_t checkpoint_spacing = 0;        // K of the checkpoints; 0 = the smallest that fits
+    // Level matrix of a matrix too big to hold (as for path_memory): the checkpoints and, instead
+    // of H, an overview of at most this many texels a side (DpResult::overview). 0 = hold H.
+    int32_t overview_side = 0;
     RunControl control;
 };
 
@@ -86,8 +89,10 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
 // The fast CPU backend at level path in the memory of the result store: a score-level fill that
 // keeps checkpoints every `spacing` rows and columns (DpResult::checkpoints, no direction bits),
 // and the traceback over tiles recomputed from them. The same score, end, path and alignment.
+// overview_block > 0: the fill also pools H into blocks of that many cells a side
+// (DpResult::overview).
 Expected<DpResult> align_cpu_checkpoints(const Problem& p, int32_t spacing, unsigned threads,
-                                         const RunControl& control);
+                                         const RunControl& control, int32_t overview_block = 0);
 
 // The GPU in one line for the timing panel: "NVIDIA H200 (132 SMs, 140.4 GiB, driver 13.0,
 // compute capability 9.0)", or "not available: WHY" (no device, built without CUDA, ...).

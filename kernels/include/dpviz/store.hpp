@@ -58,6 +58,28 @@ struct Checkpoints {
     }
 };
 
+// The overview of a matrix too big to hold: blocks of B x B cells pooled into one value each, as
+// the renderer pools cells into a pixel (the largest finite value of the block, kNegInf where no
+// cell of it is finite), with the exact range of the finite values for the colour scale. Kept by
+// the fill itself, never from a whole matrix.
+struct Overview {
+    int32_t block = 1;     // B
+    Grid<int32_t> H;       // ceil((M + 1) / B) x ceil((N + 1) / B)
+    int32_t min = 0, max = 0;
+    bool any_finite = false, any_unreachable = false;
+};
+// The smallest B whose overview fits max_side texels on either side.
+int32_t overview_block(const Problem& p, int32_t max_side);
+// An overview of p at block B holding only the borders (row 0 and column 0, by the rules), ready
+// for a fill to pool its cells into.
+Overview make_overview(const Problem& p, int32_t block);
+// The overview a whole H implies (the specification the fills are tested against).
+Overview overview_from_matrix(const Problem& p, const Grid<int32_t>& H, int32_t block);
+// Pools `from` (the same shape) into `into`: what two threads of one fill kept.
+void merge_overview(Overview& into, const Overview& from);
+// The path in overview texels: each cell's block, runs of the same block kept once.
+std::vector<Cell> overview_path(const Overview& o, const std::vector<Cell>& path);
+
 // The spacings the store uses: powers of two from kMinCheckpointSpacing, the smallest whose
 // checkpoints fit the budget; above kMaxCheckpointSpacing a traceback's tiles cost more than
 // they save.

@@ -17,6 +17,7 @@ namespace dpviz {
 struct Hmm;       // dpviz/hmm.hpp
 struct FixedHmm;
 struct Checkpoints;  // dpviz/store.hpp
+struct Overview;
 
 // Where a fill runs: the readable CPU reference, the fast CPU backend, the DPX and the DPX-free
 // GPU kernels; `automatic` (a request only, never a result's) picks the GPU when one is usable.
@@ -229,6 +230,9 @@ struct DpResult {
     // direction bits: the path was traced over tiles recomputed from them, and any window of the
     // matrix can be recomputed exactly (compute_window).
     std::shared_ptr<const Checkpoints> checkpoints;
+    // H pooled by the fill into blocks (dpviz/store.hpp), kept in place of a matrix too big to
+    // hold, for the pictures of the whole matrix.
+    std::shared_ptr<const Overview> overview;
     std::vector<Cell> path;    // from the begin cell to `end`, each step one move
     Alignment alignment;
     // DTW only: distance = score / scale (abs) or / scale^2 (squared), and the same distance

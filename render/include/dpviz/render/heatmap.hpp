@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,12 @@ struct Image {
 
 inline constexpr int kMaxImageSide = 16384;  // larger requests are usage errors
 
+struct ValueRange {
+    int32_t min = 0, max = 0;      // over finite cells only; both 0 when there are none
+    bool any_finite = false;
+    bool any_unreachable = false;
+};
+
 struct HeatmapOptions {
     // The matrix area is scaled to fit this many pixels on its longer side, keeping the aspect
     // ratio: larger matrices are max-pooled, smaller ones upscaled by the largest integer factor
@@ -43,6 +50,15 @@ struct HeatmapOptions {
     // The colorbar's labels for a matrix value: the user's units (dpviz::value_text of the
     // problem: scores / score_scale, Viterbi's ln p); empty: the integer as it is.
     std::function<std::string(int64_t)> value_text;
+    // The range the colours span; unset: value_range(H). An overview (pooled maxima) passes the
+    // exact range of the matrix it stands for.
+    std::optional<ValueRange> range;
+    // The matrix rows and columns the image stands for, for the axis hints ("i = 0..30000"): a
+    // window's (--region) or an overview's; unset: the grid's own 0..rows-1 and 0..cols-1.
+    struct Span {
+        int64_t first = 0, last = 0;
+    };
+    std::optional<Span> rows_shown, cols_shown;
 };
 
 inline constexpr int kCaptionLines = 8;  // a longer caption is cut, its last line ending in "..."
@@ -53,11 +69,6 @@ inline constexpr int kCaptionLines = 8;  // a longer caption is cut, its last li
 
 inline bool is_unreachable(int32_t v) { return v <= kNegInf || v >= kPosInf; }
 
-struct ValueRange {
-    int32_t min = 0, max = 0;      // over finite cells only; both 0 when there are none
-    bool any_finite = false;
-    bool any_unreachable = false;
-};
 ValueRange value_range(const Grid<int32_t>& H);
 
 // Finite value -> position t on the map -> color. Sequential maps stretch [min, max] over [0, 1];
