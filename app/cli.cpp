@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 #include "batch_cmd.hpp"
 #include "formats.hpp"
@@ -116,6 +117,9 @@ Computation and output:
                        (row 0 and column 0 are the borders). With --png the PNG shows that
                        window at full resolution. The window is recomputed exactly from the
                        checkpoints of a CPU fill (docs/algorithms.md, "Matrices of any size")
+  --layer L            h (default): the matrix H; landscape: the best score of an alignment
+                       through each cell (a forward and a backward fill; docs/algorithms.md),
+                       for --png and --table
   --table FILE         the exact values of the window (the whole matrix without --region):
                        one line per cell, "i j H [E F] bits" tab-separated under a header
                        line; - is standard output (the table is then the only output)
@@ -150,7 +154,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                              {"--algo", "--matrix", "--alphabet", "--match", "--mismatch", "--gap-open", "--gap-extend",
                               "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
                               "--target-record", "--backend", "--threads", "--png", "--png-size", "--colormap",
-                              "--format", "--hmm", "--region", "--table"},
+                              "--format", "--hmm", "--region", "--table", "--layer"},
                              {"--seq", "--json", "--score-only", "--quiet", "--help"});
     // Viterbi decodes one observation sequence under the model of --hmm.
     const bool viterbi = parsed && parse_algorithm(parsed->get("--algo", "local")) == Algorithm::viterbi;
@@ -188,14 +192,22 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                                      " would both go to standard output; give --png a file"));
     if (!png.empty())  // refuse a destination that cannot be written before the fill, not after it
         if (auto dest = render::resolve_destination(png); !dest) return fail(err, dest.error());
-    // A window (--region, --table) is recomputed from the checkpoints of a CPU fill.
+    // A window (--region, --table) is recomputed from the checkpoints of a CPU fill; the landscape
+    // (--layer landscape) comes from those and the checkpoints of the reversed problem.
     const std::string table = get("--table");
     const bool windowed = a.has("--region") || a.has("--table");
-    if (windowed) {
-        if (viterbi) return fail(err, usage_error("--region and --table do not apply to --algo viterbi"));
+    const std::string layer = get("--layer", "h");
+    if (layer != "h" && layer != "landscape")
+        return fail(err, usage_error("unknown --layer '" + layer + "' (h, landscape)"));
+    const bool landscape = layer == "landscape";
+    if (landscape && png.empty() && table.empty())
+        return fail(err, usage_error("--layer landscape needs an image or a table: --png FILE or --table FILE"));
+    if (windowed || landscape) {
+        const std::string what = landscape ? "--layer landscape" : "--region and --table";
+        if (viterbi) return fail(err, usage_error(what + " do not apply to --algo viterbi"));
         if (*backend == Backend::cuda || *backend == Backend::cuda_portable)
-            return fail(err, usage_error("--region and --table recompute the window from the checkpoints of a CPU "
-                                         "fill: use --backend cpu, cpu-reference or auto"));
+            return fail(err, usage_error(what + " recompute the matrix from the checkpoints of a CPU fill: use "
+                                                "--backend cpu, cpu-reference or auto"));
         if (table == "-" && (png_to_stdout || *format != OutputFormat::text))
             return fail(err, usage_error("--table - is the only output: give --png and --format a file or drop them"));
         if (table.empty() && png.empty())
@@ -241,7 +253,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     AlignOptions opt;
     opt.backend = *backend;
     opt.level = score_only ? OutputLevel::score : (png.empty() ? OutputLevel::path : OutputLevel::matrix);
-    if (windowed && *backend != Backend::cpu_reference) {
+    if ((windowed || landscape) && *backend != Backend::cpu_reference) {
         opt.backend = Backend::cpu;
         opt.level = OutputLevel::path;
         opt.path_memory = PathMemory::checkpoints;
@@ -256,7 +268,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (*png_size < 16 || *png_size > 16384) return fail(err, usage_error("--png-size must be between 16 and 16384"));
     hopt.max_side = *png_size;
     // A matrix too big to hold is drawn from the overview the fill pools (dpviz/store.hpp).
-    if (!windowed) opt.overview_side = hopt.max_side;
+    if (!windowed && !landscape) opt.overview_side = hopt.max_side;
+    hopt.pool_lowest = minimizes(problem->algo);  // a pixel over many cells shows the best of them
     if (a.values.count("--colormap")) {
         const auto cm = render::parse_colormap(get("--colormap"));
         if (!cm) return fail(err, usage_error("unknown --colormap '" + get("--colormap") + "' (viridis, magma, grayscale, diverging)"));
@@ -269,9 +282,26 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (!result->fallback.empty()) err << "dpviz: note: " << one_line(result->fallback) << "\n";
 
     std::optional<WindowValues> values;
-    if (windowed)
+    std::optional<Overview> landscape_picture;
+    if (landscape) {
+        // The forward checkpoints from the fill (the reference keeps whole matrices instead).
+        const int32_t spacing = result->checkpoints ? result->checkpoints->spacing : kMinCheckpointSpacing;
+        Checkpoints own;
+        if (!result->checkpoints) {
+            auto c = fill_checkpoints(*problem, spacing, opt.threads, RunControl{});
+            if (!c) return fail(err, c.error());
+            own = std::move(*c);
+        }
+        auto src = landscape_source(*problem, spacing, opt.threads, RunControl{},
+                                    result->checkpoints ? result->checkpoints.get() : &own);
+        if (!src) return fail(err, src.error());
+        if (windowed) values = landscape_window(*src, window);
+        else landscape_picture = landscape_overview(*src, overview_block(*problem, hopt.max_side),
+                                                    opt.threads ? opt.threads : std::thread::hardware_concurrency());
+    } else if (windowed) {
         values = result->checkpoints ? compute_window(*problem, *result->checkpoints, window)
                                      : cut_window(*problem, *result, window);
+    }
     if (!table.empty()) {
         const std::string text = format_window_table(*problem, *values);
         if (table == "-") {
@@ -282,6 +312,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     if (!png.empty()) {
         hopt.caption = format_caption(*problem, *result);
+        if (landscape) hopt.caption += "  layer: landscape (the best alignment through each cell)";
         hopt.value_text = [&p = *problem](int64_t v) { return value_text(p, v); };
         Expected<render::Image> img = usage_error("unreachable");
         if (values) {
@@ -290,8 +321,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
             hopt.rows_shown = {window.i0, window.i1 - 1};
             hopt.cols_shown = {window.j0, window.j1 - 1};
             img = render::compose_heatmap(values->H, path_in_window(result->path, window), hopt);
-        } else if (result->overview) {
-            const Overview& o = *result->overview;
+        } else if (landscape_picture || result->overview) {
+            const Overview& o = landscape_picture ? *landscape_picture : *result->overview;
             hopt.range = render::ValueRange{o.min, o.max, o.any_finite, o.any_unreachable};
             hopt.rows_shown = {0, problem->rows()};
             hopt.cols_shown = {0, problem->cols()};

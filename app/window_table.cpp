@@ -71,14 +71,16 @@ WindowValues cut_window(const Problem& p, const DpResult& r, Window w) {
 }
 
 std::string format_window_table(const Problem& p, const WindowValues& v) {
-    const bool affine = !v.E.empty();
+    const bool affine = !v.E.empty(), bits = !v.dirs.empty();
     std::ostringstream o;
-    o << (affine ? "i\tj\tH\tE\tF\tbits\n" : "i\tj\tH\tbits\n");
+    if (!bits) o << "i\tj\tL\n";  // the landscape: one value per cell
+    else o << (affine ? "i\tj\tH\tE\tF\tbits\n" : "i\tj\tH\tbits\n");
     for (int32_t r = 0; r < v.H.rows; ++r)
         for (int32_t c = 0; c < v.H.cols; ++c) {
             o << v.w.i0 + r << '\t' << v.w.j0 + c << '\t' << cell_value(p, v.H.at(r, c));
             if (affine) o << '\t' << cell_value(p, v.E.at(r, c)) << '\t' << cell_value(p, v.F.at(r, c));
-            o << '\t' << int(v.dirs.at(r, c)) << '\n';
+            if (bits) o << '\t' << int(v.dirs.at(r, c));
+            o << '\n';
         }
     return o.str();
 }

@@ -22,7 +22,8 @@ Window whole_matrix(const Problem& p);
 WindowValues cut_window(const Problem& p, const DpResult& r, Window w);
 // One line per cell, row by row: a header naming the columns ("i j H bits", with E and F between
 // for affine gaps), tab-separated; values in the user's units, unreachable as -inf / inf; bits
-// the direction bits of docs/algorithms.md as a number.
+// the direction bits of docs/algorithms.md as a number. A landscape window (no bits) is
+// "i j L".
 std::string format_window_table(const Problem& p, const WindowValues& v);
 // The path's cells inside w, in window coordinates (a monotone path crosses a rectangle once).
 std::vector<Cell> path_in_window(const std::vector<Cell>& path, Window w);

@@ -145,7 +145,7 @@ Status check_grid(const Grid<int32_t>& H) {
 namespace {
 
 // Resamples and colorizes H into `area` of img (inside it, checked by the callers).
-void colorize_into(const Grid<int32_t>& H, const ColorScale& scale, Image& img, Rect area) {
+void colorize_into(const Grid<int32_t>& H, const ColorScale& scale, Image& img, Rect area, bool lowest = false) {
     const std::vector<int64_t> col = block_starts(H.cols, area.w);
     const std::vector<int64_t> row = block_starts(H.rows, area.h);
     std::vector<int32_t> pooled(static_cast<size_t>(area.w));
@@ -157,8 +157,9 @@ void colorize_into(const Grid<int32_t>& H, const ColorScale& scale, Image& img, 
             std::memcpy(line(y), line(y - 1), row_bytes);
             continue;
         }
-        // kNegInf is below every finite value, so it doubles as "no finite cell in this block".
-        std::fill(pooled.begin(), pooled.end(), kNegInf);
+        // kNegInf is below every finite value (kPosInf above), so it doubles as "no finite cell
+        // in this block".
+        std::fill(pooled.begin(), pooled.end(), lowest ? kPosInf : kNegInf);
         for (int64_t r = r0; r < r1; ++r) {
             const int32_t* cells = &H.data[static_cast<size_t>(r) * H.cols];
             for (int x = 0; x < area.w; ++x) {
@@ -166,7 +167,7 @@ void colorize_into(const Grid<int32_t>& H, const ColorScale& scale, Image& img, 
                 int32_t best = pooled[x];
                 for (int64_t c = col[x]; c < c1; ++c) {
                     const int32_t v = cells[c];
-                    if (v > best && v < kPosInf) best = v;
+                    if (lowest ? (v < best && v > kNegInf) : (v > best && v < kPosInf)) best = v;
                 }
                 pooled[x] = best;
             }
@@ -539,7 +540,7 @@ Expected<Heatmap> compose_heatmap_with_layout(const Grid<int32_t>& H, const std:
         const int s = L.text_scale;
 
         Image img = blank_image(L.width, L.height, kBackground);
-        colorize_into(H, scale, img, L.matrix);
+        colorize_into(H, scale, img, L.matrix, opt.pool_lowest);
         frame_rect(img, L.matrix, kFrame);
         if (opt.draw_path && !path.empty()) draw_path(img, p, H.rows, H.cols, path, path_style(scale.map));
         if (opt.colorbar) draw_colorbar(img, p, range, scale);

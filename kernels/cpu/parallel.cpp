@@ -141,7 +141,7 @@ int32_t kernel_border(const Plan& plan, Border b, int32_t k) {
 }
 
 // Row i's columns inside the Sakoe-Chiba band, Problem::in_band as an interval:
-// |j*M - i*N| <= band*M  <=>  i*N - band*M <= j*M <= i*N + band*M.
+// |j*M - i*N + shift| <= band*M  <=>  i*N - band*M - shift <= j*M <= i*N + band*M - shift.
 void band_columns(const Problem& p, int32_t i, int32_t& lo, int32_t& hi) {
     const int64_t M = p.rows(), N = p.cols();
     if (p.band < 0) {
@@ -149,7 +149,8 @@ void band_columns(const Problem& p, int32_t i, int32_t& lo, int32_t& hi) {
         hi = int32_t(N);
         return;
     }
-    const int64_t low = int64_t(i) * N - int64_t(p.band) * M, high = int64_t(i) * N + int64_t(p.band) * M;
+    const int64_t low = int64_t(i) * N - int64_t(p.band) * M - p.band_shift;
+    const int64_t high = int64_t(i) * N + int64_t(p.band) * M - p.band_shift;
     const int64_t first = low >= 0 ? (low + M - 1) / M : -((-low) / M);   // ceil(low / M)
     const int64_t last = high >= 0 ? high / M : -((-high + M - 1) / M);  // floor(high / M)
     lo = int32_t(std::max<int64_t>(first, 1));
@@ -321,10 +322,7 @@ private:
         x.hi.assign(W_, 0);
         x.profile.assign(kernel_.table ? size_t(wavefront::profile_stride(kernel_.alphabet)) * W_ : 0, 0);
         x.scores.assign(kernel_.table ? chunk : 0, 0);
-        if (ov_) {
-            x.overview.block = ov_->block;
-            x.overview.H.reset(ov_->H.rows, ov_->H.cols, kNegInf);
-        }
+        if (ov_) x.overview = empty_overview(p_, ov_->block);
     }
 
     // The caller's thread (`reports`) also reports progress: bands done, scaled to 0.9 of the run.
@@ -474,7 +472,7 @@ private:
                         unreachable = true;
                         continue;
                     }
-                    best = std::max(best, h);
+                    best = o.lowest ? std::min(best, h) : std::max(best, h);
                     lo_v = std::min(lo_v, h);
                     hi_v = std::max(hi_v, h);
                 }
@@ -634,6 +632,14 @@ Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned thread
 
 Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control) {
     return fill_cpu(p, level, threads, control, nullptr, nullptr);
+}
+
+Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsigned threads, const RunControl& control) {
+    if (p.algo == Algorithm::viterbi) return usage_error("the Viterbi trellis keeps no checkpoints");
+    auto kept = std::make_shared<Checkpoints>(make_checkpoints(p, spacing));
+    Expected<DpResult> r = fill_cpu(p, OutputLevel::score, threads, control, kept, nullptr);
+    if (!r) return r.error();
+    return std::move(*kept);
 }
 
 Expected<DpResult> align_cpu_checkpoints(const Problem& p, int32_t spacing, unsigned threads,

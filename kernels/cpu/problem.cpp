@@ -135,7 +135,7 @@ int Problem::cols() const {
 bool Problem::in_band(int i, int j) const {
     if (band < 0) return true;
     const int64_t M = rows(), N = cols();
-    return std::llabs(int64_t(j) * M - int64_t(i) * N) <= int64_t(band) * M;
+    return std::llabs(int64_t(j) * M - int64_t(i) * N + band_shift) <= int64_t(band) * M;
 }
 
 Expected<Problem> make_problem(Algorithm algo, const SequenceInput& query, const SequenceInput& target,

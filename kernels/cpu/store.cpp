@@ -91,8 +91,6 @@ int32_t overview_block(const Problem& p, int32_t max_side) {
     return int32_t((longer + side - 1) / side);
 }
 
-namespace {
-
 void pool_into(Overview& o, int32_t i, int32_t j, int32_t v) {
     const bool finite = v > -kScoreBound && v < kScoreBound;
     if (!finite) {
@@ -100,20 +98,24 @@ void pool_into(Overview& o, int32_t i, int32_t j, int32_t v) {
         return;
     }
     int32_t& t = o.H.at(i / o.block, j / o.block);
-    t = std::max(t, v);
+    t = o.lowest ? std::min(t, v) : std::max(t, v);
     if (!o.any_finite) o.min = o.max = v;
     o.min = std::min(o.min, v);
     o.max = std::max(o.max, v);
     o.any_finite = true;
 }
 
-}  // namespace
-
-Overview make_overview(const Problem& p, int32_t block) {
+Overview empty_overview(const Problem& p, int32_t block) {
     Overview o;
     o.block = block;
+    o.lowest = minimizes(p.algo);
+    o.H.reset((p.rows() + block) / block, (p.cols() + block) / block, o.lowest ? kPosInf : kNegInf);
+    return o;
+}
+
+Overview make_overview(const Problem& p, int32_t block) {
+    Overview o = empty_overview(p, block);
     const int32_t M = p.rows(), N = p.cols();
-    o.H.reset((M + block) / block, (N + block) / block, kNegInf);
     for (int32_t j = 0; j <= N; ++j) pool_into(o, 0, j, border_cell(p, false, j).h);
     for (int32_t i = 1; i <= M; ++i) pool_into(o, i, 0, border_cell(p, true, i).h);
     return o;
@@ -127,7 +129,8 @@ Overview overview_from_matrix(const Problem& p, const Grid<int32_t>& H, int32_t 
 }
 
 void merge_overview(Overview& into, const Overview& from) {
-    for (size_t k = 0; k < into.H.data.size(); ++k) into.H.data[k] = std::max(into.H.data[k], from.H.data[k]);
+    for (size_t k = 0; k < into.H.data.size(); ++k)
+        into.H.data[k] = into.lowest ? std::min(into.H.data[k], from.H.data[k]) : std::max(into.H.data[k], from.H.data[k]);
     if (from.any_finite) {
         into.min = into.any_finite ? std::min(into.min, from.min) : from.min;
         into.max = into.any_finite ? std::max(into.max, from.max) : from.max;
@@ -181,7 +184,7 @@ Shape shape_of(const Problem& p) {
     }
 }
 
-template <Shape kShape, bool kLocal>
+template <Shape kShape, bool kLocal, bool kDirs>
 void fill_rect_as(const Problem& p, const Rect& rc, const RectOut& out) {
     const int32_t w = rc.c1 - rc.c0;
     std::vector<int32_t> up_h(rc.top_h), up_f(kShape == Shape::affine ? rc.top_f : std::vector<int32_t>{});
@@ -196,22 +199,22 @@ void fill_rect_as(const Problem& p, const Rect& rc, const RectOut& out) {
             HostOps::Bits bits = 0;
             int32_t v, f_cell = 0;
             if constexpr (kShape == Shape::linear) {
-                v = cell::align_linear<HostOps, kLocal, true>(up_h[x - 1], up_h[x], h[x - 1], p.sub(i, j), open, 0, bits);
+                v = cell::align_linear<HostOps, kLocal, kDirs>(up_h[x - 1], up_h[x], h[x - 1], p.sub(i, j), open, 0, bits);
             } else if constexpr (kShape == Shape::affine) {
                 int32_t e_cell;
-                v = cell::align_affine<HostOps, kLocal, true>(up_h[x - 1], up_h[x], up_f[x], h[x - 1], e, p.sub(i, j),
+                v = cell::align_affine<HostOps, kLocal, kDirs>(up_h[x - 1], up_h[x], up_f[x], h[x - 1], e, p.sub(i, j),
                                                               open, ext, 0, e_cell, f_cell, bits);
                 e = e_cell;
                 f[x] = f_cell;
             } else if constexpr (kShape == Shape::edit) {
                 const int32_t mismatch = p.query_codes[i - 1] != p.target_codes[j - 1];
-                v = cell::edit<HostOps, true>(up_h[x - 1], up_h[x], h[x - 1], mismatch, bits);
+                v = cell::edit<HostOps, kDirs>(up_h[x - 1], up_h[x], h[x - 1], mismatch, bits);
             } else if constexpr (kShape == Shape::lcs) {
                 const int32_t gain = p.query_codes[i - 1] == p.target_codes[j - 1] ? 1 : -int32_t(kScoreBound);
-                v = cell::lcs<HostOps, true>(up_h[x - 1], up_h[x], h[x - 1], gain, bits);
+                v = cell::lcs<HostOps, kDirs>(up_h[x - 1], up_h[x], h[x - 1], gain, bits);
             } else {
                 const bool in = p.in_band(i, j);
-                v = cell::dtw<HostOps, true>(up_h[x - 1], up_h[x], h[x - 1], in ? p.dtw_local_cost(i, j) : 0, in, kPosInf,
+                v = cell::dtw<HostOps, kDirs>(up_h[x - 1], up_h[x], h[x - 1], in ? p.dtw_local_cost(i, j) : 0, in, kPosInf,
                                              bits);
             }
             h[x] = v;
@@ -221,25 +224,32 @@ void fill_rect_as(const Problem& p, const Rect& rc, const RectOut& out) {
                 if (out.E) out.E->at(gi, gj) = e;
                 if (out.F) out.F->at(gi, gj) = f_cell;
             }
-            if (out.dirs) out.dirs->at(gi, gj) = uint8_t(bits);
+            if constexpr (kDirs) out.dirs->at(gi, gj) = uint8_t(bits);
         }
         std::swap(up_h, h);
         if constexpr (kShape == Shape::affine) std::swap(up_f, f);  // f[0] is never read
     }
 }
 
-void fill_rect(const Problem& p, const Rect& rc, const RectOut& out) {
-    if (rc.r1 <= rc.r0 || rc.c1 <= rc.c0) return;
+template <bool kDirs>
+void fill_rect_bits(const Problem& p, const Rect& rc, const RectOut& out) {
     const bool local = p.algo == Algorithm::local;
     switch (shape_of(p)) {
-        case Shape::linear: return local ? fill_rect_as<Shape::linear, true>(p, rc, out)
-                                         : fill_rect_as<Shape::linear, false>(p, rc, out);
-        case Shape::affine: return local ? fill_rect_as<Shape::affine, true>(p, rc, out)
-                                         : fill_rect_as<Shape::affine, false>(p, rc, out);
-        case Shape::edit: return fill_rect_as<Shape::edit, false>(p, rc, out);
-        case Shape::lcs: return fill_rect_as<Shape::lcs, false>(p, rc, out);
-        case Shape::dtw: return fill_rect_as<Shape::dtw, false>(p, rc, out);
+        case Shape::linear: return local ? fill_rect_as<Shape::linear, true, kDirs>(p, rc, out)
+                                         : fill_rect_as<Shape::linear, false, kDirs>(p, rc, out);
+        case Shape::affine: return local ? fill_rect_as<Shape::affine, true, kDirs>(p, rc, out)
+                                         : fill_rect_as<Shape::affine, false, kDirs>(p, rc, out);
+        case Shape::edit: return fill_rect_as<Shape::edit, false, kDirs>(p, rc, out);
+        case Shape::lcs: return fill_rect_as<Shape::lcs, false, kDirs>(p, rc, out);
+        case Shape::dtw: return fill_rect_as<Shape::dtw, false, kDirs>(p, rc, out);
     }
+}
+
+// The bits only where they are asked for (the recurrence without them is the score kernels' form).
+void fill_rect(const Problem& p, const Rect& rc, const RectOut& out) {
+    if (rc.r1 <= rc.r0 || rc.c1 <= rc.c0) return;
+    if (out.dirs) fill_rect_bits<true>(p, rc, out);
+    else fill_rect_bits<false>(p, rc, out);
 }
 
 // The rectangle below row r0 and right of column c0 (both 0 or checkpoint lines) to (r1, c1),
@@ -285,7 +295,7 @@ int32_t line_before(int32_t k, int32_t spacing) { return ((k - 1) / spacing) * s
 // [SECTION] Windows
 // ---------------------------------------------------------------------------------------------
 
-WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w) {
+WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs) {
     w.i0 = std::clamp(w.i0, 0, c.M + 1);
     w.i1 = std::clamp(w.i1, w.i0, c.M + 1);
     w.j0 = std::clamp(w.j0, 0, c.N + 1);
@@ -294,7 +304,7 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w) {
     v.w = w;
     const bool affine = c.affine;
     v.H.reset(w.rows(), w.cols(), 0);
-    v.dirs.reset(w.rows(), w.cols(), 0);
+    if (with_dirs) v.dirs.reset(w.rows(), w.cols(), 0);
     if (affine) {
         v.E.reset(w.rows(), w.cols(), kNegInf);
         v.F.reset(w.rows(), w.cols(), kNegInf);
@@ -310,17 +320,17 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w) {
         Grid<int32_t> H, E, F;
         Grid<uint8_t> dirs;
         H.reset(r1 - r0, c1 - c0, 0);
-        dirs.reset(r1 - r0, c1 - c0, 0);
+        if (with_dirs) dirs.reset(r1 - r0, c1 - c0, 0);
         if (affine) {
             E.reset(r1 - r0, c1 - c0, kNegInf);
             F.reset(r1 - r0, c1 - c0, kNegInf);
         }
-        fill_rect(p, rc, {&H, affine ? &E : nullptr, affine ? &F : nullptr, &dirs});
+        fill_rect(p, rc, {&H, affine ? &E : nullptr, affine ? &F : nullptr, with_dirs ? &dirs : nullptr});
         for (int32_t i = fi; i <= r1; ++i)
             for (int32_t j = fj; j <= c1; ++j) {
                 const int32_t gi = i - r0 - 1, gj = j - c0 - 1, oi = i - w.i0, oj = j - w.j0;
                 v.H.at(oi, oj) = H.at(gi, gj);
-                v.dirs.at(oi, oj) = dirs.at(gi, gj);
+                if (with_dirs) v.dirs.at(oi, oj) = dirs.at(gi, gj);
                 if (affine) {
                     v.E.at(oi, oj) = E.at(gi, gj);
                     v.F.at(oi, oj) = F.at(gi, gj);
@@ -332,7 +342,7 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w) {
         const BorderCell b = border_cell(p, j == 0 && i > 0, j == 0 ? i : j);
         const int32_t oi = i - w.i0, oj = j - w.j0;
         v.H.at(oi, oj) = b.h;
-        v.dirs.at(oi, oj) = b.dirs;
+        if (with_dirs) v.dirs.at(oi, oj) = b.dirs;
         if (affine) {
             v.E.at(oi, oj) = b.e;
             v.F.at(oi, oj) = b.f;

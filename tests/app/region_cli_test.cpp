@@ -149,6 +149,41 @@ TEST(RegionCli, PngOfAWindowHasTheWindowsShape) {
     EXPECT_GT(be32(16), 2 * be32(20)) << "a 40 x 120 window is three times wider than high";
 }
 
+// The landscape table: every cell of the reported path is at the optimum, and nothing is above it.
+TEST(RegionCli, LandscapeIsTheScoreAlongThePath) {
+    dpviz::test::TempDir dir;
+    const Pair pair = related_pair(9, 400, 380);
+    const std::string q = dir.file("q.fa", ">q\n" + pair.query + "\n"), t = dir.file("t.fa", ">t\n" + pair.target + "\n");
+    for (const char* algo : {"global", "local", "edit"}) {
+        SCOPED_TRACE(algo);
+        const auto r = run({"align", "--algo", algo, "--layer", "landscape", "--table", dir.path("l.tsv"), "--json", q, t});
+        ASSERT_EQ(r.code, kExitOk) << r.err;
+        auto p = make_problem(*parse_algorithm(algo), {"q", pair.query}, {"t", pair.target}, ScoringOptions{});
+        const double score = std::stod(dpviz::test::json_field(r.out, "score"));
+        const std::vector<std::string> lines = dpviz::test::lines_of(dpviz::test::slurp(dir.path("l.tsv")));
+        ASSERT_EQ(lines.size(), size_t(401 * 381 + 1));
+        EXPECT_EQ(lines[0], "i\tj\tL");
+        const bool low = std::string(algo) == "edit";
+        std::vector<double> L(lines.size() - 1);
+        for (size_t k = 1; k < lines.size(); ++k) L[k - 1] = std::stod(dpviz::test::fields(lines[k])[2]);
+        for (const double v : L) EXPECT_TRUE(low ? v >= score : v <= score) << v << " beyond the optimum " << score;
+        // The path from the JSON's CIGAR, from its begin cell.
+        int i = std::stoi(dpviz::test::json_field(r.out, "query_begin")), j = std::stoi(dpviz::test::json_field(r.out, "target_begin"));
+        const std::string cigar = dpviz::test::json_field(r.out, "cigar");
+        EXPECT_EQ(L[size_t(i) * 381 + j], score);
+        int run_length = 0;
+        for (const char c : cigar.substr(1, cigar.size() - 2)) {
+            if (c >= '0' && c <= '9') { run_length = run_length * 10 + (c - '0'); continue; }
+            for (int k = 0; k < run_length; ++k) {
+                if (c != 'D') ++i;
+                if (c != 'I') ++j;
+                ASSERT_EQ(L[size_t(i) * 381 + j], score) << "path cell " << i << "," << j;
+            }
+            run_length = 0;
+        }
+    }
+}
+
 TEST(RegionCli, ErrorsAreOneLineWithTheirExitCodes) {
     dpviz::test::TempDir dir;
     const std::string out = dir.path("w.tsv");
@@ -167,6 +202,8 @@ TEST(RegionCli, ErrorsAreOneLineWithTheirExitCodes) {
     bad({"--region", "0:3,0:3", "--table", out, "--backend", "cuda"}, kExitUsage, "use --backend cpu");
     bad({"--table", "-", "--json"}, kExitUsage, "--table - is the only output");
     bad({"--table", dir.path()}, kExitResource, dir.path());
+    bad({"--layer", "e", "--table", out}, kExitUsage, "unknown --layer 'e' (h, landscape)");
+    bad({"--layer", "landscape"}, kExitUsage, "--layer landscape needs an image or a table");
     EXPECT_FALSE(std::filesystem::exists(out));
 }
 

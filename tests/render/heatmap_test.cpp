@@ -137,6 +137,26 @@ TEST(Heatmap, MaxPoolIgnoresUnreachableUnlessAllAre) {
     EXPECT_EQ(img->pixel(1, 1), colorize(Colormap::viridis, 0.f));
 }
 
+// Edit distance and DTW pool the lowest value (pool_lowest): a single cheap cell shows, and a
+// range override spans the colours.
+TEST(Heatmap, PoolLowestKeepsASingleLowCell) {
+    Grid<int32_t> H = grid(1000, 1000, 50);
+    H.at(537, 211) = 3;
+    H.at(10, 10) = kPosInf;
+    HeatmapOptions o = bare(100);
+    o.pool_lowest = true;
+    o.range = ValueRange{0, 100, true, true};
+    Expected<Heatmap> h = compose_heatmap_with_layout(H, {}, o);
+    ASSERT_TRUE(h) << h.error().message;
+    const Rect m = h->layout.matrix;
+    const ColorScale s = h->scale;
+    EXPECT_EQ(s.min, 0);
+    EXPECT_EQ(s.max, 100);
+    EXPECT_EQ(h->image.pixel(m.x + 21, m.y + 53), s.color(3));
+    EXPECT_EQ(h->image.pixel(m.x + 1, m.y + 1), s.color(50)) << "+inf loses to a finite cell";
+    EXPECT_EQ(count_color(h->image, m, s.color(50)), 100 * 100 - 1);
+}
+
 TEST(Heatmap, UpscaledCellsAreCrispSquares) {
     Grid<int32_t> H = grid(10, 12);
     for (int i = 0; i < 10; ++i)

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dpviz/engine.hpp"
 #include "dpviz/expected.hpp"
 #include "dpviz/types.hpp"
 
@@ -58,12 +59,14 @@ struct Checkpoints {
     }
 };
 
-// The overview of a matrix too big to hold: blocks of B x B cells pooled into one value each, as
-// the renderer pools cells into a pixel (the largest finite value of the block, kNegInf where no
-// cell of it is finite), with the exact range of the finite values for the colour scale. Kept by
-// the fill itself, never from a whole matrix.
+// The overview of a matrix too big to hold: blocks of B x B cells pooled into one value each, the
+// best finite value of the block (the largest; the lowest for edit distance and DTW, as the
+// renderer pools with HeatmapOptions::pool_lowest), unreachable (kNegInf, or kPosInf when pooling
+// the lowest) where no cell of it is finite, with the exact range of the finite values for the
+// colour scale. Kept by the fill itself, never from a whole matrix.
 struct Overview {
     int32_t block = 1;     // B
+    bool lowest = false;   // pools the lowest value (minimizing algorithms)
     Grid<int32_t> H;       // ceil((M + 1) / B) x ceil((N + 1) / B)
     int32_t min = 0, max = 0;
     bool any_finite = false, any_unreachable = false;
@@ -73,6 +76,9 @@ int32_t overview_block(const Problem& p, int32_t max_side);
 // An overview of p at block B holding only the borders (row 0 and column 0, by the rules), ready
 // for a fill to pool its cells into.
 Overview make_overview(const Problem& p, int32_t block);
+// An overview with nothing pooled yet (every texel unreachable), and one cell pooled into it.
+Overview empty_overview(const Problem& p, int32_t block);
+void pool_into(Overview& o, int32_t i, int32_t j, int32_t v);
 // The overview a whole H implies (the specification the fills are tested against).
 Overview overview_from_matrix(const Problem& p, const Grid<int32_t>& H, int32_t block);
 // Pools `from` (the same shape) into `into`: what two threads of one fill kept.
@@ -98,10 +104,40 @@ Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& matrix, in
 // The values of any window, recomputed from the checkpoint corner at or above-left of it: equal,
 // value for value and bit for bit, to the same cells of a level-matrix fill. The window is
 // clipped to the matrix. Cost: at most (K + rows) x (K + cols) cells.
-WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w);
+// Without `with_dirs` only the values (WindowValues::dirs empty), a third faster.
+WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs = true);
 // The traceback from `end` over direction bits recomputed tile by tile: the same path as
 // traceback() over a whole direction grid (the same tie-breaks), in K x K bytes beside the
 // checkpoints.
 std::vector<Cell> traceback_checkpoints(const Problem& p, const Checkpoints& c, Cell end);
+
+// ---------------------------------------------------------------------------------------------
+// The alignment landscape (docs/algorithms.md, "The landscape"): L(i, j) is the best score of an
+// alignment whose path visits node (i, j) (for DTW: cell (i, j)), from a forward fill and a fill
+// of the reversed problem. Maximizing algorithms take the highest, edit distance and DTW the
+// lowest; its optimum over the matrix is the alignment's score, and the cells at the optimum are
+// the co-optimal cells.
+// ---------------------------------------------------------------------------------------------
+
+// p with both inputs reversed (the backward fill's problem): node (i, j) of p is node (M - i,
+// N - j) of it; DTW's cell (i, j) is its cell (M + 1 - i, N + 1 - j), with the band mirrored.
+Problem reversed_problem(const Problem& p);
+// A score-level fill on the fast CPU backend that keeps only the checkpoints.
+Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsigned threads, const RunControl& control);
+
+// What the landscape is computed from: the checkpoints of p and of reversed_problem(p).
+struct LandscapeSource {
+    const Problem* forward = nullptr;
+    const Checkpoints* forward_checkpoints = nullptr;
+    Problem backward;
+    Checkpoints backward_checkpoints;
+};
+Expected<LandscapeSource> landscape_source(const Problem& p, int32_t spacing, unsigned threads,
+                                           const RunControl& control, const Checkpoints* forward = nullptr);
+// The landscape of a window (in WindowValues::H; no E, F or bits), exactly.
+WindowValues landscape_window(const LandscapeSource& s, Window w);
+// The landscape pooled into blocks of B cells (the overview's rule: the largest finite value,
+// for every algorithm, as the renderer pools), tile by tile on `threads` threads.
+Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned threads);
 
 }  // namespace dpviz

@@ -90,6 +90,10 @@ struct Problem {
     double dtw_scale = 1.0;  // a power of two, chosen by make_problem unless given
     DtwCost dtw_cost = DtwCost::abs;
     int32_t band = -1;       // Sakoe-Chiba half-width in target columns; -1 = none (DTW only)
+    // The band of a reversed problem (the landscape's backward fill, dpviz/store.hpp) is the
+    // original one mirrored: |j*M - i*N + band_shift| <= band*M. 0 for every problem the user
+    // gives; only the CPU backends read it.
+    int64_t band_shift = 0;
 
     // Viterbi: the model and its fixed-point image (shared: a 1024-state model is 16 MiB). The
     // observations are `target` (as read) and `target_codes` (indices into hmm->alphabet); the
@@ -110,8 +114,8 @@ struct Problem {
         const int32_t d = query_fixed[i - 1] - target_fixed[j - 1];
         return dtw_cost == DtwCost::abs ? (d < 0 ? -d : d) : d * d;
     }
-    // DTW: is cell (i, j), 1-based, inside the band? |j*M - i*N| <= band*M (a diagonal
-    // band for unequal lengths; band 0 on a square keeps only the main diagonal).
+    // DTW: is cell (i, j), 1-based, inside the band? |j*M - i*N + band_shift| <= band*M (a
+    // diagonal band for unequal lengths; band 0 on a square keeps only the main diagonal).
     bool in_band(int i, int j) const;
 };
 

@@ -53,6 +53,9 @@ struct HeatmapOptions {
     // The range the colours span; unset: value_range(H). An overview (pooled maxima) passes the
     // exact range of the matrix it stands for.
     std::optional<ValueRange> range;
+    // A pixel over several cells shows their largest finite value, or with pool_lowest their
+    // lowest (edit distance and DTW, where low is good).
+    bool pool_lowest = false;
     // The matrix rows and columns the image stands for, for the axis hints ("i = 0..30000"): a
     // window's (--region) or an overview's; unset: the grid's own 0..rows-1 and 0..cols-1.
     struct Span {

@@ -1,0 +1,128 @@
+// The alignment landscape: a forward fill and a fill of the reversed problem, both kept as
+// checkpoints, combined window by window (docs/algorithms.md, "The landscape").
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
+
+namespace dpviz {
+
+Problem reversed_problem(const Problem& p) {
+    Problem r = p;
+    std::reverse(r.query.begin(), r.query.end());
+    std::reverse(r.target.begin(), r.target.end());
+    std::reverse(r.query_codes.begin(), r.query_codes.end());
+    std::reverse(r.target_codes.begin(), r.target_codes.end());
+    std::reverse(r.query_signal.begin(), r.query_signal.end());
+    std::reverse(r.target_signal.begin(), r.target_signal.end());
+    std::reverse(r.query_fixed.begin(), r.query_fixed.end());
+    std::reverse(r.target_fixed.begin(), r.target_fixed.end());
+    // Cell (i, j) of r is cell (M + 1 - i, N + 1 - j) of p: |j M - i N + s| <= b M becomes
+    // |j M - i N - (M - N) - s| <= b M.
+    r.band_shift = -(int64_t(p.rows()) - p.cols()) - p.band_shift;
+    return r;
+}
+
+Expected<LandscapeSource> landscape_source(const Problem& p, int32_t spacing, unsigned threads,
+                                           const RunControl& control, const Checkpoints* forward) {
+    LandscapeSource s;
+    s.forward = &p;
+    s.forward_checkpoints = forward;
+    s.backward = reversed_problem(p);
+    Expected<Checkpoints> back = fill_checkpoints(s.backward, spacing, threads, control);
+    if (!back) return back.error();
+    s.backward_checkpoints = std::move(*back);
+    return s;
+}
+
+namespace {
+
+// The best of two candidates in the algorithm's sense; unreachable terms never win.
+struct Combine {
+    bool lowest;
+    int64_t best(int64_t a, int64_t b) const { return lowest ? std::min(a, b) : std::max(a, b); }
+    int64_t none() const { return lowest ? int64_t(kPosInf) : int64_t(kNegInf); }
+    bool finite(int32_t v) const { return v > -kScoreBound && v < kScoreBound; }
+    int32_t clamp(int64_t v) const {
+        if (v <= -kScoreBound) return kNegInf;
+        if (v >= kScoreBound) return kPosInf;
+        return int32_t(v);
+    }
+};
+
+}  // namespace
+
+WindowValues landscape_window(const LandscapeSource& s, Window w) {
+    const Problem& p = *s.forward;
+    const int32_t M = p.rows(), N = p.cols();
+    w.i0 = std::clamp(w.i0, 0, M + 1);
+    w.i1 = std::clamp(w.i1, w.i0, M + 1);
+    w.j0 = std::clamp(w.j0, 0, N + 1);
+    w.j1 = std::clamp(w.j1, w.j0, N + 1);
+    WindowValues out;
+    out.w = w;
+    const Combine c{minimizes(p.algo)};
+    out.H.reset(w.rows(), w.cols(), int32_t(c.none()));
+    if (w.empty()) return out;
+    const bool dtw = p.algo == Algorithm::dtw;
+    // Node (i, j) of p is node (M - i, N - j) of the reversed problem; DTW's cell (i, j) its cell
+    // (M + 1 - i, N + 1 - j).
+    const int32_t shift = dtw ? 1 : 0;
+    const WindowValues f = compute_window(p, *s.forward_checkpoints, w, false);
+    const Window rw{M + shift - (w.i1 - 1), M + shift - w.i0 + 1, N + shift - (w.j1 - 1), N + shift - w.j0 + 1};
+    const WindowValues b = compute_window(s.backward, s.backward_checkpoints, rw, false);
+    const bool affine = p.affine();
+    const int64_t join = affine ? int64_t(p.gaps.open) - p.gaps.extend : 0;  // one gap, not two
+    for (int32_t i = w.i0; i < w.i1; ++i)
+        for (int32_t j = w.j0; j < w.j1; ++j) {
+            const int32_t fi = i - w.i0, fj = j - w.j0;
+            const int32_t bi = M + shift - i - b.w.i0, bj = N + shift - j - b.w.j0;
+            if (dtw && (i == 0 || j == 0)) continue;  // no cell of a warping path
+            if (bi < 0 || bj < 0 || bi >= b.H.rows || bj >= b.H.cols) continue;
+            int64_t v = c.none();
+            const int32_t fh = f.H.at(fi, fj), bh = b.H.at(bi, bj);
+            if (c.finite(fh) && c.finite(bh)) v = int64_t(fh) + bh - (dtw ? p.dtw_local_cost(i, j) : 0);
+            if (affine) {
+                const int32_t fe = f.E.at(fi, fj), be = b.E.at(bi, bj), ff = f.F.at(fi, fj), bf = b.F.at(bi, bj);
+                if (c.finite(fe) && c.finite(be)) v = c.best(v, int64_t(fe) + be + join);
+                if (c.finite(ff) && c.finite(bf)) v = c.best(v, int64_t(ff) + bf + join);
+            }
+            out.H.at(fi, fj) = c.clamp(v);
+        }
+    return out;
+}
+
+Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned threads) {
+    const Problem& p = *s.forward;
+    const int32_t M = p.rows(), N = p.cols();
+    // Tiles on the forward checkpoint lines (each a fill from its own corner), handed out a row of
+    // tiles at a time; each thread pools into its own overview, merged at the end.
+    const int32_t K = s.forward_checkpoints->spacing;
+    const int32_t tile_rows = M / K + 1;
+    threads = std::max(1u, std::min<unsigned>(threads, unsigned(tile_rows)));
+    std::vector<Overview> parts(threads, empty_overview(p, block));
+    std::atomic<int32_t> next{0};
+    auto work = [&](unsigned t) {
+        for (int32_t r; (r = next.fetch_add(1)) < tile_rows;) {
+            // Rows (r K, (r + 1) K], and row 0 with the first.
+            const int32_t i0 = r == 0 ? 0 : r * K + 1, i1 = std::min(M + 1, (r + 1) * K + 1);
+            for (int32_t c = 0; c * K <= N; ++c) {
+                const int32_t j0 = c == 0 ? 0 : c * K + 1, j1 = std::min(N + 1, (c + 1) * K + 1);
+                if (i0 >= i1 || j0 >= j1) continue;
+                const WindowValues v = landscape_window(s, {i0, i1, j0, j1});
+                for (int32_t i = 0; i < v.H.rows; ++i)
+                    for (int32_t j = 0; j < v.H.cols; ++j) pool_into(parts[t], i0 + i, j0 + j, v.H.at(i, j));
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (std::thread& th : pool) th.join();
+    for (unsigned t = 1; t < threads; ++t) merge_overview(parts[0], parts[t]);
+    return std::move(parts[0]);
+}
+
+}  // namespace dpviz
