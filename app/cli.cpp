@@ -117,7 +117,7 @@ Computation and output:
                        (row 0 and column 0 are the borders). With --png the PNG shows that
                        window at full resolution. The window is recomputed exactly from the
                        checkpoints of a CPU fill (docs/algorithms.md, "Matrices of any size")
-  --layer L            h (default): the matrix H; landscape: the best score of an alignment
+  --layer L            H (default): the matrix H; landscape: the best score of an alignment
                        through each cell (a forward and a backward fill; docs/algorithms.md),
                        for --png and --table
   --table FILE         the exact values of the window (the whole matrix without --region):
@@ -196,9 +196,9 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     // (--layer landscape) comes from those and the checkpoints of the reversed problem.
     const std::string table = get("--table");
     const bool windowed = a.has("--region") || a.has("--table");
-    const std::string layer = get("--layer", "h");
-    if (layer != "h" && layer != "landscape")
-        return fail(err, usage_error("unknown --layer '" + layer + "' (h, landscape)"));
+    const std::string layer = get("--layer", "H");
+    if (layer != "H" && layer != "h" && layer != "landscape")
+        return fail(err, usage_error("unknown --layer '" + layer + "' (H, landscape)"));
     const bool landscape = layer == "landscape";
     if (landscape && png.empty() && table.empty())
         return fail(err, usage_error("--layer landscape needs an image or a table: --png FILE or --table FILE"));

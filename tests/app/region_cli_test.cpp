@@ -202,7 +202,7 @@ TEST(RegionCli, ErrorsAreOneLineWithTheirExitCodes) {
     bad({"--region", "0:3,0:3", "--table", out, "--backend", "cuda"}, kExitUsage, "use --backend cpu");
     bad({"--table", "-", "--json"}, kExitUsage, "--table - is the only output");
     bad({"--table", dir.path()}, kExitResource, dir.path());
-    bad({"--layer", "e", "--table", out}, kExitUsage, "unknown --layer 'e' (h, landscape)");
+    bad({"--layer", "e", "--table", out}, kExitUsage, "unknown --layer 'e' (H, landscape)");
     bad({"--layer", "landscape"}, kExitUsage, "--layer landscape needs an image or a table");
     EXPECT_FALSE(std::filesystem::exists(out));
 }
