@@ -137,9 +137,13 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     const uint64_t need = spacing ? estimate_checkpoint_path_bytes(p, spacing) + texels * 4 * (threads + 1)
                                   : estimate_host_bytes(p, level);
     if (need > have) {
-        std::string hint = level == OutputLevel::matrix ? "drop the matrix output (no --png), or "
-                                                         : "";
-        hint += level == OutputLevel::score ? "align shorter inputs" : "use --score-only (linear memory)";
+        // What would fit, in the words of the interface the message appears in.
+        const bool cli = opt.hints == HintStyle::command_line;
+        std::string hint;
+        if (level == OutputLevel::score) hint = "align shorter inputs";
+        else if (cli) hint = std::string(level == OutputLevel::matrix ? "drop the matrix output (no --png), or " : "") +
+                             "use --score-only (linear memory)";
+        else hint = "align shorter inputs, or compute the score only";
         const std::string how = spacing ? " (checkpoints every " + std::to_string(spacing) + " rows and columns)" : "";
         return resource_error(std::to_string(p.rows()) + " x " + std::to_string(p.cols()) + " " +
                               std::string(algorithm_name(p.algo)) + " at this output level needs " + gib(need) + how +

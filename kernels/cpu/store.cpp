@@ -257,32 +257,27 @@ void fill_rect(const Problem& p, const Rect& rc, const RectOut& out) {
 Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, int32_t r1, int32_t c1) {
     Rect rc{r0, c0, r1, c1, {}, {}, {}, {}};
     const bool affine = c.affine;
-    rc.top_h.resize(size_t(c1 - c0) + 1);
-    if (affine) rc.top_f.resize(rc.top_h.size());
-    for (int32_t j = c0; j <= c1; ++j) {
-        const size_t x = size_t(j - c0);
-        if (r0 == 0) {
-            const BorderCell b = border_cell(p, false, j);
-            rc.top_h[x] = b.h;
-            if (affine) rc.top_f[x] = b.f;
-        } else {
-            rc.top_h[x] = c.row(c.row_h, r0)[j];
-            if (affine) rc.top_f[x] = c.row(c.row_f, r0)[j];
+    // One edge: row `line` over columns from..to (H, F), or column `line` over rows (H, E).
+    auto edge = [&](bool column, int32_t line, int32_t from, int32_t to, std::vector<int32_t>& h,
+                    std::vector<int32_t>& gap) {
+        h.resize(size_t(to - from) + 1);
+        if (affine) gap.resize(h.size());
+        const int32_t* kept_h = line == 0 ? nullptr : column ? c.col(c.col_h, line) : c.row(c.row_h, line);
+        const int32_t* kept_gap = line == 0 || !affine ? nullptr : column ? c.col(c.col_e, line) : c.row(c.row_f, line);
+        for (int32_t k = from; k <= to; ++k) {
+            const size_t x = size_t(k - from);
+            if (line == 0) {
+                const BorderCell b = border_cell(p, column, k);
+                h[x] = b.h;
+                if (affine) gap[x] = column ? b.e : b.f;
+            } else {
+                h[x] = kept_h[k];
+                if (affine) gap[x] = kept_gap[k];
+            }
         }
-    }
-    rc.left_h.resize(size_t(r1 - r0) + 1);
-    if (affine) rc.left_e.resize(rc.left_h.size());
-    for (int32_t i = r0; i <= r1; ++i) {
-        const size_t y = size_t(i - r0);
-        if (c0 == 0) {
-            const BorderCell b = border_cell(p, true, i);
-            rc.left_h[y] = b.h;
-            if (affine) rc.left_e[y] = b.e;
-        } else {
-            rc.left_h[y] = c.col(c.col_h, c0)[i];
-            if (affine) rc.left_e[y] = c.col(c.col_e, c0)[i];
-        }
-    }
+    };
+    edge(false, r0, c0, c1, rc.top_h, rc.top_f);
+    edge(true, c0, r0, r1, rc.left_h, rc.left_e);
     return rc;
 }
 

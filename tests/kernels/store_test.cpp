@@ -291,6 +291,12 @@ TEST(ResultStore, AlignTracesOverCheckpointsWhenBigOrShortOfMemory) {
     EXPECT_EQ(none.error().kind, ErrorKind::resource);
     EXPECT_NE(none.error().message.find("checkpoints every"), std::string::npos) << none.error().message;
     EXPECT_NE(none.error().message.find("--score-only"), std::string::npos) << none.error().message;
+    // The GUI's refusal names no command-line flag.
+    tight.hints = HintStyle::gui;
+    Expected<DpResult> gui = align(small, tight);
+    ASSERT_FALSE(gui);
+    EXPECT_EQ(gui.error().message.find("--"), std::string::npos) << gui.error().message;
+    EXPECT_NE(gui.error().message.find("score only"), std::string::npos) << gui.error().message;
 }
 
 }  // namespace

@@ -38,6 +38,9 @@ struct RunControl {
 enum class PathMemory { automatic, direction_bits, checkpoints };
 inline constexpr int64_t kCheckpointPathCells = int64_t(1) << 26;
 
+// How a refusal says what would fit: with the command line's flags, or in the GUI's words.
+enum class HintStyle { command_line, gui };
+
 struct AlignOptions {
     Backend backend = Backend::automatic;
     OutputLevel level = OutputLevel::path;
@@ -48,6 +51,7 @@ struct AlignOptions {
     // Level matrix of a matrix too big to hold (as for path_memory): the checkpoints and, instead
     // of H, an overview of at most this many texels a side (DpResult::overview). 0 = hold H.
     int32_t overview_side = 0;
+    HintStyle hints = HintStyle::command_line;
     RunControl control;
 };
 
