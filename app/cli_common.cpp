@@ -129,7 +129,10 @@ Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fal
 Expected<int64_t> hundredths_option(const Args& a, const std::string& name, int64_t fallback) {
     const auto it = a.values.find(name);
     if (it == a.values.end()) return fallback;
-    const std::string& v = it->second;
+    return parse_hundredths(name, it->second);
+}
+
+Expected<int64_t> parse_hundredths(const std::string& name, const std::string& v) {
     const auto bad = [&](const std::string& why) { return usage_error(name + " " + why + ", got '" + v + "'"); };
     size_t k = v.size() > 0 && (v[0] == '-' || v[0] == '+') ? 1 : 0;
     int64_t whole = 0, frac = 0;
@@ -154,6 +157,32 @@ int32_t common_score_scale(std::initializer_list<int64_t> hundredths) {
     return kMaxScoreScale;
 }
 
+Status scale_scores(const UserScores& v, const std::string& prefix, ScoringOptions& s) {
+    const std::string open = prefix + (prefix.empty() ? "gap open" : "gap-open");
+    const std::string extend = prefix + (prefix.empty() ? "gap extend" : "gap-extend");
+    const auto text = [](int64_t h) { return format_score(h, 100); };
+    if (v.match_mismatch) {
+        if (v.match <= 0) return usage_error(prefix + "match must be > 0; got " + text(v.match));
+        if (v.mismatch > 0)
+            return usage_error(prefix + "mismatch is a score and must be <= 0 (e.g. -3); got " + text(v.mismatch));
+        constexpr int64_t kMax = int64_t(kMaxScoreMagnitude) * 100;
+        if (std::abs(v.match) > kMax || std::abs(v.mismatch) > kMax)
+            return usage_error(prefix + "match/" + prefix + "mismatch beyond +-" + text(kMax) + " are not supported");
+    }
+    if (v.gap_open < 0 || v.gap_extend < 0)  // the engine's rules, in the user's names
+        return usage_error(open + " and " + extend + " are positive numbers (a gap of length k costs open + " +
+                           "(k-1)*extend); got " + text(v.gap_open) + " and " + text(v.gap_extend));
+    if (v.gap_extend > v.gap_open)
+        return usage_error(extend + " (" + text(v.gap_extend) + ") must not exceed " + open + " (" + text(v.gap_open) + ")");
+    s.score_scale = v.match_mismatch ? common_score_scale({v.gap_open, v.gap_extend, v.match, v.mismatch})
+                                     : common_score_scale({v.gap_open, v.gap_extend});
+    const auto scaled = [&](int64_t h) { return static_cast<int32_t>(h * s.score_scale / 100); };
+    s.gaps = {scaled(v.gap_open), scaled(v.gap_extend)};
+    s.match = scaled(v.match);  // read only when they score (no substitution matrix)
+    s.mismatch = scaled(v.mismatch);
+    return Ok{};
+}
+
 Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
     AlgoScoring out;
     const auto algo = parse_algorithm(a.get("--algo", "local"));
@@ -170,25 +199,12 @@ Expected<AlgoScoring> algo_scoring_from_args(const Args& a) {
     if (!match) return match.error();
     auto mismatch = hundredths_option(a, "--mismatch", -100);
     if (!mismatch) return mismatch.error();
-    if (*mismatch > 0)
-        return usage_error("--mismatch is a score and must be <= 0 (e.g. -3); got " + format_score(*mismatch, 100));
-    if (*match <= 0) return usage_error("--match must be > 0; got " + format_score(*match, 100));
     const bool mm = a.has("--match") || a.has("--mismatch");
-    s.score_scale = uses_gap_penalties(*algo) ? (mm ? common_score_scale({*gap_open, *gap_extend, *match, *mismatch})
-                                                    : common_score_scale({*gap_open, *gap_extend}))
-                                              : 1;
-    const auto scaled = [&](int64_t h) { return static_cast<int32_t>(h * s.score_scale / 100); };
-    s.gaps = {scaled(*gap_open), scaled(*gap_extend)};
-    s.match = scaled(*match);
-    s.mismatch = scaled(*mismatch);
-    if (uses_gap_penalties(*algo) && (*gap_open < 0 || *gap_extend < 0))  // the engine's rules, in the options' names
-        return usage_error("--gap-open and --gap-extend are positive numbers (a gap of length k costs open + "
-                           "(k-1)*extend); got " + format_score(*gap_open, 100) + " and " + format_score(*gap_extend, 100));
-    if (uses_gap_penalties(*algo) && *gap_extend > *gap_open)
-        return usage_error("--gap-extend (" + format_score(*gap_extend, 100) + ") must not exceed --gap-open (" +
-                           format_score(*gap_open, 100) + ")");
-    if (mm && (std::abs(*match) > int64_t(kMaxScoreMagnitude) * 100 || std::abs(*mismatch) > int64_t(kMaxScoreMagnitude) * 100))
-        return usage_error("--match/--mismatch beyond +-" + format_score(int64_t(kMaxScoreMagnitude) * 100, 100) + " are not supported");
+    if (uses_gap_penalties(*algo)) {
+        if (Status st = scale_scores({*gap_open, *gap_extend, *match, *mismatch, mm}, "--", s); !st) return st.error();
+    } else {
+        s.gaps = {int32_t(*gap_open / 100), int32_t(*gap_extend / 100)};  // unused: no gaps to score
+    }
     auto band = int_option(a, "--band", -1);
     if (!band) return band.error();
     if (a.has("--band") && *band < 0) return usage_error("--band must be 0 or more");

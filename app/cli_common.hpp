@@ -45,10 +45,22 @@ Expected<Args> parse_args(const std::vector<std::string>& args, size_t first, co
                           const std::vector<std::string>& flag_opts, const std::string& help = "--help",
                           bool keep_order = false);
 // A score or penalty with at most two decimals, in hundredths ("0.5" -> 50, "-3" -> -300);
-// `fallback` (hundredths) when absent; anything else is a usage error naming the option.
+// anything else is a usage error naming `name`.
+Expected<int64_t> parse_hundredths(const std::string& name, const std::string& text);
+// The same for an option, `fallback` (hundredths) when absent.
 Expected<int64_t> hundredths_option(const Args& a, const std::string& name, int64_t fallback);
 // The smallest scale (a divisor of 100) that makes every value (in hundredths) an integer.
 int32_t common_score_scale(std::initializer_list<int64_t> hundredths);
+// The user's scores and penalties (hundredths) as make_problem takes them, for the command line
+// and the GUI alike: match > 0, mismatch <= 0 and both within kMaxScoreMagnitude when they score
+// (`match_mismatch`), gaps >= 0 with extend <= open; the scale the smallest that makes the gaps
+// (and match and mismatch when they score) integers. `prefix` goes before each value's name in
+// the messages ("--" for the command line's options, "" for the GUI's fields).
+struct UserScores {
+    int64_t gap_open = 0, gap_extend = 0, match = 0, mismatch = 0;
+    bool match_mismatch = false;
+};
+Status scale_scores(const UserScores& v, const std::string& prefix, ScoringOptions& s);
 // EMBOSS needle's and water's gap penalties, the defaults of align and batch (hundredths).
 inline constexpr int64_t kDefaultGapOpen = 1000;
 inline constexpr int64_t kDefaultGapExtend = 50;

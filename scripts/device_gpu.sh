@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench batch viterbi diag profile]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench batch viterbi store diag profile]...
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
 #   googletest/ (Debian's sources), stb/ (headers, libstb.a, stb.pc.in), sm80/*.cubin
 set -u
@@ -120,6 +120,13 @@ if want cputests; then
         timeout 300 "$BUILD/tests/$t" --gtest_brief=1 > "$OUT/$t.log" 2>&1
         note "$t: rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/$t.log" | tr '\n' ' ')"
     done
+fi
+
+if want store; then
+    # The result store on this machine's CPU threads, as a user runs dpviz (scripts/bench_store.sh).
+    timeout 400 bash scripts/bench_store.sh "$BUILD/app/dpviz" "$OUT/store" > "$OUT/store.txt" 2>&1
+    note "result store (CPU backend): rc=$?"
+    tail -n 8 "$OUT/store.txt" | tee -a "$SUMMARY"
 fi
 
 if want batch; then
