@@ -128,7 +128,15 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
                          : host_memory_limit();
     if (!limit) return limit.error();
     const uint64_t have = limit->bytes;
-    const bool on_cpu = opt.backend == Backend::cpu || (opt.backend == Backend::automatic && !gpu_usable());
+    // `automatic` takes the CPU's result store for a big path or picture even beside a GPU: the GPU
+    // backends keep direction bits, and moving them costs more than the CPU's whole fill (131,072^2
+    // on an H200 machine: 12.3 s and 16.9 GB against 2.4 s and 1.0 GB on its 16 threads,
+    // docs/performance.md).
+    const bool store_pays = p.algo != Algorithm::viterbi &&
+                            (level == OutputLevel::path || (level == OutputLevel::matrix && opt.overview_side > 0)) &&
+                            int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
+    const bool on_cpu = opt.backend == Backend::cpu ||
+                        (opt.backend == Backend::automatic && (store_pays || !gpu_usable()));
     const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu);
     // The overview: one texel grid per thread and the merged one.
     const int32_t block = spacing && level == OutputLevel::matrix ? overview_block(p, opt.overview_side) : 0;
