@@ -1,6 +1,10 @@
 // dpviz entry point: hands argv to the CLI (and `gui` to the GUI, where it is built), with
 // standard output written through a checked stream, so a result that could not be written (a
 // full disk, a closed pipe) is exit 4, and so is an allocation that fails past the memory check.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -41,9 +45,25 @@ void report_out_of_memory(const std::string& why) {
     }
 }
 
+// A standard descriptor closed at the start would be taken by the first file dpviz (or a library:
+// the CUDA driver) opens, and output meant for it would land in that file. Each closed one is held
+// by /dev/null opened read-only, so a write to a closed standard output still fails (EBADF) and is
+// reported.
+void hold_closed_standard_descriptors() {
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        const int held = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (held >= 0 && held != fd) {
+            dup2(held, fd);
+            close(held);
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    hold_closed_standard_descriptors();
     std::vector<std::string> args(argv + 1, argv + argc);
     // Past a file-size limit a write then fails with EFBIG, which is reported, instead of the
     // signal ending the process with the file half-written.
