@@ -31,7 +31,15 @@ Expected<LandscapeSource> landscape_source(const Problem& p, int32_t spacing, un
     s.forward = &p;
     s.forward_checkpoints = forward;
     s.backward = reversed_problem(p);
-    Expected<Checkpoints> back = fill_checkpoints(s.backward, spacing, threads, control);
+    // The backward lines mirror the forward ones (and those of `forward`, whose spacing wins), so
+    // a tile between forward lines needs a backward window between backward lines: forward
+    // rows (r0, r0 + K] are backward rows from M - r0 - K on (DTW, whose cells mirror: M + 1 - r0 - K),
+    // filled from the line just before.
+    if (forward) spacing = forward->spacing;
+    const int32_t shift = p.algo == Algorithm::dtw ? 1 : 0;
+    auto phase = [&](int32_t n) { return ((n - 1 + shift) % spacing + spacing) % spacing; };
+    Expected<Checkpoints> back =
+        fill_checkpoints(s.backward, spacing, threads, control, phase(p.rows()), phase(p.cols()));
     if (!back) return back.error();
     s.backward_checkpoints = std::move(*back);
     return s;

@@ -434,7 +434,7 @@ private:
             const int32_t i = c.i0 + k, lo = c.first_col(k), hi = c.last_col(k);
             if (lo > hi) continue;
             const size_t first = size_t(lo + k - c.a) * W + k;  // cell (i, lo): step lo + k
-            if (i % K == 0) {
+            if (ck.is_row_line(i)) {
                 int32_t* h = ck.row(ck.row_h, i);
                 for (int32_t j = lo; j <= hi; ++j) h[j] = sign * x.h[first + size_t(j - lo) * W];
                 if (ck.affine) {
@@ -442,7 +442,7 @@ private:
                     for (int32_t j = lo; j <= hi; ++j) f[j] = x.f[first + size_t(j - lo) * W];
                 }
             }
-            for (int32_t j = (lo + K - 1) / K * K; j <= hi; j += K) {
+            for (int32_t j = ck.col_after(ck.col_before(lo)); j <= hi; j += K) {  // the first line >= lo
                 const size_t o = first + size_t(j - lo) * W;
                 ck.col(ck.col_h, j)[i] = sign * x.h[o];
                 if (ck.affine) ck.col(ck.col_e, j)[i] = x.e[o];
@@ -634,9 +634,10 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
     return fill_cpu(p, level, threads, control, nullptr, nullptr);
 }
 
-Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsigned threads, const RunControl& control) {
+Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsigned threads, const RunControl& control,
+                                       int32_t row_phase, int32_t col_phase) {
     if (p.algo == Algorithm::viterbi) return usage_error("the Viterbi trellis keeps no checkpoints");
-    auto kept = std::make_shared<Checkpoints>(make_checkpoints(p, spacing));
+    auto kept = std::make_shared<Checkpoints>(make_checkpoints(p, spacing, row_phase, col_phase));
     Expected<DpResult> r = fill_cpu(p, OutputLevel::score, threads, control, kept, nullptr);
     if (!r) return r.error();
     return std::move(*kept);

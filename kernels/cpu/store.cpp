@@ -40,9 +40,11 @@ int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget) {
     return 0;
 }
 
-Checkpoints make_checkpoints(const Problem& p, int32_t spacing) {
+Checkpoints make_checkpoints(const Problem& p, int32_t spacing, int32_t row_phase, int32_t col_phase) {
     Checkpoints c;
     c.spacing = spacing;
+    c.row_phase = row_phase;
+    c.col_phase = col_phase;
     c.M = p.rows();
     c.N = p.cols();
     c.affine = p.affine();
@@ -54,12 +56,12 @@ Checkpoints make_checkpoints(const Problem& p, int32_t spacing) {
         c.col_e.assign(cols, kNegInf);
     }
     // Where the lines meet the borders: the rules (a fill writes only interior cells).
-    for (int32_t r = spacing; r <= c.M; r += spacing) {
+    for (int32_t r = c.row_after(0); r <= c.M; r += spacing) {
         const BorderCell b = border_cell(p, true, r);
         c.row(c.row_h, r)[0] = b.h;
         if (c.affine) c.row(c.row_f, r)[0] = b.f;
     }
-    for (int32_t col = spacing; col <= c.N; col += spacing) {
+    for (int32_t col = c.col_after(0); col <= c.N; col += spacing) {
         const BorderCell b = border_cell(p, false, col);
         c.col(c.col_h, col)[0] = b.h;
         if (c.affine) c.col(c.col_e, col)[0] = b.e;
@@ -67,14 +69,15 @@ Checkpoints make_checkpoints(const Problem& p, int32_t spacing) {
     return c;
 }
 
-Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& m, int32_t spacing) {
-    Checkpoints c = make_checkpoints(p, spacing);
-    for (int32_t r = spacing; r <= c.M; r += spacing)
+Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& m, int32_t spacing, int32_t row_phase,
+                                    int32_t col_phase) {
+    Checkpoints c = make_checkpoints(p, spacing, row_phase, col_phase);
+    for (int32_t r = c.row_after(0); r <= c.M; r += spacing)
         for (int32_t j = 0; j <= c.N; ++j) {
             c.row(c.row_h, r)[j] = m.H.at(r, j);
             if (c.affine) c.row(c.row_f, r)[j] = m.F.at(r, j);
         }
-    for (int32_t col = spacing; col <= c.N; col += spacing)
+    for (int32_t col = c.col_after(0); col <= c.N; col += spacing)
         for (int32_t i = 0; i <= c.M; ++i) {
             c.col(c.col_h, col)[i] = m.H.at(i, col);
             if (c.affine) c.col(c.col_e, col)[i] = m.E.at(i, col);
@@ -281,8 +284,6 @@ Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, i
     return rc;
 }
 
-// The checkpoint line (or 0) strictly before index k >= 1.
-int32_t line_before(int32_t k, int32_t spacing) { return ((k - 1) / spacing) * spacing; }
 
 }  // namespace
 
@@ -308,7 +309,7 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bo
     // The interior cells: one rectangle from the checkpoint corner above-left of the window's
     // first interior cell.
     const int32_t fi = std::max(w.i0, 1), fj = std::max(w.j0, 1);
-    const int32_t r0 = line_before(fi, c.spacing), c0 = line_before(fj, c.spacing);
+    const int32_t r0 = c.row_before(fi), c0 = c.col_before(fj);
     const int32_t r1 = w.i1 - 1, c1 = w.j1 - 1;
     if (r1 >= fi && c1 >= fj) {
         const Rect rc = rect_from(p, c, r0, c0, r1, c1);
@@ -357,14 +358,13 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bo
 std::vector<Cell> traceback_checkpoints(const Problem& p, const Checkpoints& c, Cell end) {
     // The walk only moves up and left, so one tile at a time: the tile holding the current cell,
     // recomputed (bits only) when the walk leaves the last one.
-    const int32_t K = c.spacing;
     Grid<uint8_t> tile;
     int32_t tr0 = -1, tc0 = -1;
     auto bits_at = [&](int32_t i, int32_t j) -> uint8_t {
         if (i == 0 || j == 0) return border_cell(p, j == 0 && i > 0, j == 0 ? i : j).dirs;
-        const int32_t r0 = line_before(i, K), c0 = line_before(j, K);
+        const int32_t r0 = c.row_before(i), c0 = c.col_before(j);
         if (r0 != tr0 || c0 != tc0) {
-            const int32_t r1 = std::min(r0 + K, c.M), c1 = std::min(c0 + K, c.N);
+            const int32_t r1 = std::min(c.row_after(r0), c.M), c1 = std::min(c.col_after(c0), c.N);
             tile.reset(r1 - r0, c1 - c0, 0);
             fill_rect(p, rect_from(p, c, r0, c0, r1, c1), {nullptr, nullptr, nullptr, &tile});
             tr0 = r0;

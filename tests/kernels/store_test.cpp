@@ -183,6 +183,28 @@ TEST(ResultStore, OverviewPooledByTheFillMatchesTheReference) {
     EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 4096, 20), 2048), 3);
 }
 
+// Lines shifted by a phase (the landscape's backward fill): the fill keeps the lines the
+// reference implies, and windows and the path from them are exact.
+TEST(ResultStore, PhasedLinesAreExactToo) {
+    std::mt19937 rng(5);
+    for (const Kind& kind : kKinds) {
+        const int m = 20 + int(rng() % 120), n = 20 + int(rng() % 120);
+        const Problem p = random_problem(rng, kind, m, n);
+        const int32_t K = 4 + int32_t(rng() % 29), rp = int32_t(rng() % K), cp = int32_t(rng() % K);
+        SCOPED_TRACE(std::string(kind.name) + " K=" + std::to_string(K) + " phases " + std::to_string(rp) + "," +
+                     std::to_string(cp));
+        const DpResult ref = align_reference(p);
+        Expected<Checkpoints> got = fill_checkpoints(p, K, 2, RunControl{}, rp, cp);
+        ASSERT_TRUE(got) << got.error().message;
+        expect_same_checkpoints(*got, checkpoints_from_matrix(p, ref, K, rp, cp));
+        EXPECT_TRUE(traceback_checkpoints(p, *got, ref.end) == ref.path);
+        for (int k = 0; k < 6; ++k) {
+            const Window w = random_window(rng, p.rows(), p.cols());
+            expect_same_window(compute_window(p, *got, w), cut(ref, w, p.affine()));
+        }
+    }
+}
+
 // Windows at the matrix's edges and corners, on checkpoint lines, one cell wide, whole, and
 // clipped when they reach past the matrix.
 TEST(ResultStore, WindowsAtEdgesAndOnCheckpointLines) {

@@ -37,26 +37,45 @@ struct WindowValues {
 // Restart values on the borders of K x K tiles: the whole of every row i = K, 2K, ... <= M
 // (H, and F for affine gaps: a vertical gap runs across a row border) and of every column
 // j = K, 2K, ... <= N (H, and E: a horizontal gap runs across a column border). Row 0 and column
-// 0 follow from the algorithm's rules and are not stored.
+// 0 follow from the algorithm's rules and are not stored. A phase shifts the lines (rows i > 0
+// with i mod K = row_phase): the landscape's backward fill keeps the lines that mirror the
+// forward ones.
 struct Checkpoints {
     int32_t spacing = 0;  // K
+    int32_t row_phase = 0, col_phase = 0;
     int32_t M = 0, N = 0;
     bool affine = false;
-    std::vector<int32_t> row_h, row_f;  // row r = K (k + 1) at [k (N + 1), (k + 1) (N + 1))
-    std::vector<int32_t> col_h, col_e;  // column c = K (k + 1) at [k (M + 1), (k + 1) (M + 1))
+    std::vector<int32_t> row_h, row_f;  // the k-th row line at [k (N + 1), (k + 1) (N + 1))
+    std::vector<int32_t> col_h, col_e;  // the k-th column line at [k (M + 1), (k + 1) (M + 1))
 
-    int32_t row_lines() const { return spacing ? M / spacing : 0; }
-    int32_t col_lines() const { return spacing ? N / spacing : 0; }
-    // Row r (a positive multiple of K): N + 1 values, indexed by the column.
-    int32_t* row(std::vector<int32_t>& v, int32_t r) { return v.data() + size_t(r / spacing - 1) * size_t(N + 1); }
-    const int32_t* row(const std::vector<int32_t>& v, int32_t r) const {
-        return v.data() + size_t(r / spacing - 1) * size_t(N + 1);
+    // The first line (rows or columns), the lines up to `last`, whether k is one, the line (or 0)
+    // strictly before k >= 1, and the next line after a line (or 0).
+    static int32_t first_line(int32_t K, int32_t phase) { return phase == 0 ? K : phase; }
+    static int32_t lines(int32_t K, int32_t phase, int32_t last) {
+        const int32_t f = first_line(K, phase);
+        return K && f <= last ? (last - f) / K + 1 : 0;
     }
-    // Column c (a positive multiple of K): M + 1 values, indexed by the row.
-    int32_t* col(std::vector<int32_t>& v, int32_t c) { return v.data() + size_t(c / spacing - 1) * size_t(M + 1); }
-    const int32_t* col(const std::vector<int32_t>& v, int32_t c) const {
-        return v.data() + size_t(c / spacing - 1) * size_t(M + 1);
+    static int32_t before(int32_t K, int32_t phase, int32_t k) {
+        const int32_t f = first_line(K, phase);
+        return k - 1 < f ? 0 : f + ((k - 1 - f) / K) * K;
     }
+    static int32_t after(int32_t K, int32_t phase, int32_t line) { return line == 0 ? first_line(K, phase) : line + K; }
+    int32_t row_lines() const { return lines(spacing, row_phase, M); }
+    int32_t col_lines() const { return lines(spacing, col_phase, N); }
+    bool is_row_line(int32_t r) const { return r > 0 && r % spacing == row_phase; }
+    int32_t row_before(int32_t k) const { return before(spacing, row_phase, k); }
+    int32_t col_before(int32_t k) const { return before(spacing, col_phase, k); }
+    int32_t row_after(int32_t line) const { return after(spacing, row_phase, line); }
+    int32_t col_after(int32_t line) const { return after(spacing, col_phase, line); }
+    // Row line r: N + 1 values, indexed by the column; column line c: M + 1 values, by the row.
+    int32_t* row(std::vector<int32_t>& v, int32_t r) { return v.data() + row_index(r) * size_t(N + 1); }
+    const int32_t* row(const std::vector<int32_t>& v, int32_t r) const { return v.data() + row_index(r) * size_t(N + 1); }
+    int32_t* col(std::vector<int32_t>& v, int32_t c) { return v.data() + col_index(c) * size_t(M + 1); }
+    const int32_t* col(const std::vector<int32_t>& v, int32_t c) const { return v.data() + col_index(c) * size_t(M + 1); }
+
+private:
+    size_t row_index(int32_t r) const { return size_t((r - first_line(spacing, row_phase)) / spacing); }
+    size_t col_index(int32_t c) const { return size_t((c - first_line(spacing, col_phase)) / spacing); }
 };
 
 // The overview of a matrix too big to hold: blocks of B x B cells pooled into one value each, the
@@ -96,10 +115,12 @@ uint64_t checkpoint_bytes(const Problem& p, int32_t spacing);
 uint64_t traceback_tile_bytes(int32_t spacing);
 // The spacing for a budget of bytes, or 0 when even kMaxCheckpointSpacing does not fit.
 int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget);
-// Empty checkpoints of p at spacing K (every value kNegInf), ready for a fill to write.
-Checkpoints make_checkpoints(const Problem& p, int32_t spacing);
+// Empty checkpoints of p at spacing K and the phases (every value kNegInf but where the lines
+// meet the borders), ready for a fill to write.
+Checkpoints make_checkpoints(const Problem& p, int32_t spacing, int32_t row_phase = 0, int32_t col_phase = 0);
 // The checkpoints a fill at level matrix implies (the specification the fills are tested against).
-Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& matrix, int32_t spacing);
+Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& matrix, int32_t spacing, int32_t row_phase = 0,
+                                    int32_t col_phase = 0);
 
 // The values of any window, recomputed from the checkpoint corner at or above-left of it: equal,
 // value for value and bit for bit, to the same cells of a level-matrix fill. The window is
@@ -123,7 +144,8 @@ std::vector<Cell> traceback_checkpoints(const Problem& p, const Checkpoints& c, 
 // N - j) of it; DTW's cell (i, j) is its cell (M + 1 - i, N + 1 - j), with the band mirrored.
 Problem reversed_problem(const Problem& p);
 // A score-level fill on the fast CPU backend that keeps only the checkpoints.
-Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsigned threads, const RunControl& control);
+Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsigned threads, const RunControl& control,
+                                       int32_t row_phase = 0, int32_t col_phase = 0);
 
 // What the landscape is computed from: the checkpoints of p and of reversed_problem(p).
 struct LandscapeSource {
