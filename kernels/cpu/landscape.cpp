@@ -83,22 +83,31 @@ WindowValues landscape_window(const LandscapeSource& s, Window w) {
     const WindowValues b = compute_window(s.backward, s.backward_checkpoints, rw, false);
     const bool affine = p.affine();
     const int64_t join = affine ? int64_t(p.gaps.open) - p.gaps.extend : 0;  // one gap, not two
-    for (int32_t i = w.i0; i < w.i1; ++i)
-        for (int32_t j = w.j0; j < w.j1; ++j) {
-            const int32_t fi = i - w.i0, fj = j - w.j0;
-            const int32_t bi = M + shift - i - b.w.i0, bj = N + shift - j - b.w.j0;
-            if (dtw && (i == 0 || j == 0)) continue;  // no cell of a warping path
-            if (bi < 0 || bj < 0 || bi >= b.H.rows || bj >= b.H.cols) continue;
+    // Row by row: forward cell (i, j) meets backward cell (M + shift - i, N + shift - j), whose
+    // row runs the other way.
+    for (int32_t i = w.i0; i < w.i1; ++i) {
+        if (dtw && i == 0) continue;  // no cell of a warping path
+        const int32_t fi = i - w.i0, bi = M + shift - i - b.w.i0;
+        if (bi < 0 || bi >= b.H.rows) continue;
+        const int32_t* fh = &f.H.at(fi, 0);
+        const int32_t* fe = affine ? &f.E.at(fi, 0) : nullptr;
+        const int32_t* ff = affine ? &f.F.at(fi, 0) : nullptr;
+        const int32_t* bh = &b.H.at(bi, 0);
+        const int32_t* be = affine ? &b.E.at(bi, 0) : nullptr;
+        const int32_t* bf = affine ? &b.F.at(bi, 0) : nullptr;
+        int32_t* o = &out.H.at(fi, 0);
+        for (int32_t j = std::max(w.j0, dtw ? 1 : 0); j < w.j1; ++j) {
+            const int32_t fj = j - w.j0, bj = N + shift - j - b.w.j0;
+            if (bj < 0 || bj >= b.H.cols) continue;
             int64_t v = c.none();
-            const int32_t fh = f.H.at(fi, fj), bh = b.H.at(bi, bj);
-            if (c.finite(fh) && c.finite(bh)) v = int64_t(fh) + bh - (dtw ? p.dtw_local_cost(i, j) : 0);
+            if (c.finite(fh[fj]) && c.finite(bh[bj])) v = int64_t(fh[fj]) + bh[bj] - (dtw ? p.dtw_local_cost(i, j) : 0);
             if (affine) {
-                const int32_t fe = f.E.at(fi, fj), be = b.E.at(bi, bj), ff = f.F.at(fi, fj), bf = b.F.at(bi, bj);
-                if (c.finite(fe) && c.finite(be)) v = c.best(v, int64_t(fe) + be + join);
-                if (c.finite(ff) && c.finite(bf)) v = c.best(v, int64_t(ff) + bf + join);
+                if (c.finite(fe[fj]) && c.finite(be[bj])) v = c.best(v, int64_t(fe[fj]) + be[bj] + join);
+                if (c.finite(ff[fj]) && c.finite(bf[bj])) v = c.best(v, int64_t(ff[fj]) + bf[bj] + join);
             }
-            out.H.at(fi, fj) = c.clamp(v);
+            o[fj] = c.clamp(v);
         }
+    }
     return out;
 }
 
@@ -119,9 +128,7 @@ Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned th
             for (int32_t c = 0; c * K <= N; ++c) {
                 const int32_t j0 = c == 0 ? 0 : c * K + 1, j1 = std::min(N + 1, (c + 1) * K + 1);
                 if (i0 >= i1 || j0 >= j1) continue;
-                const WindowValues v = landscape_window(s, {i0, i1, j0, j1});
-                for (int32_t i = 0; i < v.H.rows; ++i)
-                    for (int32_t j = 0; j < v.H.cols; ++j) pool_into(parts[t], i0 + i, j0 + j, v.H.at(i, j));
+                pool_grid(parts[t], i0, j0, landscape_window(s, {i0, i1, j0, j1}).H);
             }
         }
     };

@@ -256,11 +256,12 @@ struct Scratch {  // one per thread
 class Wavefront {
 public:
     // `checkpoints`, when given, receives the restart values of its lines (dpviz/store.hpp).
-    // `overview`, when given, receives the pooled cells (its borders already there).
+    // `overview`, when given, receives the pooled cells (its borders already there); `given`, when
+    // given, replaces row 0 and column 0 (a rectangle of a bigger matrix, restarted from its borders).
     Wavefront(const Problem& p, const Plan& plan, const wavefront::Isa& isa, DpResult& r, const RunControl& control,
-              Checkpoints* checkpoints, Overview* overview)
-        : p_(p), plan_(plan), isa_(isa), r_(r), control_(control), ck_(checkpoints), ov_(overview), W_(isa.lanes),
-          M_(p.rows()), N_(p.cols()), bands_((M_ + W_ - 1) / W_) {
+              Checkpoints* checkpoints, Overview* overview, const RectBorders* given = nullptr)
+        : p_(p), plan_(plan), isa_(isa), r_(r), control_(control), ck_(checkpoints), ov_(overview), given_(given),
+          W_(isa.lanes), M_(p.rows()), N_(p.cols()), bands_((M_ + W_ - 1) / W_) {
         kernel_ = plan.kernel;
         trev_.assign(size_t(N_) + 2 * W_, 0);
         int32_t* trev = trev_.data() + W_;
@@ -279,6 +280,11 @@ public:
         top_h_.assign(size_t(N_) + 2 * W_ + 2, plan.dtw ? kPosInf : 0);
         top_f_.assign(top_h_.size(), kNegInf);
         for (int32_t j = 1; j <= N_; ++j) top_h_[W_ + j] = kernel_border(plan, plan.rules.top, j);
+        if (given_)
+            for (int32_t j = 1; j <= N_; ++j) {
+                top_h_[W_ + j] = kernel_value(given_->top_h[j]);
+                if (given_->top_f) top_f_[W_ + j] = given_->top_f[j];
+            }
         if (keeps_last_column()) last_col_.assign(size_t(M_) + 1, 0);
         progress_ = std::make_unique<Progress[]>(size_t(bands_));
     }
@@ -360,8 +366,9 @@ private:
         for (int k = 0; k < W; ++k) {
             const int32_t i = i0 + k;
             const bool real = k < rows;
-            hp[k] = real ? kernel_border(plan_, plan_.rules.left, i) : (plan_.dtw ? kPosInf : 0);
+            hp[k] = real ? left_h(i) : (plan_.dtw ? kPosInf : 0);
             e[k] = fp[k] = kNegInf;
+            if (real && given_ && given_->left_e) e[k] = given_->left_e[i];
             maxv[k] = maxt[k] = 0;
             if (plan_.dtw) {
                 x.query[k] = real ? p_.query_fixed[i - 1] : 0;
@@ -376,7 +383,7 @@ private:
                 for (int c = 0; c < kernel_.alphabet; ++c) row[c] = real ? p_.matrix.at(p_.query_codes[i - 1], c) : 0;
             }
         }
-        d[0] = kernel_border(plan_, plan_.rules.left, i0 - 1);
+        d[0] = left_h(i0 - 1);
         for (int k = 1; k < W; ++k) d[k] = hp[k - 1];
         const wavefront::Band band{x.query.data(), x.profile.data(), x.lo.data(), x.hi.data(), hp};
 
@@ -423,6 +430,12 @@ private:
             }
         }
     }
+
+    // H of column 0 at row i, in kernel terms: the rule, or the given border.
+    int32_t left_h(int32_t i) const {
+        return given_ ? kernel_value(given_->left_h[i]) : kernel_border(plan_, plan_.rules.left, i);
+    }
+    int32_t kernel_value(int32_t h) const { return plan_.negate ? -h : h; }  // edit distance runs negated
 
     // The chunk's cells on checkpoint lines: rows i = K, 2K, ... (H, F) and columns (H, E).
     void keep_checkpoints(const Scratch& x, const ChunkPlace& c) {
@@ -497,6 +510,7 @@ private:
     const RunControl& control_;
     Checkpoints* const ck_;
     Overview* const ov_;
+    const RectBorders* const given_;
     const int W_;
     const int32_t M_, N_;
     const int32_t bands_;
@@ -573,7 +587,8 @@ namespace {
 
 // align_cpu, and with `checkpoints` a score-level fill that keeps them and traces back over them.
 Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control,
-                            std::shared_ptr<Checkpoints> checkpoints, std::shared_ptr<Overview> overview) {
+                            std::shared_ptr<Checkpoints> checkpoints, std::shared_ptr<Overview> overview,
+                            const RectBorders* given = nullptr) {
     if (control.cancelled()) return cancelled_error();
     if (p.algo == Algorithm::viterbi) return align_viterbi_cpu(p, level, false, control);
     DpResult r;
@@ -592,10 +607,11 @@ Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned thread
     // H of the cells select_end may pick, in kernel terms: borders, the last row, the last column.
     std::unique_ptr<Wavefront> wf;
     if (M > 0 && N > 0) {
-        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r, control, checkpoints.get(), overview.get());
+        wf = std::make_unique<Wavefront>(p, plan, pick_isa(), r, control, checkpoints.get(), overview.get(), given);
         wf->run(threads, automatic);
         if (wf->cancelled()) return cancelled_error();
     }
+    if (given) return r;  // a rectangle's cells only: no end cell, no traceback
     auto h_at = [&](int32_t i, int32_t j) {
         if (i == 0) return kernel_border(plan, plan.rules.top, j);
         if (j == 0) return kernel_border(plan, plan.rules.left, i);
@@ -632,6 +648,12 @@ Expected<DpResult> fill_cpu(const Problem& p, OutputLevel level, unsigned thread
 
 Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threads, const RunControl& control) {
     return fill_cpu(p, level, threads, control, nullptr, nullptr);
+}
+
+Expected<DpResult> fill_rect_cpu(const Problem& p, const RectBorders& borders, OutputLevel level, unsigned threads) {
+    if (p.algo == Algorithm::viterbi || p.algo == Algorithm::dtw)
+        return usage_error("internal: fill_rect_cpu takes alignments, edit distance and LCS");
+    return fill_cpu(p, level, threads, RunControl{}, nullptr, nullptr, &borders);
 }
 
 Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsigned threads, const RunControl& control,

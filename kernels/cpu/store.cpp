@@ -108,6 +108,37 @@ void pool_into(Overview& o, int32_t i, int32_t j, int32_t v) {
     o.any_finite = true;
 }
 
+void pool_grid(Overview& o, int32_t i0, int32_t j0, const Grid<int32_t>& g) {
+    const int32_t B = o.block;
+    int32_t lo = o.any_finite ? o.min : INT32_MAX, hi = o.any_finite ? o.max : INT32_MIN;
+    bool unreachable = false;
+    for (int32_t r = 0; r < g.rows; ++r) {
+        int32_t* texels = &o.H.at((i0 + r) / B, 0);
+        const int32_t* v = &g.at(r, 0);
+        for (int32_t c = 0; c < g.cols;) {  // a block of columns at a time: no division per cell
+            const int32_t bj = (j0 + c) / B, last = std::min(g.cols, (bj + 1) * B - j0);
+            int32_t best = texels[bj];
+            for (; c < last; ++c) {
+                const int32_t x = v[c];
+                if (x <= -kScoreBound || x >= kScoreBound) {
+                    unreachable = true;
+                    continue;
+                }
+                best = o.lowest ? std::min(best, x) : std::max(best, x);
+                lo = std::min(lo, x);
+                hi = std::max(hi, x);
+            }
+            texels[bj] = best;
+        }
+    }
+    if (lo <= hi) {
+        o.min = lo;
+        o.max = hi;
+        o.any_finite = true;
+    }
+    o.any_unreachable = o.any_unreachable || unreachable;
+}
+
 Overview empty_overview(const Problem& p, int32_t block) {
     Overview o;
     o.block = block;
@@ -248,9 +279,56 @@ void fill_rect_bits(const Problem& p, const Rect& rc, const RectOut& out) {
     }
 }
 
+// From this size on a rectangle of an alignment, edit distance or LCS runs on the fast CPU
+// backend's SIMD kernels (fill_rect_cpu), on one thread: the callers run many rectangles at once.
+constexpr int32_t kVectorRectSide = 32;
+
+// The rectangle's inputs as a problem of their own.
+Problem rect_problem(const Problem& p, const Rect& rc) {
+    Problem sub = p;
+    const size_t i0 = size_t(rc.r0), h = size_t(rc.r1 - rc.r0), j0 = size_t(rc.c0), w = size_t(rc.c1 - rc.c0);
+    auto slice = [](const auto& v, size_t from, size_t n) { return std::decay_t<decltype(v)>(v.begin() + from, v.begin() + from + n); };
+    if (p.algo == Algorithm::dtw) {
+        sub.query_fixed = slice(p.query_fixed, i0, h);
+        sub.target_fixed = slice(p.target_fixed, j0, w);
+        sub.query_signal.clear();
+        sub.target_signal.clear();
+    } else {
+        sub.query_codes = slice(p.query_codes, i0, h);
+        sub.target_codes = slice(p.target_codes, j0, w);
+        sub.query = p.query.substr(i0, h);
+        sub.target = p.target.substr(j0, w);
+    }
+    return sub;
+}
+
+bool fill_rect_vector(const Problem& p, const Rect& rc, const RectOut& out) {
+    const Problem sub = rect_problem(p, rc);
+    const RectBorders borders{rc.top_h.data(), rc.top_f.empty() ? nullptr : rc.top_f.data(), rc.left_h.data(),
+                              rc.left_e.empty() ? nullptr : rc.left_e.data()};
+    const bool values = out.H || out.E || out.F;
+    Expected<DpResult> r = fill_rect_cpu(sub, borders, values ? OutputLevel::matrix : OutputLevel::path, 1);
+    if (!r) return false;
+    const int32_t h = rc.r1 - rc.r0, w = rc.c1 - rc.c0;
+    auto copy = [&](const auto& from, auto* to) {
+        if (!to || from.empty()) return;
+        for (int32_t i = 0; i < h; ++i)
+            std::copy_n(&from.at(i + 1, 1), size_t(w), &to->at(i, 0));
+    };
+    copy(r->H, out.H);
+    copy(r->E, out.E);
+    copy(r->F, out.F);
+    copy(r->dirs, out.dirs);
+    return true;
+}
+
 // The bits only where they are asked for (the recurrence without them is the score kernels' form).
 void fill_rect(const Problem& p, const Rect& rc, const RectOut& out) {
     if (rc.r1 <= rc.r0 || rc.c1 <= rc.c0) return;
+    // DTW's kernel takes column 0 as unreachable (its lanes left of column 1 hold +inf): the
+    // scalar form restarts it from a given border.
+    const bool vector = rc.r1 - rc.r0 >= kVectorRectSide && rc.c1 - rc.c0 >= kVectorRectSide && p.algo != Algorithm::dtw;
+    if (vector && fill_rect_vector(p, rc, out)) return;
     if (out.dirs) fill_rect_bits<true>(p, rc, out);
     else fill_rect_bits<false>(p, rc, out);
 }
@@ -322,16 +400,16 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bo
             F.reset(r1 - r0, c1 - c0, kNegInf);
         }
         fill_rect(p, rc, {&H, affine ? &E : nullptr, affine ? &F : nullptr, with_dirs ? &dirs : nullptr});
-        for (int32_t i = fi; i <= r1; ++i)
-            for (int32_t j = fj; j <= c1; ++j) {
-                const int32_t gi = i - r0 - 1, gj = j - c0 - 1, oi = i - w.i0, oj = j - w.j0;
-                v.H.at(oi, oj) = H.at(gi, gj);
-                if (with_dirs) v.dirs.at(oi, oj) = dirs.at(gi, gj);
-                if (affine) {
-                    v.E.at(oi, oj) = E.at(gi, gj);
-                    v.F.at(oi, oj) = F.at(gi, gj);
-                }
+        const size_t n = size_t(c1 - fj + 1);
+        for (int32_t i = fi; i <= r1; ++i) {  // row by row, from the rectangle into the window
+            const int32_t gi = i - r0 - 1, gj = fj - c0 - 1, oi = i - w.i0, oj = fj - w.j0;
+            std::copy_n(&H.at(gi, gj), n, &v.H.at(oi, oj));
+            if (with_dirs) std::copy_n(&dirs.at(gi, gj), n, &v.dirs.at(oi, oj));
+            if (affine) {
+                std::copy_n(&E.at(gi, gj), n, &v.E.at(oi, oj));
+                std::copy_n(&F.at(gi, gj), n, &v.F.at(oi, oj));
             }
+        }
     }
     // Border cells: the rules.
     auto put_border = [&](int32_t i, int32_t j) {

@@ -98,12 +98,28 @@ Overview make_overview(const Problem& p, int32_t block);
 // An overview with nothing pooled yet (every texel unreachable), and one cell pooled into it.
 Overview empty_overview(const Problem& p, int32_t block);
 void pool_into(Overview& o, int32_t i, int32_t j, int32_t v);
+// A grid of cells from matrix cell (i0, j0) on pooled into o, a block of columns at a time.
+void pool_grid(Overview& o, int32_t i0, int32_t j0, const Grid<int32_t>& g);
 // The overview a whole H implies (the specification the fills are tested against).
 Overview overview_from_matrix(const Problem& p, const Grid<int32_t>& H, int32_t block);
 // Pools `from` (the same shape) into `into`: what two threads of one fill kept.
 void merge_overview(Overview& into, const Overview& from);
 // The path in overview texels: each cell's block, runs of the same block kept once.
 std::vector<Cell> overview_path(const Overview& o, const std::vector<Cell>& path);
+
+// The borders a rectangle of a bigger matrix restarts from, in the user's terms (edit distance
+// as the distance): row 0 of the rectangle (H, and F with affine gaps) for its columns 0..N and
+// column 0 (H, and E) for its rows 0..M.
+struct RectBorders {
+    const int32_t* top_h = nullptr;
+    const int32_t* top_f = nullptr;
+    const int32_t* left_h = nullptr;
+    const int32_t* left_e = nullptr;
+};
+// The fast CPU backend over `p` (a rectangle's inputs) from those borders instead of the rules:
+// the interior cells at `level` (path: bits; matrix: H, E, F and bits), no end cell or path.
+// Alignments, edit distance and LCS (DTW's kernel takes column 0 as unreachable).
+Expected<DpResult> fill_rect_cpu(const Problem& p, const RectBorders& borders, OutputLevel level, unsigned threads);
 
 // The spacings the store uses: powers of two from kMinCheckpointSpacing, the smallest whose
 // checkpoints fit the budget; above kMaxCheckpointSpacing a traceback's tiles cost more than
