@@ -61,7 +61,7 @@ uint64_t estimate_host_bytes(const Problem& p, OutputLevel level) {
 }
 
 uint64_t estimate_checkpoint_path_bytes(const Problem& p, int32_t spacing) {
-    return estimate_host_bytes(p, OutputLevel::score) + checkpoint_bytes(p, spacing) + traceback_tile_bytes(spacing);
+    return estimate_host_bytes(p, OutputLevel::score) + checkpoint_bytes(p, spacing) + traceback_tile_bytes(p, spacing);
 }
 
 std::optional<uint64_t> parse_byte_size(std::string_view text) {
@@ -104,8 +104,9 @@ namespace {
 // less than the memory.
 // Level matrix takes the store too when the caller takes an overview in place of H.
 int32_t checkpoint_spacing_for(const Problem& p, const AlignOptions& opt, OutputLevel level, uint64_t have, bool cpu) {
-    const bool store_level = level == OutputLevel::path || (level == OutputLevel::matrix && opt.overview_side > 0);
-    if (!store_level || !cpu || p.algo == Algorithm::viterbi) return 0;
+    const bool store_level = level == OutputLevel::path ||
+                             (level == OutputLevel::matrix && opt.overview_side > 0 && p.algo != Algorithm::viterbi);
+    if (!store_level || !cpu) return 0;
     if (opt.path_memory == PathMemory::direction_bits) return 0;
     const bool big = int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
     if (opt.path_memory == PathMemory::automatic && !big && estimate_host_bytes(p, level) <= have) return 0;

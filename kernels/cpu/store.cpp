@@ -24,19 +24,22 @@ namespace dpviz {
 
 uint64_t checkpoint_bytes(const Problem& p, int32_t spacing) {
     const uint64_t M = uint64_t(p.rows()), N = uint64_t(p.cols()), K = uint64_t(spacing);
+    if (p.algo == Algorithm::viterbi) return 4 * (N / K) * M;  // delta of every K-th column
     const uint64_t layers = p.affine() ? 2 : 1;
     return layers * 4 * ((M / K) * (N + 1) + (N / K) * (M + 1));
 }
 
-uint64_t traceback_tile_bytes(int32_t spacing) {
-    // The tile's bits and its rolling rows (H, E, F).
+uint64_t traceback_tile_bytes(const Problem& p, int32_t spacing) {
     const uint64_t K = uint64_t(spacing);
+    // Viterbi: one segment's backpointers and two columns; else the tile's bits and its rolling
+    // rows (H, E, F).
+    if (p.algo == Algorithm::viterbi) return K * uint64_t(p.rows()) * 2 + 8 * uint64_t(p.rows());
     return K * K + 6 * 4 * (K + 1);
 }
 
 int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget) {
     for (int32_t k = kMinCheckpointSpacing; k <= kMaxCheckpointSpacing; k *= 2)
-        if (checkpoint_bytes(p, k) + traceback_tile_bytes(k) <= budget) return k;
+        if (checkpoint_bytes(p, k) + traceback_tile_bytes(p, k) <= budget) return k;
     return 0;
 }
 

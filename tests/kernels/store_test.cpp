@@ -256,7 +256,7 @@ TEST(ResultStore, SpacingIsTheSmallestThatFits) {
     const Problem p = random_problem(rng, kKinds[1], 20000, 20000);
     const uint64_t at256 = checkpoint_bytes(p, 256);
     EXPECT_EQ(at256, uint64_t(2) * 4 * (78 * 20001 * 2));  // 78 lines each way, H and F/E
-    EXPECT_EQ(choose_checkpoint_spacing(p, at256 + traceback_tile_bytes(256)), 256);
+    EXPECT_EQ(choose_checkpoint_spacing(p, at256 + traceback_tile_bytes(p, 256)), 256);
     EXPECT_EQ(choose_checkpoint_spacing(p, at256), 512);
     EXPECT_EQ(choose_checkpoint_spacing(p, 1000), 0);
     EXPECT_LT(checkpoint_bytes(p, 512), at256 / 2 + 1);

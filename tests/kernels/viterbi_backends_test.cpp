@@ -157,6 +157,66 @@ TEST(ViterbiFast, SeededRandomModelsEqualTheFixedPointReference) {
     EXPECT_LT(impossible, cases / 2);
 }
 
+// The path in linear memory (delta of every K-th column, segments recomputed) is the path of the
+// backpointer grid, for every segment length, ties and impossible moves included.
+TEST(ViterbiFast, CheckpointedTracebackEqualsTheBackpointerPath) {
+    std::mt19937_64 rng(404);
+    int checked = 0;
+    for (const int S : {1, 2, 5, 17, 64}) {
+        for (int rep = 0; rep < 10; ++rep) {
+            const Hmm m = hmm_test::random_hmm(rng, S, 4, 0.3);
+            const size_t T = std::uniform_int_distribution<size_t>(1, 300)(rng);
+            const auto obs = hmm_test::random_observations(rng, m, T, rep % 2 == 0);
+            auto fixed = quantize_hmm_for(m, T);
+            ASSERT_TRUE(fixed);
+            auto ref = viterbi_fixed(*fixed, obs, OutputLevel::path);
+            ASSERT_TRUE(ref);
+            if (ref->score == kNegInf) continue;
+            for (const int32_t every : {1, 2, 7, 64, 1000}) {
+                SCOPED_TRACE("S " + std::to_string(S) + " T " + std::to_string(T) + " every " + std::to_string(every));
+                std::vector<int32_t> columns;
+                auto kept = viterbi_fill_fast(*fixed, obs, OutputLevel::score, {}, every, &columns);
+                ASSERT_TRUE(kept);
+                EXPECT_EQ(columns.size(), T / size_t(every) * size_t(S));
+                EXPECT_EQ(kept->score, ref->score);
+                EXPECT_EQ(viterbi_traceback_checkpoints(*fixed, obs, columns, every, kept->last_state), ref->path);
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
+// The engine takes that path for a trellis whose backpointers would be big, or when asked.
+TEST(ViterbiEngine, PathOverCheckpointsEqualsTheGridPath) {
+    std::mt19937_64 rng(12);
+    const Hmm m = hmm_test::random_hmm(rng, 9, 5, 0.2);
+    const auto obs = hmm_test::random_observations(rng, m, 3000);
+    const Problem p = viterbi_problem(m, obs);
+    AlignOptions bits;
+    bits.backend = Backend::cpu;
+    bits.path_memory = PathMemory::direction_bits;
+    auto want = align(p, bits);
+    AlignOptions store = bits;
+    store.path_memory = PathMemory::checkpoints;
+    store.checkpoint_spacing = 100;
+    auto got = align(p, store);
+    ASSERT_TRUE(want && got);
+    EXPECT_FALSE(want->back.empty());
+    EXPECT_TRUE(got->back.empty());
+    EXPECT_EQ(got->score, want->score);
+    EXPECT_EQ(got->end, want->end);
+    EXPECT_EQ(got->path, want->path);
+    // Too big for a backpointer grid: the checkpoints, in their memory.
+    AlignOptions tight = bits;
+    tight.path_memory = PathMemory::automatic;
+    tight.memory_limit = estimate_host_bytes(p, OutputLevel::path) - 1;
+    auto small = align(p, tight);
+    ASSERT_TRUE(small) << small.error().message;
+    EXPECT_TRUE(small->back.empty());
+    EXPECT_EQ(small->path, want->path);
+}
+
 // What every view reads: row 0 the begin state, column 0 the time before the first observation,
 // the path one cell per column from the corner, `back` its predecessors, the score at its end.
 TEST(ViterbiGrid, TheTrellisLiesInTheGridAsDocumented) {

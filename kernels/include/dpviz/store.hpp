@@ -126,9 +126,10 @@ Expected<DpResult> fill_rect_cpu(const Problem& p, const RectBorders& borders, O
 // they save.
 inline constexpr int32_t kMinCheckpointSpacing = 256;
 inline constexpr int32_t kMaxCheckpointSpacing = 8192;
-// Bytes of the checkpoints of p at spacing K, and of the traceback's working tile.
+// Bytes of the checkpoints of p at spacing K, and of the traceback's working tile (Viterbi: delta
+// of every K-th column, and one segment of K columns' backpointers).
 uint64_t checkpoint_bytes(const Problem& p, int32_t spacing);
-uint64_t traceback_tile_bytes(int32_t spacing);
+uint64_t traceback_tile_bytes(const Problem& p, int32_t spacing);
 // The spacing for a budget of bytes, or 0 when even kMaxCheckpointSpacing does not fit.
 int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget);
 // Empty checkpoints of p at spacing K and the phases (every value kNegInf but where the lines
