@@ -463,41 +463,15 @@ private:
         }
     }
 
-    // The chunk's cells pooled into this thread's overview, a block of columns at a time.
+    // The chunk's cells pooled into this thread's overview, a lane's row at a time.
     void keep_overview(Scratch& x, const ChunkPlace& c) {
-        Overview& o = x.overview;
-        const int32_t B = o.block;
-        const int W = c.lanes;
         const int32_t sign = plan_.negate ? -1 : 1;
-        int32_t lo_v = o.any_finite ? o.min : INT32_MAX, hi_v = o.any_finite ? o.max : INT32_MIN;
-        bool unreachable = false;
         for (int k = 0; k < c.rows; ++k) {
-            const int32_t i = c.i0 + k, lo = c.first_col(k), hi = c.last_col(k);
+            const int32_t lo = c.first_col(k), hi = c.last_col(k);
             if (lo > hi) continue;
-            int32_t* texels = &o.H.at(i / B, 0);
-            const int32_t* v = x.h.data() + size_t(lo + k - c.a) * W + k;  // cell (i, lo): step lo + k
-            for (int32_t j = lo; j <= hi;) {
-                const int32_t bj = j / B, last = std::min(hi, (bj + 1) * B - 1);
-                int32_t best = texels[bj];
-                for (; j <= last; ++j, v += W) {
-                    const int32_t h = sign * *v;
-                    if (h <= -kScoreBound || h >= kScoreBound) {
-                        unreachable = true;
-                        continue;
-                    }
-                    best = o.lowest ? std::min(best, h) : std::max(best, h);
-                    lo_v = std::min(lo_v, h);
-                    hi_v = std::max(hi_v, h);
-                }
-                texels[bj] = best;
-            }
+            const int32_t* v = x.h.data() + size_t(lo + k - c.a) * c.lanes + k;  // cell (i0 + k, lo): step lo + k
+            pool_row(x.overview, c.i0 + k, lo, hi - lo + 1, v, c.lanes, sign);
         }
-        if (lo_v <= hi_v) {
-            o.min = lo_v;
-            o.max = hi_v;
-            o.any_finite = true;
-        }
-        o.any_unreachable = o.any_unreachable || unreachable;
     }
 
     // Semi-global's end may be in column N: the bands keep it.

@@ -111,28 +111,25 @@ void pool_into(Overview& o, int32_t i, int32_t j, int32_t v) {
     o.any_finite = true;
 }
 
-void pool_grid(Overview& o, int32_t i0, int32_t j0, const Grid<int32_t>& g) {
+void pool_row(Overview& o, int32_t i, int32_t j0, int32_t n, const int32_t* values, ptrdiff_t stride, int32_t sign) {
     const int32_t B = o.block;
     int32_t lo = o.any_finite ? o.min : INT32_MAX, hi = o.any_finite ? o.max : INT32_MIN;
     bool unreachable = false;
-    for (int32_t r = 0; r < g.rows; ++r) {
-        int32_t* texels = &o.H.at((i0 + r) / B, 0);
-        const int32_t* v = &g.at(r, 0);
-        for (int32_t c = 0; c < g.cols;) {  // a block of columns at a time: no division per cell
-            const int32_t bj = (j0 + c) / B, last = std::min(g.cols, (bj + 1) * B - j0);
-            int32_t best = texels[bj];
-            for (; c < last; ++c) {
-                const int32_t x = v[c];
-                if (x <= -kScoreBound || x >= kScoreBound) {
-                    unreachable = true;
-                    continue;
-                }
-                best = o.lowest ? std::min(best, x) : std::max(best, x);
-                lo = std::min(lo, x);
-                hi = std::max(hi, x);
+    int32_t* texels = &o.H.at(i / B, 0);
+    for (int32_t c = 0; c < n;) {  // a block of columns at a time: no division per cell
+        const int32_t bj = (j0 + c) / B, last = std::min(n, (bj + 1) * B - j0);
+        int32_t best = texels[bj];
+        for (; c < last; ++c) {
+            const int32_t x = sign * values[c * stride];
+            if (x <= -kScoreBound || x >= kScoreBound) {
+                unreachable = true;
+                continue;
             }
-            texels[bj] = best;
+            best = o.lowest ? std::min(best, x) : std::max(best, x);
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
         }
+        texels[bj] = best;
     }
     if (lo <= hi) {
         o.min = lo;
@@ -140,6 +137,10 @@ void pool_grid(Overview& o, int32_t i0, int32_t j0, const Grid<int32_t>& g) {
         o.any_finite = true;
     }
     o.any_unreachable = o.any_unreachable || unreachable;
+}
+
+void pool_grid(Overview& o, int32_t i0, int32_t j0, const Grid<int32_t>& g) {
+    for (int32_t r = 0; r < g.rows; ++r) pool_row(o, i0 + r, j0, g.cols, &g.at(r, 0));
 }
 
 Overview empty_overview(const Problem& p, int32_t block) {

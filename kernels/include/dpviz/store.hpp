@@ -5,6 +5,7 @@
 // docs/algorithms.md, "Matrices of any size", says what is kept and how K is chosen.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -98,7 +99,10 @@ Overview make_overview(const Problem& p, int32_t block);
 // An overview with nothing pooled yet (every texel unreachable), and one cell pooled into it.
 Overview empty_overview(const Problem& p, int32_t block);
 void pool_into(Overview& o, int32_t i, int32_t j, int32_t v);
-// A grid of cells from matrix cell (i0, j0) on pooled into o, a block of columns at a time.
+// Cells (i, j0 .. j0 + n - 1) of one row, values[k * stride] times `sign`, pooled into o a block
+// of columns at a time; and a grid of cells from (i0, j0) on, row by row.
+void pool_row(Overview& o, int32_t i, int32_t j0, int32_t n, const int32_t* values, ptrdiff_t stride = 1,
+              int32_t sign = 1);
 void pool_grid(Overview& o, int32_t i0, int32_t j0, const Grid<int32_t>& g);
 // The overview a whole H implies (the specification the fills are tested against).
 Overview overview_from_matrix(const Problem& p, const Grid<int32_t>& H, int32_t block);
