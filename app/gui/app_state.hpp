@@ -3,12 +3,15 @@
 // the frame loop (frame.cpp, gl_view.cpp) turns its requests into jobs, GL uploads and files.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cli_common.hpp"
+#include "dpviz/engine.hpp"
 #include "dpviz/render/colormap.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/types.hpp"
@@ -38,14 +41,29 @@ enum class ScoringMode { matrix, match_mismatch };
 enum class BackendChoice { automatic, dpx, dpx_free, cpu };
 const char* backend_choice_label(BackendChoice b);  // "auto", "DPX", "DPX-free", "CPU"
 
+// A score or gap cost as the user gives it, with at most two decimals, held exactly in
+// hundredths (10.5 is 1050) as `dpviz align` reads its options (cli_common.hpp:
+// hundredths_option). A job puts them on the problem's integer scale (compute.hpp:
+// scoring_options).
+struct Hundredths {
+    int64_t value = 0;
+    static constexpr Hundredths units(int64_t whole) { return {whole * 100}; }
+    std::string text() const { return format_score(value, 100); }  // "10", "0.5", "-0.25"
+    friend constexpr auto operator<=>(const Hundredths&, const Hundredths&) = default;
+};
+// `text` as `dpviz align` reads a score (at most two decimals; "10" and "10.5"); a usage error
+// naming `name` otherwise.
+Expected<Hundredths> parse_hundredths(const std::string& name, const std::string& text);
+
 struct Parameters {
     Algorithm algo = Algorithm::local;
     ScoringMode scoring = ScoringMode::matrix;
     std::string matrix;    // "" = automatic: BLOSUM62 for protein, NUC.4.4 for DNA/RNA
-    int match = 2;
-    int mismatch = -1;
-    int gap_open = 10;
-    int gap_extend = 1;
+    Hundredths match = Hundredths::units(2);
+    Hundredths mismatch = Hundredths::units(-1);
+    // The command line's defaults, EMBOSS needle's and water's: open 10, extend 0.5.
+    Hundredths gap_open{app::kDefaultGapOpen};
+    Hundredths gap_extend{app::kDefaultGapExtend};
     bool band_on = false;
     int band = 10;
     DtwCost dtw_cost = DtwCost::abs;
@@ -64,7 +82,11 @@ struct TextureContent {
     uint64_t gl_name = 0;
     int matrix_rows = 0, matrix_cols = 0;  // shape of the matrix it was drawn from
     float u1 = 0.0f, v1 = 0.0f;  // texture coordinates of the drawn region's bottom-right corner
-    render::TexelRequest drawn;  // region and size in the texture (rows == 0: nothing yet)
+    render::TexelRequest drawn;  // the request it answers (rows == 0: nothing yet)
+    // The cells its texels cover: `drawn` itself, except for a store result (Computed::stored),
+    // whose overview texels cover whole blocks.
+    render::TexelRequest placed;
+    bool window_pending = false;  // store result: the overview stands in until the exact window is ready
     uint64_t result_id = 0;
 };
 
@@ -189,6 +211,13 @@ struct SystemInfo {
 struct EngineSettings {
     unsigned threads = 0;             // CPU backends: 0 = all hardware threads
     std::optional<double> dtw_scale;  // DTW fixed-point scale; unset: the largest safe one
+    // Matrices of this many cells or more (or that do not fit in memory) open through the
+    // result store (Computed::stored); tests lower it to compare with whole matrices.
+    int64_t store_from_cells = kCheckpointPathCells;
+    // The store's overview: at most this many texels a side (its block B, the smallest that fits:
+    // a screen's width several times over, so the overview carries the view down to a few pixels
+    // per texel before windows are recomputed).
+    int32_t store_overview_side = 4096;
     friend bool operator==(const EngineSettings&, const EngineSettings&) = default;
 };
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "dpviz/engine.hpp"
 #include "dpviz/hmm.hpp"
 
 namespace dpviz::gui {
@@ -20,10 +21,10 @@ int32_t plus(int32_t a, int32_t b) {
     return a + b;
 }
 
-// "a + b" / "a - b" with live numbers (a negative b in parentheses).
-std::string sum_text(int32_t a, int32_t b, bool minus) {
-    const std::string rhs = term_text(b);
-    return term_text(a) + (minus ? " - " : " + ") + (b < 0 && !minus ? "(" + rhs + ")" : rhs);
+// "a + b" / "a - b" with live numbers in the user's units (a negative b in parentheses).
+std::string sum_text(const Problem& p, int32_t a, int32_t b, bool minus) {
+    const std::string rhs = term_text(p, b);
+    return term_text(p, a) + (minus ? " - " : " + ") + (b < 0 && !minus ? "(" + rhs + ")" : rhs);
 }
 
 // Viterbi's sums of log terms: impossible (kNegInf) when either term is.
@@ -86,6 +87,11 @@ std::string term_text(int32_t v) {
     return std::to_string(v);
 }
 
+std::string term_text(const Problem& p, int32_t v) {
+    if (v <= kNegInf || v >= kPosInf) return term_text(v);
+    return value_text(p, v);
+}
+
 CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
     const auto at = [&m](const Grid<int32_t>* g, int i, int j) { return m.value(g, i, j); };  // windows too
     CellExplain x;
@@ -140,22 +146,22 @@ CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
             const int32_t s = p.sub(i, j);
             x.substitution = s;
             const int32_t open = p.gaps.open, ext = p.gaps.extend;
-            cand(x.h_candidates, "diag  H[i-1][j-1] + s", plus(H(1, 1), s), dir::kDiag, sum_text(H(1, 1), s, false));
+            cand(x.h_candidates, "diag  H[i-1][j-1] + s", plus(H(1, 1), s), dir::kDiag, sum_text(p, H(1, 1), s, false));
             if (affine) {
                 x.formula = "H = max(H[i-1][j-1] + s, F, E" + std::string(p.algo == Algorithm::local ? ", 0)" : ")");
-                cand(x.h_candidates, "up    F[i][j]", *x.f, dir::kUp, term_text(*x.f));
-                cand(x.h_candidates, "left  E[i][j]", *x.e, dir::kLeft, term_text(*x.e));
-                cand(x.e_candidates, "open    H[i][j-1] - open", plus(H(0, 1), -open), dir::kEOpen, sum_text(H(0, 1), open, true));
+                cand(x.h_candidates, "up    F[i][j]", *x.f, dir::kUp, term_text(p, *x.f));
+                cand(x.h_candidates, "left  E[i][j]", *x.e, dir::kLeft, term_text(p, *x.e));
+                cand(x.e_candidates, "open    H[i][j-1] - open", plus(H(0, 1), -open), dir::kEOpen, sum_text(p, H(0, 1), open, true));
                 cand(x.e_candidates, "extend  E[i][j-1] - extend", plus(at(m.E, i, j - 1), -ext), dir::kEExtend,
-                     sum_text(at(m.E, i, j - 1), ext, true));
-                cand(x.f_candidates, "open    H[i-1][j] - open", plus(H(1, 0), -open), dir::kFOpen, sum_text(H(1, 0), open, true));
+                     sum_text(p, at(m.E, i, j - 1), ext, true));
+                cand(x.f_candidates, "open    H[i-1][j] - open", plus(H(1, 0), -open), dir::kFOpen, sum_text(p, H(1, 0), open, true));
                 cand(x.f_candidates, "extend  F[i-1][j] - extend", plus(at(m.F, i - 1, j), -ext), dir::kFExtend,
-                     sum_text(at(m.F, i - 1, j), ext, true));
+                     sum_text(p, at(m.F, i - 1, j), ext, true));
             } else {
                 x.formula = "H = max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g" +
                             std::string(p.algo == Algorithm::local ? ", 0)" : ")");
-                cand(x.h_candidates, "up    H[i-1][j] - g", plus(H(1, 0), -open), dir::kUp, sum_text(H(1, 0), open, true));
-                cand(x.h_candidates, "left  H[i][j-1] - g", plus(H(0, 1), -open), dir::kLeft, sum_text(H(0, 1), open, true));
+                cand(x.h_candidates, "up    H[i-1][j] - g", plus(H(1, 0), -open), dir::kUp, sum_text(p, H(1, 0), open, true));
+                cand(x.h_candidates, "left  H[i][j-1] - g", plus(H(0, 1), -open), dir::kLeft, sum_text(p, H(0, 1), open, true));
             }
             if (p.algo == Algorithm::local) cand(x.h_candidates, "start 0", 0, dir::kZero, "0");
             break;
@@ -164,26 +170,26 @@ CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c) {
             const int32_t s = p.query_codes[size_t(i - 1)] != p.target_codes[size_t(j - 1)];
             x.substitution = s;
             x.formula = "D = min(D[i-1][j-1] + (q != t), D[i-1][j] + 1, D[i][j-1] + 1)";
-            cand(x.h_candidates, "diag  D[i-1][j-1] + (q != t)", plus(H(1, 1), s), dir::kDiag, sum_text(H(1, 1), s, false));
-            cand(x.h_candidates, "up    D[i-1][j] + 1", plus(H(1, 0), 1), dir::kUp, sum_text(H(1, 0), 1, false));
-            cand(x.h_candidates, "left  D[i][j-1] + 1", plus(H(0, 1), 1), dir::kLeft, sum_text(H(0, 1), 1, false));
+            cand(x.h_candidates, "diag  D[i-1][j-1] + (q != t)", plus(H(1, 1), s), dir::kDiag, sum_text(p, H(1, 1), s, false));
+            cand(x.h_candidates, "up    D[i-1][j] + 1", plus(H(1, 0), 1), dir::kUp, sum_text(p, H(1, 0), 1, false));
+            cand(x.h_candidates, "left  D[i][j-1] + 1", plus(H(0, 1), 1), dir::kLeft, sum_text(p, H(0, 1), 1, false));
             break;
         }
         case Algorithm::lcs: {
             const bool match = p.query_codes[size_t(i - 1)] == p.target_codes[size_t(j - 1)];
             x.formula = "L = max(L[i-1][j-1] + 1 if q == t, L[i-1][j], L[i][j-1])";
             cand(x.h_candidates, match ? "diag  L[i-1][j-1] + 1" : "diag  (q != t: no candidate)",
-                 match ? plus(H(1, 1), 1) : kNegInf, dir::kDiag, match ? sum_text(H(1, 1), 1, false) : "-inf");
-            cand(x.h_candidates, "up    L[i-1][j]", H(1, 0), dir::kUp, term_text(H(1, 0)));
-            cand(x.h_candidates, "left  L[i][j-1]", H(0, 1), dir::kLeft, term_text(H(0, 1)));
+                 match ? plus(H(1, 1), 1) : kNegInf, dir::kDiag, match ? sum_text(p, H(1, 1), 1, false) : "-inf");
+            cand(x.h_candidates, "up    L[i-1][j]", H(1, 0), dir::kUp, term_text(p, H(1, 0)));
+            cand(x.h_candidates, "left  L[i][j-1]", H(0, 1), dir::kLeft, term_text(p, H(0, 1)));
             break;
         }
         case Algorithm::dtw: {
             x.substitution = p.in_band(i, j) ? p.dtw_local_cost(i, j) : kPosInf;
             x.formula = "D = c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1])";
-            cand(x.h_candidates, "diag  D[i-1][j-1]", H(1, 1), dir::kDiag, term_text(H(1, 1)));
-            cand(x.h_candidates, "up    D[i-1][j]", H(1, 0), dir::kUp, term_text(H(1, 0)));
-            cand(x.h_candidates, "left  D[i][j-1]", H(0, 1), dir::kLeft, term_text(H(0, 1)));
+            cand(x.h_candidates, "diag  D[i-1][j-1]", H(1, 1), dir::kDiag, term_text(p, H(1, 1)));
+            cand(x.h_candidates, "up    D[i-1][j]", H(1, 0), dir::kUp, term_text(p, H(1, 0)));
+            cand(x.h_candidates, "left  D[i][j-1]", H(0, 1), dir::kLeft, term_text(p, H(0, 1)));
             break;
         }
         case Algorithm::viterbi: break;  // above: no direction bits

@@ -19,8 +19,9 @@ struct Candidate {
     bool won = false;    // its direction bit is set (Viterbi: it is the stored backpointer)
     std::string name;    // the term alone: "diag", "up", "left", "start", "open", "extend"
                          // (Viterbi: the predecessor state's name, "begin" for row 0)
-    std::string expr;    // the term with live numbers: "12 + (-1)", "9 - 10", "-inf - 1"
-                         // (Viterbi: in ln units, "-5.2311 + (-2.9957)"; `value` stays fixed point)
+    std::string expr;    // the term with live numbers in the user's units: "12 + (-1)", "9 - 10",
+                         // "-inf - 1", "4.5 - 0.5" (`value` stays on the problem's scale; Viterbi:
+                         // in ln units, "-5.2311 + (-2.9957)", `value` in fixed point)
     int row = -1;        // Viterbi: the predecessor's row (0 the begin state, k state k-1)
 };
 
@@ -70,8 +71,11 @@ struct MatrixRefs {
 };
 
 CellExplain explain_cell(const Problem& p, const MatrixRefs& m, Cell c);
-// A matrix value as text: "-inf" / "+inf" for the unreachable sentinels.
+// A matrix value as the engine holds it: the integer, "-inf" / "+inf" for the unreachable
+// sentinels (the kernels' operands; Viterbi's fixed point).
 std::string term_text(int32_t v);
+// The same in the user's units (value_text): "10.5" for 21 at score_scale 2; the sentinels as above.
+std::string term_text(const Problem& p, int32_t v);
 
 // Viterbi values are natural logs in fixed point (q = ln p * 2^scale_log2, Problem::hmm_fixed):
 // the views show ln p. -infinity for kNegInf.

@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <new>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
+#include "cli_common.hpp"
 #include "hmm_file.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
@@ -104,6 +107,7 @@ Backend engine_backend(BackendChoice b) {
 
 bool Computed::has_layer(Layer l) const {
     if (device) return device->has_layer(int(l));
+    if (stored()) return l == Layer::H;
     const auto& p = pyramid(l);
     return !p.levels.empty() && !p.levels.front().empty();
 }
@@ -129,6 +133,7 @@ const Grid<int32_t>& Computed::grid(Layer l) const {
         load_host_copy();
         return l == Layer::E ? whole_->E : l == Layer::F ? whole_->F : whole_->H;
     }
+    if (stored()) return none;  // never held: the overview is pyramid(H).levels[0]
     const auto& p = pyramid(l);
     return p.levels.empty() ? none : p.levels.front();
 }
@@ -161,7 +166,137 @@ void Computed::load_host_copy() const {
     whole_ = std::move(copy);
 }
 
+namespace {
+
+std::atomic<uint64_t> g_next_window{0};
+std::atomic<void (*)()> g_window_ready{nullptr};
+
+// Cells [w.i0, w.i1) x [w.j0, w.j1) of a store result, exactly, with the path's cells in it (a
+// subset of `path` is enough) as a mask.
+std::shared_ptr<const StoreWindow> compute_store_window(const Problem& p, const Checkpoints& k,
+                                                        const std::vector<Cell>& path, Window w) {
+    WindowValues v = compute_window(p, k, w);
+    auto out = std::make_shared<StoreWindow>();
+    out->w = v.w;
+    Grid<uint8_t> mask;
+    mask.reset(v.w.rows(), v.w.cols(), 0);
+    for (const Cell c : path)
+        if (c.i >= v.w.i0 && c.i < v.w.i1 && c.j >= v.w.j0 && c.j < v.w.j1) mask.at(c.i - v.w.i0, c.j - v.w.j0) = 1;
+    out->mask = render::build_mask_pyramid(std::move(mask), kPyramidMinSide);
+    out->h = render::build_value_pyramid(std::move(v.H), kPyramidMinSide);
+    if (!v.E.empty()) out->e = render::build_value_pyramid(std::move(v.E), kPyramidMinSide);
+    if (!v.F.empty()) out->f = render::build_value_pyramid(std::move(v.F), kPyramidMinSide);
+    out->dirs = std::move(v.dirs);
+    out->version = ++g_next_window;
+    return out;
+}
+
+MatrixRefs store_refs(const StoreWindow& w) {
+    const auto level0 = [](const render::ValuePyramid& p) { return p.levels.empty() ? nullptr : &p.levels.front(); };
+    return {level0(w.h), level0(w.e), level0(w.f), &w.dirs, {w.w.i0, w.w.j0}};
+}
+
+}  // namespace
+
+void set_store_window_ready_hook(void (*hook)()) { g_window_ready = hook; }
+
+// The view's window in flight: a thread of its own fills `done`; the Computed may be gone by then.
+struct Computed::PendingWindow {
+    std::mutex m;
+    Window w;
+    std::shared_ptr<const StoreWindow> done;  // set once, when ready
+};
+
+std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0, int j1, bool wait) const {
+    if (!stored()) return nullptr;
+    const Window want{std::clamp(i0, 0, rows()), std::clamp(i1, 0, rows()), std::clamp(j0, 0, cols()),
+                      std::clamp(j1, 0, cols())};
+    std::lock_guard lock(cache_mutex_);
+    if (view_window_ && view_window_->covers(want)) return view_window_;
+    if (pending_) {
+        std::shared_ptr<const StoreWindow> done;
+        {
+            std::lock_guard l(pending_->m);
+            done = pending_->done;
+        }
+        if (done) {
+            pending_.reset();
+            view_window_ = done;
+            if (done->covers(want)) return done;
+        } else if (!wait) {
+            return nullptr;  // one at a time: the next call after it ends asks for this one
+        }
+    }
+    // An eighth of the view around it: small pans need no new window.
+    const int32_t mi = kWindowMargin + want.rows() / 8, mj = kWindowMargin + want.cols() / 8;
+    const Window w{std::max(want.i0 - mi, 0), std::min(want.i1 + mi, rows()), std::max(want.j0 - mj, 0),
+                   std::min(want.j1 + mj, cols())};
+    std::vector<Cell> path;
+    for (const Cell c : result.path)
+        if (c.i >= w.i0 && c.i < w.i1 && c.j >= w.j0 && c.j < w.j1) path.push_back(c);
+    if (wait) {
+        view_window_ = compute_store_window(problem, *result.checkpoints, path, w);
+        return view_window_;
+    }
+    // Tens to a hundred ms for millions of cells: off the UI thread, which draws the overview
+    // until the window is ready (and is woken then).
+    if (!shared_problem_) shared_problem_ = std::make_shared<const Problem>(problem);
+    pending_ = std::make_shared<PendingWindow>();
+    pending_->w = w;
+    std::thread([slot = pending_, p = shared_problem_, k = result.checkpoints, path = std::move(path), w] {
+        auto done = compute_store_window(*p, *k, path, w);
+        {
+            std::lock_guard l(slot->m);
+            slot->done = std::move(done);
+        }
+        if (auto hook = g_window_ready.load()) hook();
+    }).detach();
+    return nullptr;
+}
+
+bool Computed::view_window_pending() const {
+    std::lock_guard lock(cache_mutex_);
+    return pending_ != nullptr;
+}
+
+StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool wait) {
+    StoreDraw d;
+    d.local = d.placed = want;
+    if (!c.stored() || want.rows <= 0 || want.cols <= 0 || want.out_w <= 0 || want.out_h <= 0) return d;
+    const int32_t B = c.store_block();
+    const int32_t ratio = std::min(want.rows / want.out_h, want.cols / want.out_w);  // cells a texel, as pick_level
+    if (ratio < B && int64_t(want.rows) * want.cols <= kExactViewCells) {
+        d.window = c.view_window(want.i0, want.i0 + want.rows, want.j0, want.j0 + want.cols, wait);
+        if (d.window) {
+            d.local.i0 -= d.window->w.i0;
+            d.local.j0 -= d.window->w.j0;
+            return d;
+        }
+        d.window_pending = true;  // the overview meanwhile
+    }
+    // Overview texels: the blocks the request touches, at most one texel each.
+    const int32_t i0 = want.i0 / B, j0 = want.j0 / B;
+    const int32_t i1 = (want.i0 + want.rows + B - 1) / B, j1 = (want.j0 + want.cols + B - 1) / B;
+    d.local = {i0, j0, i1 - i0, j1 - j0, std::min(want.out_w, j1 - j0), std::min(want.out_h, i1 - i0), want.mask};
+    d.placed = {i0 * B, j0 * B, std::min(i1 * B, c.rows()) - i0 * B, std::min(j1 * B, c.cols()) - j0 * B,
+                d.local.out_w, d.local.out_h, want.mask};
+    return d;
+}
+
 MatrixRefs Computed::window(int i0, int i1, int j0, int j1) const {
+    if (stored()) {
+        // The recurrence's inputs: the row and column before the window.
+        const Window want{std::clamp(i0 - 1, 0, rows()), std::clamp(i1, 0, rows()), std::clamp(j0 - 1, 0, cols()),
+                          std::clamp(j1, 0, cols())};
+        std::lock_guard lock(cache_mutex_);
+        if (view_window_ && view_window_->covers(want)) return store_refs(*view_window_);
+        if (!cell_window_ || !cell_window_->covers(want)) {
+            const Window w{std::max(want.i0 - kWindowMargin, 0), std::min(want.i1 + kWindowMargin, rows()),
+                           std::max(want.j0 - kWindowMargin, 0), std::min(want.j1 + kWindowMargin, cols())};
+            cell_window_ = compute_store_window(problem, *result.checkpoints, result.path, w);
+        }
+        return store_refs(*cell_window_);
+    }
     if (!device) return refs();
     std::lock_guard lock(cache_mutex_);
     if (whole_) return {&whole_->H, &whole_->E, &whole_->F, &whole_->dirs};
@@ -208,14 +343,26 @@ std::string effective_matrix_name(const Parameters& params, const std::string& r
     return app::detect_alphabet(residues) == app::SeqAlphabet::protein ? "BLOSUM62" : "NUC.4.4";
 }
 
+Expected<ScoringOptions> scoring_options(const Parameters& prm) {
+    ScoringOptions s;
+    s.dtw_cost = prm.dtw_cost;
+    s.band = prm.algo == Algorithm::dtw && prm.band_on ? prm.band : -1;
+    if (!uses_gap_penalties(prm.algo)) return s;  // edit, LCS, DTW, Viterbi: no scores to scale
+    // The command line's rule (app/cli_common.hpp), on the GUI's values and in its names.
+    const bool mm = prm.scoring == ScoringMode::match_mismatch;
+    const app::UserScores v{prm.gap_open.value, prm.gap_extend.value, mm ? prm.match.value : 100,
+                            mm ? prm.mismatch.value : -100, mm};
+    if (Status st = app::scale_scores(v, "", s); !st) return st.error();
+    return s;
+}
+
 Expected<Problem> build_problem(const JobRequest& req, std::vector<std::string>* qnames,
                                 std::vector<std::string>* tnames) {
     const Parameters& prm = req.params;
     if (prm.algo == Algorithm::viterbi) return load_viterbi(req);  // the model is the scoring
-    ScoringOptions s;
-    s.gaps = {prm.gap_open, prm.gap_extend};
-    s.dtw_cost = prm.dtw_cost;
-    s.band = prm.algo == Algorithm::dtw && prm.band_on ? prm.band : -1;
+    auto scoring = scoring_options(prm);
+    if (!scoring) return scoring.error();
+    ScoringOptions& s = *scoring;
     s.dtw_scale = req.engine.dtw_scale;
     if (prm.algo == Algorithm::dtw) {
         auto q = load_signal(req.query, "query");
@@ -228,22 +375,69 @@ Expected<Problem> build_problem(const JobRequest& req, std::vector<std::string>*
     if (!q) return q.error();
     auto t = load_sequence(req.target, "target", tnames);
     if (!t) return t.error();
-    if (uses_substitution_matrix(prm.algo)) {
-        if (prm.scoring == ScoringMode::match_mismatch) {
-            if (prm.match <= 0) return usage_error("match must be > 0");
-            if (prm.mismatch > 0) return usage_error("mismatch is a score and must be <= 0");
-            s.match = prm.match;
-            s.mismatch = prm.mismatch;
-        } else {
-            auto m = app::load_matrix(effective_matrix_name(prm, q->residues + t->residues));
-            if (!m) return m.error();
-            s.matrix = std::move(*m);
-        }
+    if (uses_substitution_matrix(prm.algo) && prm.scoring == ScoringMode::matrix) {  // match/mismatch: scoring_options
+        auto m = app::load_matrix(effective_matrix_name(prm, q->residues + t->residues));
+        if (!m) return m.error();
+        s.matrix = std::move(*m);
     }
     return make_problem(prm.algo, *q, *t, s);
 }
 
 namespace {
+
+// The store path: the CPU fills checkpoints and the overview; the view's pyramid starts at the
+// overview (one texel per block), the path's mask at its blocks.
+JobOutcome store_outcome(const JobRequest& req, JobContext& ctx, Problem problem, AlignOptions opt,
+                         std::string note, std::chrono::steady_clock::time_point t0, JobOutcome out) {
+    if (req.params.backend == BackendChoice::dpx || req.params.backend == BackendChoice::dpx_free) {
+        // Never silently: the timing panel shows the note.
+        const std::string why = "the GPU backends keep whole matrices and direction bits; the result store of " +
+                                std::to_string(problem.rows()) + " x " + std::to_string(problem.cols()) +
+                                " cells ran on the CPU";
+        note = note.empty() ? why : note + "; " + why;
+    }
+    opt.backend = Backend::cpu;
+    opt.path_memory = PathMemory::checkpoints;
+    opt.overview_side = std::max(req.engine.store_overview_side, 1);
+    auto r = align(problem, opt);
+    if (!r) {
+        out.error = r.error();
+        return out;
+    }
+    if (ctx.cancelled()) return out;
+    if (!r->checkpoints || !r->overview) {
+        out.error = resource_error("the result store kept no checkpoints for this matrix");
+        return out;
+    }
+    ctx.set_stage("preparing the view");
+    auto tp = std::chrono::steady_clock::now();
+    auto c = std::make_shared<Computed>();
+    c->id = ++g_next_computed;
+    c->problem = std::move(problem);
+    c->result = std::move(*r);
+    if (!note.empty()) c->result.fallback = c->result.fallback.empty() ? note : c->result.fallback + "; " + note;
+    c->pair_text = format_pair_text(c->problem, c->result);
+    c->caption = format_caption(c->problem, c->result);
+    const Overview& o = *c->result.overview;
+    {
+        Grid<uint8_t> m;
+        m.reset(o.H.rows, o.H.cols, 0);
+        for (const Cell b : overview_path(o, c->result.path))
+            if (b.i >= 0 && b.j >= 0 && b.i < m.rows && b.j < m.cols) m.at(b.i, b.j) = 1;
+        c->mask = render::build_mask_pyramid(std::move(m), kPyramidMinSide);
+    }
+    const double prepare_ms = ms_since(tp);
+    tp = std::chrono::steady_clock::now();
+    c->range[0] = {o.min, o.max, o.any_finite, o.any_unreachable};
+    c->h = render::build_value_pyramid(o.H, kPyramidMinSide);
+    c->lut_scale = render::make_color_scale(c->range[0], req.colors);
+    c->lut = std::make_shared<const render::ColorLut>(render::ColorLut::build(c->lut_scale));
+    c->stages = {false, true, c->result.fill_ms, c->result.traceback_ms, ms_since(tp), prepare_ms, 0.0};
+    c->wall_ms = c->stages.total = ms_since(t0);
+    out.wall_ms = c->wall_ms;
+    out.computed = std::move(c);
+    return out;
+}
 
 JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -297,6 +491,18 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
     opt.control.cancel = ctx.cancel_flag();  // a newer request or Cancel stops the engine early
     opt.control.progress = [&ctx](double f) { ctx.set_progress(f); };
 
+    opt.hints = HintStyle::gui;
+
+    // Whole matrices this big on the host are not held: the store keeps checkpoints and an
+    // overview (on the CPU, the only backend that fills a store). The GPU-resident path below
+    // holds them in GPU memory instead and goes first when it runs.
+    const int64_t cells = int64_t(problem->rows() + 1) * (problem->cols() + 1);
+    const auto fits = [&] {
+        const auto have = available_host_bytes();
+        return have && estimate_host_bytes(*problem, OutputLevel::matrix) <= *have;
+    };
+    const bool store = problem->algo != Algorithm::viterbi && (cells >= req.engine.store_from_cells || !fits());
+
     std::string device_note;
     // Viterbi's trellis has no GPU-resident form (DeviceMatrices holds H, E, F and direction bits):
     // its matrices come back to the host.
@@ -326,7 +532,7 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
                 c->lut_scale = lut_scale;
             }
             const DeviceStageTimes& t = d->stages;
-            c->stages = {true, t.fill, t.borders + t.end_cell + t.traceback + t.alignment, t.pyramid, ms_since(tp), 0.0,
+            c->stages = {true, false, t.fill, t.borders + t.end_cell + t.traceback + t.alignment, t.pyramid, ms_since(tp), 0.0,
                          t.borders + t.end_cell, t.traceback, t.alignment};
             c->wall_ms = c->stages.total = ms_since(t0);
             out.wall_ms = c->wall_ms;
@@ -338,8 +544,12 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
             return out;
         }
         // A device error (or DTW without a path, which align() reports): the host path answers.
-        if (!d) device_note = "GPU-resident view unavailable (" + d.error().message + "); host path";
+        if (!d)
+            device_note = "GPU-resident view unavailable (" + d.error().message + "); " +
+                          (store ? "result store on the CPU" : "host path");
     }
+
+    if (store) return store_outcome(req, ctx, std::move(*problem), opt, device_note, t0, std::move(out));
 
     auto r = align(*problem, opt);
     if (!r) {
@@ -376,7 +586,7 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
     }
     c->lut_scale = render::make_color_scale(c->range[0], req.colors);
     c->lut = std::make_shared<const render::ColorLut>(render::ColorLut::build(c->lut_scale));
-    c->stages = {false, c->result.fill_ms, c->result.traceback_ms, ms_since(tp), prepare_ms, 0.0};
+    c->stages = {false, false, c->result.fill_ms, c->result.traceback_ms, ms_since(tp), prepare_ms, 0.0};
     c->wall_ms = c->stages.total = ms_since(t0);
     out.wall_ms = c->wall_ms;
     out.computed = std::move(c);

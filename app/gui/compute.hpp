@@ -1,11 +1,15 @@
 // The work the GUI's worker does: load both inputs, build the problem, align at level matrix,
 // and prepare what the view needs (value pyramids, the optimal-path mask, the pair text).
-// Two paths with the same pixels, path and values:
+// Three paths with the same path and values:
 //   host          align() at level matrix, pyramids and mask built on the CPU;
 //   GPU-resident  (the texture takes the interop path and a GPU backend is chosen) the fill and
 //                 everything the view needs stay in GPU memory (align_on_device): the texture is
 //                 written from there, the path traced there, tables and tooltips fetch small
 //                 windows on demand. A device error falls back to the host path.
+//   store         (the host path would hold big whole matrices: EngineSettings::store_from_cells
+//                 cells, or more than fits) the CPU keeps checkpoints and an overview of H pooled
+//                 into B x B blocks (dpviz/store.hpp); the view draws the overview, and any
+//                 window (zoomed in, tables, tooltips) is recomputed exactly from the checkpoints.
 // Also "run all backends" for the timing panel and the start-up probe of the GPU backends.
 #pragma once
 
@@ -17,6 +21,7 @@
 
 #include "dpviz/device_view.hpp"
 #include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "gui/app_state.hpp"
 #include "gui/cell_inspect.hpp"
@@ -27,6 +32,7 @@ namespace dpviz::gui {
 // Milliseconds of one job's stages (the timing panel and --measure-interactive show them).
 struct StageTimes {
     bool on_device = false;  // the GPU-resident path ran
+    bool store = false;      // the store path ran (checkpoints + overview)
     double fill = 0.0;       // engine fill (GPU: uploads + fill, device events in result.fill_ms)
     double traceback = 0.0;  // end cell + path (+ alignment)
     double pyramid = 0.0;    // max-pooled levels and value ranges (GPU-resident: on the device)
@@ -34,6 +40,19 @@ struct StageTimes {
     double total = 0.0;      // the whole job, inputs included
     // GPU-resident only, parts of `traceback`: borders + end cell, the path, the alignment text.
     double end_cell = 0.0, path = 0.0, alignment = 0.0;
+};
+
+// A window of a store result, recomputed exactly from the checkpoints: its H, E and F as
+// pyramids (levels[0] the window's cells), the direction bits, and the traced path's cells in
+// it as the mask (the store knows no other co-optimal cells).
+struct StoreWindow {
+    Window w;  // matrix cells [i0, i1) x [j0, j1)
+    render::ValuePyramid h, e, f;
+    render::MaskPyramid mask;
+    Grid<uint8_t> dirs;
+    uint64_t version = 0;  // a new number for every window computed
+    const render::ValuePyramid& pyramid(Layer l) const { return l == Layer::E ? e : l == Layer::F ? f : h; }
+    bool covers(const Window& x) const { return x.i0 >= w.i0 && x.j0 >= w.j0 && x.i1 <= w.i1 && x.j1 <= w.j1; }
 };
 
 struct Computed {
@@ -49,12 +68,18 @@ struct Computed {
     std::shared_ptr<const render::ColorLut> lut;
     render::ColorScale lut_scale;
     std::shared_ptr<const DeviceMatrices> device;  // GPU-resident path: H, E, F, bits and levels there
+    // Store path: result.checkpoints and result.overview are set, result.H/E/F/dirs empty; `h`
+    // is the overview's pyramid (levels[0]: one texel per overview block of B x B cells), `mask`
+    // the path's blocks; range[0] is the overview's exact range. E and F are shown only in
+    // windows (has_layer says H only).
     StageTimes stages;
     std::string pair_text;  // EMBOSS-style text (format_pair_text)
     std::string caption;    // one line: algorithm, inputs, parameters, score, backend
     double wall_ms = 0.0;   // the whole job
 
     bool resident() const { return device != nullptr; }
+    bool stored() const { return result.checkpoints != nullptr && result.overview != nullptr; }
+    int32_t store_block() const { return stored() ? result.overview->block : 1; }
     int rows() const { return problem.rows() + 1; }
     int cols() const { return problem.cols() + 1; }
     bool has_layer(Layer l) const;
@@ -63,14 +88,21 @@ struct Computed {
     render::ValueRange layer_range(Layer l) const;
     const render::ValuePyramid& pyramid(Layer l) const;  // host path (empty when resident)
     // The whole matrix on the host. A GPU-resident result copies H, E, F and the bits back on
-    // first use (once; for exports, the optimal mask and views that need every cell).
+    // first use (once; for exports, the optimal mask and views that need every cell). Store
+    // path: empty (use window()).
     const Grid<int32_t>& grid(Layer l) const;
-    MatrixRefs refs() const;
+    MatrixRefs refs() const;  // store path: empty grids (use window())
     // Cells [i0, i1) x [j0, j1) plus the row and column before them (the recurrence's inputs),
     // for tables and tooltips: the whole matrices on the host path; on the GPU-resident path a
     // window copied from the device, kept until a request leaves it (the refs stay valid until
-    // the next call). Outside the window values read as unreachable.
+    // the next call). Store path: recomputed from the checkpoints, a view window that covers it
+    // answers first. Outside the window values read as unreachable.
     MatrixRefs window(int i0, int i1, int j0, int j1) const;
+    // Store path: the exact values of cells [i0, i1) x [j0, j1) (clipped, plus an eighth and
+    // kWindowMargin around), for the view. The last one is kept; a new one is computed on a
+    // thread of its own (one at a time), null until it is ready; `wait` computes it here.
+    std::shared_ptr<const StoreWindow> view_window(int i0, int i1, int j0, int j1, bool wait = false) const;
+    bool view_window_pending() const;  // a view window is being computed
     const render::MaskPyramid& mask_pyramid() const;
     bool mask_ready() const;  // mask_pyramid() is built (it always is on the host path)
 
@@ -84,15 +116,36 @@ private:
     mutable std::mutex cache_mutex_;
     mutable std::unique_ptr<HostCopy> whole_;   // GPU-resident: grid()/refs()
     mutable std::unique_ptr<HostCopy> window_;  // GPU-resident: window()
+    mutable std::shared_ptr<const StoreWindow> view_window_, cell_window_;  // store: view, window()
+    struct PendingWindow;
+    mutable std::shared_ptr<PendingWindow> pending_;           // store: the view window in flight
+    mutable std::shared_ptr<const Problem> shared_problem_;    // store: a copy its thread may keep
     mutable render::MaskPyramid lazy_mask_;  // GPU-resident: mask_pyramid()
     mutable bool mask_built_ = false;
 };
+
+// What the matrix view draws of a store result for a request in matrix cells: the overview
+// (its texels are B x B blocks) while a texel covers B cells or more, or while the visible
+// cells are more than kExactViewCells; otherwise the visible window, recomputed exactly (on a
+// thread of its own: about 25 ns a cell with direction bits on this 2-core machine, 100 ms for
+// 4 Mi cells).
+inline constexpr int64_t kExactViewCells = int64_t(4) << 20;
+struct StoreDraw {
+    std::shared_ptr<const StoreWindow> window;  // null: the overview (Computed::h and mask)
+    render::TexelRequest local;  // the request in the units of the pyramid's levels[0]
+    render::TexelRequest placed; // the cells the texels cover, in matrix cells (out_w/out_h = local's)
+    bool window_pending = false; // the exact window is being computed: the overview meanwhile
+};
+// `wait`: compute the window here instead of on its own thread (tests, exports).
+StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool wait = false);
+// Called (on the window's thread) when a view window is ready: the frame loop wakes its wait.
+void set_store_window_ready_hook(void (*hook)());
 
 struct JobRequest {
     enum class Kind { align, all_backends } kind = Kind::align;
     InputSide query, target;
     Parameters params;
-    EngineSettings engine;     // threads, DTW scale
+    EngineSettings engine;     // threads, DTW scale, the store's threshold
     bool device_view = false;  // the texture takes the interop path: keep the matrices on the GPU
     render::HeatmapOptions colors;  // the view's colormap choice: the job builds H's colour table
 };
@@ -107,6 +160,12 @@ struct JobOutcome {
     int64_t cells = 0;
 };
 
+// The scoring of `params` as make_problem takes it, less the substitution matrix (build_problem
+// loads that for the residues): `dpviz align`'s checks (match > 0, mismatch <= 0, no score
+// beyond kMaxScoreMagnitude) and its scale, the smallest that makes the gap costs, and match and
+// mismatch when they score, integers (10 / 0.5: score_scale 2, gaps {20, 1}). make_problem
+// checks the gaps' signs and order.
+Expected<ScoringOptions> scoring_options(const Parameters& params);
 // Builds the problem from the inputs and parameters (loads files; record names out).
 Expected<Problem> build_problem(const JobRequest& req, std::vector<std::string>* query_records = nullptr,
                                 std::vector<std::string>* target_records = nullptr);

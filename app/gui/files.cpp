@@ -114,6 +114,18 @@ Expected<std::string> export_result(const AppState& s, const ExportRequest& req)
                               "; colorbar in ln p (computed as ln p x 2^" +
                               std::to_string(c.problem.hmm_fixed->scale_log2) + " in int32)";
             }
+            if (c.stored()) {
+                // No whole matrix: the overview the fill pooled, as `dpviz align --png` draws it.
+                const Overview& o = *c.result.overview;
+                opt.range = render::ValueRange{o.min, o.max, o.any_finite, o.any_unreachable};
+                opt.pool_lowest = o.lowest;
+                opt.rows_shown = {0, c.problem.rows()};
+                opt.cols_shown = {0, c.problem.cols()};
+                auto img = render::compose_heatmap(o.H, overview_path(o, c.result.path), opt);
+                if (!img) return img.error();
+                if (Status st = render::write_png_atomic(*img, req.path); !st) return st.error();
+                return req.path;
+            }
             auto img = render::compose_heatmap(c.grid(layer), c.result.path, opt);
             if (!img) return img.error();
             if (Status st = render::write_png_atomic(*img, req.path); !st) return st.error();

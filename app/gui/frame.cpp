@@ -5,10 +5,17 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli_common.hpp"
 #include "gui/files.hpp"
 #include "gui/teach_lessons.hpp"
 
 namespace dpviz::gui {
+
+Expected<Hundredths> parse_hundredths(const std::string& name, const std::string& text) {
+    auto h = app::parse_hundredths(name, text);  // the command line's one reading of a score
+    if (!h) return h.error();
+    return Hundredths{*h};
+}
 
 void request_compute(AppState& s, bool final_edit) {
     if (final_edit || live_recompute_ok(s)) s.requests.compute = true;
@@ -131,14 +138,16 @@ void apply_outcome(AppState& s, uint64_t id, JobOutcome&& out) {
         s.error = out.error->message;
         return;
     }
-    s.error.clear();
     if (out.cells > 0 && out.wall_ms > 0) s.job.ns_per_cell = std::max(out.wall_ms * 1e6 / double(out.cells), 0.1);
     if (s.query.source == InputSource::file) remember_file(s, s.query.path);
     if (s.target.source == InputSource::file) remember_file(s, s.target.path);
     if (out.kind == JobRequest::Kind::all_backends) {
+        // Timings are not a result: the error line of a refused alignment stays with the older
+        // result still shown (a DTW band too narrow, then Run all: the matrix is not the DTW one).
         s.timings = std::move(out.timings);
         return;
     }
+    s.error.clear();
     if (!out.computed) return;
     const bool same_shape = s.result && s.result->rows() == out.computed->rows() && s.result->cols() == out.computed->cols();
     if (!same_shape) s.view.fit_pending = true;
@@ -221,7 +230,10 @@ std::string pending_work(const AppState& s, bool want_timings) {
     const render::TexelRequest visible = view_request(s.view.xf, s.view.canvas, rows, cols, s.view.show_mask);
     if (visible.rows <= 0 || visible.out_w <= 0) return "";
     const TextureContent& t = s.view.texture;
-    if (t.result_id == s.result->id && t.drawn == s.view.wanted && t.drawn == visible) return "";
+    if (t.result_id == s.result->id && t.drawn == s.view.wanted && t.drawn == visible) {
+        if (t.window_pending) return "the exact values of the zoomed-in window (recomputed from the checkpoints)";
+        return "";
+    }
     return "the matrix texture of the shown " + std::to_string(rows) + " x " + std::to_string(cols) + " result (rows " +
            std::to_string(visible.i0) + "-" + std::to_string(visible.i0 + visible.rows - 1) + ", columns " +
            std::to_string(visible.j0) + "-" + std::to_string(visible.j0 + visible.cols - 1) + ")";

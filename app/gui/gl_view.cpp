@@ -32,7 +32,8 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-render::ViewSource GlView::source(const AppState& s, uint64_t& values_version) {
+render::ViewSource GlView::source(const AppState& s, const render::TexelRequest& want, uint64_t& values_version,
+                                  render::TexelRequest& local, render::TexelRequest& placed, bool* window_pending) {
     const Computed& c = *s.result;
     const Layer layer = c.has_layer(s.view.layer) ? s.view.layer : Layer::H;
     const render::ColorScale scale = view_color_scale(s);
@@ -54,8 +55,22 @@ render::ViewSource GlView::source(const AppState& s, uint64_t& values_version) {
     const render::MaskPyramid* mask = want_mask || c.mask_ready() ? &c.mask_pyramid() : nullptr;
     values_version = c.id * 8 + uint64_t(layer) * 2 + (mask ? 1 : 0);
     render::ViewSource src{nullptr, mask, lut_.get(), values_version, lut_version_};
-    if (c.resident()) src.device_values = &c.device->levels(int(layer));
-    else src.values = &c.pyramid(layer);
+    local = placed = want;
+    if (c.resident()) {
+        src.device_values = &c.device->levels(int(layer));
+    } else if (c.stored()) {
+        // The overview, or the visible window recomputed exactly (a new window: new values).
+        const StoreDraw d = store_draw(c, want);
+        store_window_ = d.window;
+        if (window_pending) *window_pending = d.window_pending;
+        local = d.local;
+        placed = d.placed;
+        src.values = d.window ? &d.window->pyramid(layer) : &c.pyramid(layer);
+        if (mask) src.mask = d.window ? &d.window->mask : mask;
+        if (d.window) values_version = src.values_version = values_version + (d.window->version << 32);
+    } else {
+        src.values = &c.pyramid(layer);
+    }
     return src;
 }
 
@@ -65,11 +80,15 @@ void GlView::update(AppState& s) {
     const Computed& c = *s.result;
     const auto t0 = std::chrono::steady_clock::now();  // the colour table (when new) and the texture
     uint64_t values_version = 0;
-    const render::ViewSource src = source(s, values_version);
     const render::TexelRequest& want = s.view.wanted;
+    render::TexelRequest local, placed;
+    bool window_pending = false;
+    const render::ViewSource src = source(s, want, values_version, local, placed, &window_pending);
+    if (want == drawn_ && values_version == drawn_values_ && lut_version_ == drawn_lut_)
+        out.window_pending = window_pending;
     if (want == drawn_ && values_version == drawn_values_ && lut_version_ == drawn_lut_) return;
 
-    if (Status st = texture_.draw(src, want); !st) {
+    if (Status st = texture_.draw(src, local); !st) {
         s.error = "matrix view: " + st.error().message;
         // The texture left the interop path: a GPU-resident result cannot be drawn any more, so
         // it is computed again on the host path.
@@ -86,8 +105,10 @@ void GlView::update(AppState& s) {
     drawn_lut_ = lut_version_;
     out.gl_name = texture_.gl_name();
     out.drawn = want;
-    out.u1 = float(want.out_w) / float(texture_.width());
-    out.v1 = float(want.out_h) / float(texture_.height());
+    out.placed = placed;
+    out.window_pending = window_pending;
+    out.u1 = float(local.out_w) / float(texture_.width());
+    out.v1 = float(local.out_h) / float(texture_.height());
     out.result_id = c.id;
     out.matrix_rows = c.rows();
     out.matrix_cols = c.cols();
@@ -99,12 +120,13 @@ void GlView::update(AppState& s) {
 Expected<std::vector<double>> GlView::time_uploads(AppState& s, const render::TexelRequest& req, int repeats) {
     if (!s.result) return usage_error("no result to draw");
     uint64_t values_version = 0;
-    const render::ViewSource src = source(s, values_version);
+    render::TexelRequest local, placed;
+    const render::ViewSource src = source(s, req, values_version, local, placed);
     std::vector<double> ms;
     for (int k = 0; k < repeats + 1; ++k) {  // the first draw uploads device copies: not timed
         glFinish();
         const auto t0 = std::chrono::steady_clock::now();
-        if (Status st = texture_.draw(src, req); !st) return st.error();
+        if (Status st = texture_.draw(src, local); !st) return st.error();
         glFinish();
         if (k > 0) ms.push_back(ms_since(t0));
     }
@@ -116,12 +138,13 @@ Expected<std::vector<double>> GlView::time_uploads(AppState& s, const render::Te
 Expected<double> GlView::time_uploads_back_to_back(AppState& s, const render::TexelRequest& req, int repeats) {
     if (!s.result) return usage_error("no result to draw");
     uint64_t values_version = 0;
-    const render::ViewSource src = source(s, values_version);
-    if (Status st = texture_.draw(src, req); !st) return st.error();  // device copies: not timed
+    render::TexelRequest local, placed;
+    const render::ViewSource src = source(s, req, values_version, local, placed);
+    if (Status st = texture_.draw(src, local); !st) return st.error();  // device copies: not timed
     glFinish();
     const auto t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < repeats; ++k)
-        if (Status st = texture_.draw(src, req); !st) return st.error();
+        if (Status st = texture_.draw(src, local); !st) return st.error();
     glFinish();
     const double ms = ms_since(t0) / std::max(repeats, 1);
     drawn_ = {};

@@ -16,6 +16,8 @@
 
 namespace dpviz::gui {
 
+struct StoreWindow;
+
 class GlView {
 public:
     // Creates the texture; interop is tried when this build has CUDA (prefer_interop).
@@ -50,7 +52,12 @@ private:
     double last_upload_ms_ = 0.0;
     uint64_t drawn_result_ = 0;
 
-    render::ViewSource source(const AppState& s, uint64_t& values_version);
+    std::shared_ptr<const StoreWindow> store_window_;  // the window a store result's texture shows
+
+    // What to draw for `want`: the source and the request in its pyramid's units (`want` itself
+    // except for store results), and the cells the texels cover.
+    render::ViewSource source(const AppState& s, const render::TexelRequest& want, uint64_t& values_version,
+                              render::TexelRequest& local, render::TexelRequest& placed, bool* window_pending = nullptr);
 };
 
 // The window's back buffer (call after rendering, before the swap), top row first.

@@ -54,7 +54,8 @@ matrix is the trellis of the HMM file MODEL (rows: its states) over OBSERVATIONS
 file, or the symbols themselves with --seq; --target-record R picks a FASTA record).
 
 Inputs and parameters (as dpviz align):
-  --algo A, --matrix NAME|FILE, --match N, --mismatch N, --gap-open N, --gap-extend N,
+  --algo A, --matrix NAME|FILE, --match N, --mismatch N, --gap-open N (10), --gap-extend N
+  (0.5): EMBOSS needle's and water's gaps; scores take up to two decimals (10.5, 0.25),
   --band N, --dtw-cost abs|squared, --column C, --query-record R, --target-record R, --seq,
   --backend auto|cpu|cuda|cuda-portable (dpx / dpx-free accepted), --threads N (CPU threads,
   default all), --dtw-scale S (DTW fixed-point scale, a power of two; default the largest safe)
@@ -171,14 +172,16 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         } else if (a == "--matrix") {
             p.matrix = v;
             p.scoring = ScoringMode::matrix;
-        } else if (a == "--match" || a == "--mismatch" || a == "--gap-open" || a == "--gap-extend" || a == "--band" ||
-                   a == "--frames") {
+        } else if (a == "--match" || a == "--mismatch" || a == "--gap-open" || a == "--gap-extend") {
+            auto h = parse_hundredths(a, v);  // as dpviz align reads them: at most two decimals
+            if (!h) return h.error();
+            Hundredths& dst = a == "--match" ? p.match : a == "--mismatch" ? p.mismatch : a == "--gap-open" ? p.gap_open
+                                                                                                      : p.gap_extend;
+            dst = *h;
+            have_match |= a == "--match" || a == "--mismatch";
+        } else if (a == "--band" || a == "--frames") {
             auto n = to_int(a, v);
             if (!n) return n.error();
-            if (a == "--match") p.match = *n, have_match = true;
-            if (a == "--mismatch") p.mismatch = *n, have_match = true;
-            if (a == "--gap-open") p.gap_open = *n;
-            if (a == "--gap-extend") p.gap_extend = *n;
             if (a == "--band") {
                 if (*n < 0) return usage_error("--band must be 0 or more");
                 p.band = *n;
@@ -563,6 +566,7 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
 
     Worker worker(run_job);
     worker.set_on_finish([] { glfwPostEmptyEvent(); });  // thread-safe: wakes the wait below
+    set_store_window_ready_hook([] { glfwPostEmptyEvent(); });  // a store result's exact window too
     GlView view;
     if (Status st = view.init(s, /*prefer_interop=*/true); !st) err << "dpviz: note: " << st.error().message << "\n";
     probe_backends(s.system);
@@ -699,6 +703,7 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
             if (code == app::kExitOk) code = app::kExitResource;
         }
     }
+    set_store_window_ready_hook(nullptr);  // a window thread still running must not wake a GLFW that is gone
     view.release();  // GL objects go before the context
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

@@ -64,7 +64,7 @@ void InteractiveMeasure::before_frame(AppState& s) {
     if (s.view.texture.result_id != s.result->id) return;       // ... on screen
     if (started_ == 0) base_open_ = s.params.gap_open;
     // Alternate between two gap-open values: every change is a real recompute of the same shape.
-    s.params.gap_open = (started_ % 2 == 0) ? base_open_ + 1 : base_open_;
+    s.params.gap_open = (started_ % 2 == 0) ? Hundredths{base_open_.value + 100} : base_open_;
     if (s.params.gap_extend > s.params.gap_open) s.params.gap_extend = s.params.gap_open;
     before_id_ = s.result->id;
     s.requests.compute = true;
@@ -117,7 +117,7 @@ std::string InteractiveMeasure::waiting_for(const AppState& s, uint64_t drawn_re
     if (opt_.interactive <= 0 || started_ == 0) what = "the first result on screen";
     else if (pending_)
         what = "change " + std::to_string(started_) + " of " + std::to_string(total) + " (gap open " +
-               std::to_string(s.params.gap_open) + ", " + std::to_string(kWarmup) + " of them warm-up) to reach the screen";
+               s.params.gap_open.text() + ", " + std::to_string(kWarmup) + " of them warm-up) to reach the screen";
     else what = "change " + std::to_string(started_ + 1) + " of " + std::to_string(total) + " to start";
     std::string detail = pending_work(s, false);
     // The texture the loop drew last (the measured frame's), not the one the panel reports.
@@ -135,15 +135,19 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
     char line[256];
     out << "dpviz: measurement\n";
     if (c) {
-        std::snprintf(line, sizeof line, "  problem: %s %d x %d (%s), backend %s, score %d\n",
+        std::snprintf(line, sizeof line, "  problem: %s %d x %d (%s), backend %s, score %s\n",
                       std::string(algorithm_name(c->problem.algo)).c_str(), c->problem.rows(), c->problem.cols(),
-                      c->problem.matrix.name.c_str(), std::string(backend_name(c->result.backend)).c_str(), c->result.score);
+                      c->problem.matrix.name.c_str(), std::string(backend_name(c->result.backend)).c_str(),
+                      value_text(c->problem, c->result.score).c_str());
         out << line;
     }
     out << "  GL_RENDERER: " << s.system.gl_renderer << "\n";
     out << "  texture path: " << s.system.upload_path << " (" << s.system.upload_note << ")\n";
-    out << "  view path: " << (resident ? "GPU-resident (fill, pyramid, path on the GPU; texture written from device memory)"
-                                        : "host (matrices copied to the host, pooled and uploaded there)")
+    const bool stored = c && c->stored();
+    out << "  view path: "
+        << (resident ? "GPU-resident (fill, pyramid, path on the GPU; texture written from device memory)"
+            : stored ? "result store (checkpoints + overview on the CPU; windows recomputed exactly)"
+                     : "host (matrices copied to the host, pooled and uploaded there)")
         << "\n";
     out << "  GPU: " << s.system.gpu << "\n";
     struct Column {
@@ -166,8 +170,8 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
     };
     std::vector<std::pair<std::string, Summary>> rows;
     if (!trials_.empty()) {
-        std::snprintf(line, sizeof line, "  %d gap-open changes (%d <-> %d), %d warm-up first\n", int(trials_.size()),
-                      base_open_, base_open_ + 1, kWarmup);
+        std::snprintf(line, sizeof line, "  %d gap-open changes (%s <-> %s), %d warm-up first\n", int(trials_.size()),
+                      base_open_.text().c_str(), Hundredths{base_open_.value + 100}.text().c_str(), kWarmup);
         out << line;
         for (const Column& col : kColumns) {
             std::vector<double> v;
@@ -204,7 +208,8 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
                                             "to_submit_ms", "to_collect_ms", "to_screen_ms", "frame_ui_ms",
                                             "frame_gl_ms"};
     out << "{\"gl_renderer\":\"" << app::json_escape(s.system.gl_renderer) << "\",\"texture_path\":\""
-        << app::json_escape(s.system.upload_path) << "\",\"gpu_resident\":" << (resident ? "true" : "false") << ",\"gpu\":\""
+        << app::json_escape(s.system.upload_path) << "\",\"gpu_resident\":" << (resident ? "true" : "false")
+        << ",\"result_store\":" << (stored ? "true" : "false") << ",\"gpu\":\""
         << app::json_escape(s.system.gpu) << "\"";
     if (c)
         out << ",\"algo\":\"" << algorithm_name(c->problem.algo) << "\",\"rows\":" << c->problem.rows()

@@ -82,7 +82,7 @@ private:
     int started_ = 0;             // trials begun, warm-up included
     bool pending_ = false;
     uint64_t before_id_ = 0;
-    int base_open_ = 0;
+    Hundredths base_open_;
     double t0_ = 0;
     double t_submit_ = -1, t_collect_ = -1;
     double ui_ms_ = 0, gl_ms_ = 0;

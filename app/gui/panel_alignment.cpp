@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "dpviz/engine.hpp"
 #include "dpviz/hmm.hpp"
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
@@ -36,7 +37,7 @@ void figure(const char* fmt, ...) {
 void draw_summary(const Computed& c) {
     const Alignment& a = c.result.alignment;
     const Problem& p = c.problem;
-    ImGui::Text("score %d", c.result.score);
+    ImGui::Text("score %s", value_text(p, c.result.score).c_str());  // user units: 10.5, not 21 at scale 2
     figure("length %d", a.length);
     if (p.algo != Algorithm::dtw) {
         figure("identity %d/%d (%.1f%%)", a.identical, a.length, 100.0 * a.identity());

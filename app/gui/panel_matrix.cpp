@@ -61,13 +61,15 @@ render::Rgb blend(render::Rgb bottom, render::Rgb top, int alpha) {
     return {mix(bottom.r, top.r), mix(bottom.g, top.g), mix(bottom.b, top.b)};
 }
 
-std::string value_text(int32_t v) {
+// A score in the user's units (dpviz::value_text: "10.5" at score_scale 2), "inf" / "-inf" when
+// unreachable.
+std::string cell_value_text(const Problem& p, int32_t v) {
     if (render::is_unreachable(v)) return v > 0 ? "inf" : "-inf";
-    return std::to_string(v);
+    return value_text(p, v);
 }
-// A cell's value as the view shows it: Viterbi's ln p with `decimals` decimals, else the integer.
+// A cell's value as the view shows it: Viterbi's ln p with `decimals` decimals, else the score.
 std::string shown_value(const Problem& p, int32_t v, int decimals = 4) {
-    return p.algo == Algorithm::viterbi ? viterbi_ln_text(p, v, decimals) : value_text(v);
+    return p.algo == Algorithm::viterbi ? viterbi_ln_text(p, v, decimals) : cell_value_text(p, v);
 }
 
 // Viterbi's longest state name the row margin shows whole (longer ones are cut).
@@ -235,22 +237,47 @@ void draw_path(ImDrawList* dl, const AppState& s, const Computed& c, const Canva
         }
         return;
     }
-    std::vector<ImVec2> pts;
-    pts.reserve(std::min<size_t>(path.size(), 20000));
+    const float t = float(std::clamp(xf.cell_px * 0.16, 1.5, 4.0)) * std::max(1.0f, ui_scale(s.ui) * 0.75f);
+    // Only the runs of the path near the canvas: one polyline of a long path zoomed in (tens of
+    // thousands of points, 4 vertices each) would overflow ImGui's 16-bit vertex indices and
+    // garble the rest of the panel. Kept points lie at most ~1.5 cells apart, so a segment with
+    // both ends beyond this margin never crosses the canvas.
+    const float m = float(2.0 * xf.cell_px) + t + 8.0f;
+    const auto near = [&](ImVec2 p) {
+        return p.x >= cv.x - m && p.y >= cv.y - m && p.x <= cv.x + cv.w + m && p.y <= cv.y + cv.h + m;
+    };
+    std::vector<ImVec2> run;
+    const auto flush = [&] {
+        if (run.size() >= 2) {
+            dl->AddPolyline(run.data(), int(run.size()), im_color(style.outline), ImDrawFlags_None, t + 2.0f);
+            dl->AddPolyline(run.data(), int(run.size()), im_color(style.core), ImDrawFlags_None, t);
+        }
+        run.clear();
+    };
+    std::optional<ImVec2> prev;
     for (const Cell& cell : path) {
         const ImVec2 p = im_vec(to_screen(xf, cv, {cell.j + 0.5, cell.i + 0.5}));
         // Thousands of cells per pixel when zoomed out: keep one point per pixel of travel.
-        if (!pts.empty() && std::abs(p.x - pts.back().x) < 0.75f && std::abs(p.y - pts.back().y) < 0.75f &&
-            &cell != &path.back())
+        if (prev && std::abs(p.x - prev->x) < 0.75f && std::abs(p.y - prev->y) < 0.75f && &cell != &path.back())
             continue;
-        pts.push_back(p);
+        if (prev && (near(*prev) || near(p))) {
+            if (run.empty()) run.push_back(*prev);
+            run.push_back(p);
+            if (run.size() >= 8192) {  // a run far below the index limit
+                flush();
+                run.push_back(p);
+            }
+        } else {
+            flush();
+        }
+        prev = p;
     }
-    const float t = float(std::clamp(xf.cell_px * 0.16, 1.5, 4.0)) * std::max(1.0f, ui_scale(s.ui) * 0.75f);
-    dl->AddPolyline(pts.data(), int(pts.size()), im_color(style.outline), ImDrawFlags_None, t + 2.0f);
-    dl->AddPolyline(pts.data(), int(pts.size()), im_color(style.core), ImDrawFlags_None, t);
+    flush();
     // The end cell (where the traceback starts) as a dot.
-    dl->AddCircleFilled(pts.back(), t + 2.0f, im_color(style.outline));
-    dl->AddCircleFilled(pts.back(), t, im_color(style.core));
+    if (prev && near(*prev)) {
+        dl->AddCircleFilled(*prev, t + 2.0f, im_color(style.outline));
+        dl->AddCircleFilled(*prev, t, im_color(style.core));
+    }
 }
 
 void outline_cell(ImDrawList* dl, const ViewTransform& xf, const Canvas& cv, Cell c, ImU32 color, float thickness) {
@@ -447,13 +474,13 @@ void draw_rulers(ImDrawList* dl, const AppState& s, const Computed& c, const Can
 // [SECTION] Tooltip, context menu, clipboard
 // ---------------------------------------------------------------------------------------------
 
-void candidate_lines(const char* title, const std::vector<Candidate>& cs) {
+void candidate_lines(const Problem& p, const char* title, const std::vector<Candidate>& cs) {
     if (cs.empty()) return;
     ImGui::TextDisabled("%s", title);
     ImGui::PushFont(mono_font());  // the labels are padded into a column
     for (const Candidate& k : cs) {
         const ImVec4 color = k.won ? ImVec4(0.45f, 0.95f, 0.45f, 1.0f) : ImVec4(0.75f, 0.75f, 0.75f, 1.0f);
-        ImGui::TextColored(color, "%s %-30s = %s", k.won ? "*" : " ", k.label.c_str(), value_text(k.value).c_str());
+        ImGui::TextColored(color, "%s %-30s = %s", k.won ? "*" : " ", k.label.c_str(), cell_value_text(p, k.value).c_str());
     }
     ImGui::PopFont();
 }
@@ -498,35 +525,36 @@ void draw_viterbi_tooltip(const Computed& c, Cell cell, const CellExplain& x) {
 }
 
 void draw_tooltip(const Computed& c, Cell cell) {
-    const CellExplain x = explain_cell(c.problem, c.window(cell.i, cell.i + 1, cell.j, cell.j + 1), cell);
-    if (c.problem.algo == Algorithm::viterbi) {
+    const Problem& p = c.problem;
+    const CellExplain x = explain_cell(p, c.window(cell.i, cell.i + 1, cell.j, cell.j + 1), cell);
+    if (p.algo == Algorithm::viterbi) {
         draw_viterbi_tooltip(c, cell, x);
         return;
     }
     ImGui::BeginTooltip();
     ImGui::Text("(i, j) = (%d, %d)", cell.i, cell.j);
-    if (c.problem.algo == Algorithm::dtw) {
+    if (p.algo == Algorithm::dtw) {
         if (cell.i > 0 && cell.j > 0)
             ImGui::Text("query %.5g   target %.5g   c(i, j) = %s", x.query_value, x.target_value,
-                        value_text(x.substitution.value_or(0)).c_str());
+                        cell_value_text(p, x.substitution.value_or(0)).c_str());
     } else {
         ImGui::Text("query %c   target %c", x.query_residue ? x.query_residue : '-',
                     x.target_residue ? x.target_residue : '-');
         if (x.substitution) {
             ImGui::SameLine();
-            ImGui::Text("  s = %d", *x.substitution);
+            ImGui::Text("  s = %s", cell_value_text(p, *x.substitution).c_str());
         }
     }
     if (x.e)
-        ImGui::Text("H = %s   E = %s   F = %s", value_text(x.h).c_str(), value_text(*x.e).c_str(),
-                    value_text(*x.f).c_str());
+        ImGui::Text("H = %s   E = %s   F = %s", cell_value_text(p, x.h).c_str(), cell_value_text(p, *x.e).c_str(),
+                    cell_value_text(p, *x.f).c_str());
     else
-        ImGui::Text("%s = %s", c.problem.algo == Algorithm::lcs ? "L" : (minimizes(c.problem.algo) ? "D" : "H"),
-                    value_text(x.h).c_str());
+        ImGui::Text("%s = %s", p.algo == Algorithm::lcs ? "L" : (minimizes(p.algo) ? "D" : "H"),
+                    cell_value_text(p, x.h).c_str());
     ImGui::TextDisabled("%s", x.formula.c_str());
-    candidate_lines("candidates (* won: its direction bit is set)", x.h_candidates);
-    candidate_lines("E (horizontal gap)", x.e_candidates);
-    candidate_lines("F (vertical gap)", x.f_candidates);
+    candidate_lines(p, "candidates (* won: its direction bit is set)", x.h_candidates);
+    candidate_lines(p, "E (horizontal gap)", x.e_candidates);
+    candidate_lines(p, "F (vertical gap)", x.f_candidates);
     if (const auto k = path_index(c.result.path, cell))
         ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), "on the reported path (step %d); click to show it in the text",
                            *k);
@@ -686,8 +714,9 @@ void draw_matrix(AppState& s) {
     if (tex.gl_name && tex.drawn.rows > 0 && tex.matrix_rows == rows && tex.matrix_cols == cols) {
         // Where the texture's region lies under the current transform: a texture drawn for an
         // older view is stretched into place until the loop redraws it.
-        const ImVec2 a = im_vec(to_screen(v.xf, cv, {double(tex.drawn.j0), double(tex.drawn.i0)}));
-        const ImVec2 b = im_vec(to_screen(v.xf, cv, {double(tex.drawn.j0 + tex.drawn.cols), double(tex.drawn.i0 + tex.drawn.rows)}));
+        const render::TexelRequest& at = tex.placed;  // a store result's overview texels cover whole blocks
+        const ImVec2 a = im_vec(to_screen(v.xf, cv, {double(at.j0), double(at.i0)}));
+        const ImVec2 b = im_vec(to_screen(v.xf, cv, {double(at.j0 + at.cols), double(at.i0 + at.rows)}));
         dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex.gl_name)), a, b, ImVec2(0, 0),
                      ImVec2(tex.u1, tex.v1));
     }

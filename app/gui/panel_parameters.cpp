@@ -5,8 +5,10 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
+#include "cli_common.hpp"
 #include "dpviz/hmm.hpp"
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
@@ -21,6 +23,22 @@ void param_slider(AppState& s, const char* label, int* v, int lo, int hi, const 
     if (ImGui::SliderInt(label, v, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp)) request_compute(s, false);
     if (ImGui::IsItemDeactivatedAfterEdit()) request_compute(s, true);
     if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+}
+
+// The same for a score or gap cost with two decimals, as `dpviz align` takes them (Ctrl+click
+// types one); the value snaps to hundredths. A double, not a float: every hundredth up to the
+// engine's 10^6 rounds back to itself.
+void score_slider(AppState& s, const char* label, Hundredths* v, double lo, double hi, const char* help) {
+    double x = double(v->value) / 100.0;
+    if (ImGui::SliderScalar(label, ImGuiDataType_Double, &x, &lo, &hi, "%.2f", ImGuiSliderFlags_AlwaysClamp)) {
+        const Hundredths snapped{std::llround(x * 100.0)};
+        if (snapped != *v) {
+            *v = snapped;
+            request_compute(s, false);
+        }
+    }
+    if (ImGui::IsItemDeactivatedAfterEdit()) request_compute(s, true);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (two decimals; Ctrl+click to type one)", help);
 }
 
 
@@ -120,17 +138,21 @@ void draw_parameters(AppState& s) {
                 request_compute(s, true);
             }
         } else {
-            param_slider(s, "match", &p.match, 1, 20);
-            param_slider(s, "mismatch", &p.mismatch, -20, 0);
+            score_slider(s, "match", &p.match, 1, 20, "score of two identical residues");
+            score_slider(s, "mismatch", &p.mismatch, -20, 0, "score of two different residues (0 or less)");
         }
     }
     if (uses_gap_penalties(p.algo)) {
-        param_slider(s, "gap open", &p.gap_open, 1, 40, "cost of a gap's first residue");
-        param_slider(s, "gap extend", &p.gap_extend, 1, 40,
+        score_slider(s, "gap open", &p.gap_open, 1, 40, "cost of a gap's first residue");
+        // From 0: the default extend is EMBOSS's 0.5.
+        score_slider(s, "gap extend", &p.gap_extend, 0, 40,
                      "cost of each further residue; a gap of length k costs open + (k-1)*extend");
         bool linear = p.gap_open == p.gap_extend;
         if (ImGui::Checkbox("linear gaps (extend = open)", &linear)) {
-            p.gap_extend = linear ? p.gap_open : std::max(1, p.gap_open / 10);
+            // Back to affine at the defaults' ratio (10 / 0.5), at least a hundredth.
+            const int64_t affine =
+                std::max<int64_t>(1, p.gap_open.value * app::kDefaultGapExtend / app::kDefaultGapOpen);
+            p.gap_extend = linear ? p.gap_open : Hundredths{std::min(affine, p.gap_open.value)};
             request_compute(s, true);
         }
     }

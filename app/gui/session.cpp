@@ -25,8 +25,9 @@ constexpr size_t kMaxSavedPaste = size_t(1) << 20;
 constexpr size_t kMaxLineBytes = 2 * kMaxSavedPaste + 64;
 constexpr uintmax_t kMaxSessionBytes = 8u << 20;
 constexpr int kMaxRecent = 12;
-// The engine's bound for scores and penalties (problem.cpp's kMaxPenalty).
-constexpr int kMaxScore = 1000000;
+// The engine's bound for scores and penalties, and for the band here too.
+constexpr int kMaxScore = kMaxScoreMagnitude;
+constexpr int64_t kMaxHundredths = int64_t(kMaxScoreMagnitude) * 100;
 
 // One line per value: backslash, newline and carriage return escaped.
 std::string escape(const std::string& s) {
@@ -59,6 +60,15 @@ bool parse_int(const std::string& v, int& out, int lo = -kMaxScore, int hi = kMa
     const long x = std::strtol(v.c_str(), &end, 10);
     if (v.empty() || *end != '\0' || errno == ERANGE || x < lo || x > hi) return false;
     out = int(x);
+    return true;
+}
+
+// A score or gap cost as `dpviz align` reads it, in [lo, hi] hundredths: "0.5", "10.25", and
+// the whole numbers older sessions wrote.
+bool parse_score(const std::string& v, Hundredths& out, int64_t lo, int64_t hi) {
+    const auto h = parse_hundredths("score", v);
+    if (!h || h->value < lo || h->value > hi) return false;
+    out = *h;
     return true;
 }
 
@@ -96,8 +106,10 @@ std::string session_text(const AppState& s) {
     o << "algo=" << algorithm_name(p.algo) << "\n";
     o << "scoring=" << (p.scoring == ScoringMode::matrix ? "matrix" : "match") << "\n";
     o << "matrix=" << escape(p.matrix) << "\n";
-    o << "match=" << p.match << "\nmismatch=" << p.mismatch << "\n";
-    o << "gap_open=" << p.gap_open << "\ngap_extend=" << p.gap_extend << "\n";
+    // In the user's units, as typed: "0.5" (an older dpviz, which read whole numbers only,
+    // ignores such a file and starts with its defaults).
+    o << "match=" << p.match.text() << "\nmismatch=" << p.mismatch.text() << "\n";
+    o << "gap_open=" << p.gap_open.text() << "\ngap_extend=" << p.gap_extend.text() << "\n";
     o << "band_on=" << p.band_on << "\nband=" << p.band << "\n";
     o << "dtw_cost=" << dtw_cost_name(p.dtw_cost) << "\n";
     o << "backend=" << int(p.backend) << "\n";
@@ -122,9 +134,13 @@ int apply_lines(AppState& s, const std::string& text, std::string* bad, int* kno
     std::vector<std::string> recent;
     using Setter = std::function<bool(const std::string&)>;
     auto str = [](std::string& dst) { return Setter([&dst](const std::string& v) { dst = v; return true; }); };
-    // Scores and penalties as the engine takes them: a negative gap or band is no session's.
+    // A negative band is no session's.
     auto num = [](int& dst, int lo, int hi) {
         return Setter([&dst, lo, hi](const std::string& v) { return parse_int(v, dst, lo, hi); });
+    };
+    // Match > 0, mismatch <= 0, gaps >= 0 (the engine's rules), at most the engine's bound.
+    auto score = [](Hundredths& dst, int64_t lo, int64_t hi) {
+        return Setter([&dst, lo, hi](const std::string& v) { return parse_score(v, dst, lo, hi); });
     };
     auto flag = [](bool& dst) {
         return Setter([&dst](const std::string& v) {
@@ -147,9 +163,9 @@ int apply_lines(AppState& s, const std::string& text, std::string* bad, int* kno
         {"query.column", str(s.query.column)},      {"target.source", source(s.target.source)},
         {"target.path", str(s.target.path)},        {"target.record", str(s.target.record)},
         {"target.pasted", str(s.target.pasted)},    {"target.column", str(s.target.column)},
-        {"matrix", str(p.matrix)},                  {"match", num(p.match, 1, kMaxScore)},
-        {"mismatch", num(p.mismatch, -kMaxScore, 0)}, {"gap_open", num(p.gap_open, 0, kMaxScore)},
-        {"gap_extend", num(p.gap_extend, 0, kMaxScore)}, {"band_on", flag(p.band_on)},
+        {"matrix", str(p.matrix)},                  {"match", score(p.match, 1, kMaxHundredths)},
+        {"mismatch", score(p.mismatch, -kMaxHundredths, 0)}, {"gap_open", score(p.gap_open, 0, kMaxHundredths)},
+        {"gap_extend", score(p.gap_extend, 0, kMaxHundredths)}, {"band_on", flag(p.band_on)},
         {"band", num(p.band, 0, kMaxScore)},        {"show_path", flag(s.view.show_path)},
         {"show_mask", flag(s.view.show_mask)},      {"show_details", flag(s.view.show_details)},
         {"export.folder", str(s.export_settings.folder)}, {"export.stem", str(s.export_settings.stem)},

@@ -28,6 +28,7 @@ namespace {
 
 using T = std::string;
 
+// A kernel operand: the engine's integer (x score_scale), as the kernels add it.
 T num(int32_t v) { return term_text(v); }
 // An operand that is added: negative numbers in parentheses.
 T addend(int32_t v) {
@@ -71,14 +72,16 @@ T winners(const std::vector<Candidate>& cs) {
     return w.empty() ? T() : w.front();
 }
 
-RecurrenceLine reduce(T lhs, T symbolic, const char* op, const std::vector<Candidate>& cs, int32_t value) {
+// The recurrence in the user's units (the candidates' expressions are): 10.5 at score_scale 2, not 21.
+RecurrenceLine reduce(const Problem& p, T lhs, T symbolic, const char* op, const std::vector<Candidate>& cs,
+                      int32_t value) {
     RecurrenceLine r;
     r.lhs = std::move(lhs);
     r.symbolic = std::move(symbolic);
     std::vector<T> live, vals;
     for (const Candidate& c : cs) {
         live.push_back(c.expr);
-        vals.push_back(num(c.value));
+        vals.push_back(term_text(p, c.value));
     }
     r.live = std::string(op) + "(" + join(live, ", ") + ")";
     r.reduced = std::string(op) + "(" + join(vals, ", ") + ")";
@@ -422,23 +425,23 @@ Inspection inspect_cell(const Problem& p, const MatrixRefs& m, Cell c) {
         case Algorithm::glocal: {
             const T zero = p.algo == Algorithm::local ? ", 0" : "";
             if (p.affine()) {
-                out.recurrences.push_back(reduce("E", "max(H[i][j-1] - open, E[i][j-1] - extend)", "max", x.e_candidates, *x.e));
-                out.recurrences.push_back(reduce("F", "max(H[i-1][j] - open, F[i-1][j] - extend)", "max", x.f_candidates, *x.f));
-                out.recurrences.push_back(reduce("H", "max(H[i-1][j-1] + s, F[i][j], E[i][j]" + zero + ")", "max", x.h_candidates, x.h));
+                out.recurrences.push_back(reduce(p, "E", "max(H[i][j-1] - open, E[i][j-1] - extend)", "max", x.e_candidates, *x.e));
+                out.recurrences.push_back(reduce(p, "F", "max(H[i-1][j] - open, F[i-1][j] - extend)", "max", x.f_candidates, *x.f));
+                out.recurrences.push_back(reduce(p, "H", "max(H[i-1][j-1] + s, F[i][j], E[i][j]" + zero + ")", "max", x.h_candidates, x.h));
             } else {
                 out.recurrences.push_back(
-                    reduce("H", "max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g" + zero + ")", "max", x.h_candidates, x.h));
+                    reduce(p, "H", "max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g" + zero + ")", "max", x.h_candidates, x.h));
             }
             break;
         }
         case Algorithm::edit:
-            out.recurrences.push_back(reduce("D", "min(D[i-1][j-1] + (q != t), D[i-1][j] + 1, D[i][j-1] + 1)", "min", x.h_candidates, x.h));
+            out.recurrences.push_back(reduce(p, "D", "min(D[i-1][j-1] + (q != t), D[i-1][j] + 1, D[i][j-1] + 1)", "min", x.h_candidates, x.h));
             break;
         case Algorithm::lcs:
-            out.recurrences.push_back(reduce("L", "max(L[i-1][j-1] + 1 if q == t, L[i-1][j], L[i][j-1])", "max", x.h_candidates, x.h));
+            out.recurrences.push_back(reduce(p, "L", "max(L[i-1][j-1] + 1 if q == t, L[i-1][j], L[i][j-1])", "max", x.h_candidates, x.h));
             break;
         case Algorithm::dtw: {
-            RecurrenceLine r = reduce("D", "c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1])", "min", x.h_candidates, x.h);
+            RecurrenceLine r = reduce(p, "D", "c(i, j) + min(D[i-1][j-1], D[i-1][j], D[i][j-1])", "min", x.h_candidates, x.h);
             const T cost = num(x.substitution.value_or(kPosInf));
             r.live = cost + " + " + r.live;
             r.reduced = cost + " + " + r.reduced;
@@ -479,12 +482,12 @@ void mono_wrapped(const ImVec4& color, const char* fmt, ...) {
     ImGui::PopFont();
 }
 
-void candidates(const char* title, const std::vector<Candidate>& cs) {
+void candidates(const Problem& p, const char* title, const std::vector<Candidate>& cs) {
     if (cs.empty()) return;
     ImGui::TextDisabled("%s", title);
     for (const Candidate& k : cs)
         mono_wrapped(k.won ? kWon : kLost, "%s %-30s %s = %s", k.won ? "*" : " ", k.label.c_str(), k.expr.c_str(),
-                     term_text(k.value).c_str());
+                     term_text(p, k.value).c_str());
 }
 
 void kernel_table(const char* id, const std::vector<KernelLine>& lines) {
@@ -594,7 +597,7 @@ void draw_inspection(AppState& s) {
         return;
     }
     const Problem& p = c.problem;
-    const Inspection in = inspect_cell(p, c.refs(), *cell);
+    const Inspection in = inspect_cell(p, c.stored() ? c.window(cell->i, cell->i + 1, cell->j, cell->j + 1) : c.refs(), *cell);
     if (p.algo == Algorithm::viterbi) {
         draw_viterbi(c, *cell, s.view.hover.has_value(), in);
         return;
@@ -609,16 +612,16 @@ void draw_inspection(AppState& s) {
         ImGui::Text("query %c   target %c", x.query_residue, x.target_residue);
         if (x.substitution) {
             ImGui::SameLine();
-            ImGui::Text(p.algo == Algorithm::edit ? "   q != t: %d" : "   s(q, t) = %d", *x.substitution);
+            ImGui::Text(p.algo == Algorithm::edit ? "   q != t: %s" : "   s(q, t) = %s", term_text(p, *x.substitution).c_str());
         }
         if (uses_gap_penalties(p.algo))
-            text_wrapped("gaps: %s", p.affine() ? ("open " + std::to_string(p.gaps.open) + ", extend " + std::to_string(p.gaps.extend) + " (affine: H, E, F)").c_str()
-                                               : ("g = " + std::to_string(p.gaps.open) + " (linear)").c_str());
+            text_wrapped("gaps: %s", p.affine() ? ("open " + p.score_text(p.gaps.open) + ", extend " + p.score_text(p.gaps.extend) + " (affine: H, E, F)").c_str()
+                                               : ("g = " + p.score_text(p.gaps.open) + " (linear)").c_str());
     }
     ImGui::Separator();
     if (in.border) {
         text_wrapped("Border cell: %s.", in.border_rule.c_str());
-        ImGui::Text("value %s", term_text(x.h).c_str());
+        ImGui::Text("value %s", term_text(p, x.h).c_str());
         return;
     }
     ImGui::TextDisabled("recurrence");
@@ -626,12 +629,12 @@ void draw_inspection(AppState& s) {
     for (const RecurrenceLine& r : in.recurrences) {
         mono_wrapped(ink, "%s = %s", r.lhs.c_str(), r.symbolic.c_str());
         mono_wrapped(ink, "  = %s", r.live.c_str());
-        mono_wrapped(ink, "  = %s = %s", r.reduced.c_str(), term_text(r.value).c_str());
+        mono_wrapped(ink, "  = %s = %s", r.reduced.c_str(), term_text(p, r.value).c_str());
         if (!r.winner.empty()) mono_wrapped(kWon, "  won: %s", r.winner.c_str());
     }
-    candidates("H candidates (* = its direction bit is set)", x.h_candidates);
-    candidates("E (gap in the query, from the left)", x.e_candidates);
-    candidates("F (gap in the target, from above)", x.f_candidates);
+    candidates(p, "H candidates (* = its direction bit is set)", x.h_candidates);
+    candidates(p, "E (gap in the query, from the left)", x.e_candidates);
+    candidates(p, "F (gap in the target, from above)", x.f_candidates);
     ImGui::Separator();
     char bits[16];
     for (int k = 0; k < 8; ++k) bits[k] = (x.bits >> (7 - k)) & 1 ? '1' : '0';
@@ -642,6 +645,10 @@ void draw_inspection(AppState& s) {
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     text_wrapped("what the GPU kernel executes for this cell (levels path and matrix: bits kept)");
+    // Fractional scores are integers there (types.hpp): say so, or the numbers would not match.
+    if (p.score_scale != 1)
+        text_wrapped("in the engine's integers: every score x %d (gap open %s is %d, extend %s is %d)", p.score_scale,
+                     p.score_text(p.gaps.open).c_str(), p.gaps.open, p.score_text(p.gaps.extend).c_str(), p.gaps.extend);
     ImGui::PopStyleColor();
     kernel_table("with_dirs", in.with_dirs);
     if (ImGui::TreeNode("score only (no direction bits: the fused add-max form)")) {

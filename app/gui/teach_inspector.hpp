@@ -25,12 +25,14 @@ struct BitFlag {
 };
 
 // One recurrence with its live numbers: "H = max(12 + (-1), 9 - 10, 0)" and what it evaluates to.
+// The numbers are in the user's units (value_text: "max(4.5 - 0.5, ...)" at score_scale 2); the
+// kernel lines below keep the engine's integers (x score_scale), which is what the kernels add.
 struct RecurrenceLine {
     std::string lhs;       // "H", "E", "F", "D", "L"; Viterbi "delta(L, 17)" (ln p), "q" (fixed point)
     std::string symbolic;  // "max(H[i-1][j-1] + s, H[i-1][j] - g, H[i][j-1] - g, 0)"
     std::string live;      // "max(12 + (-1), 9 - 10, 8 - 10, 0)"
     std::string reduced;   // "max(11, -1, -2, 0)"
-    int32_t value = 0;     // = the engine's matrix value
+    int32_t value = 0;     // = the engine's matrix value (x score_scale)
     std::string winner;    // "diag", "up = left (tie: both bits set)", "" for none; Viterbi: the
                            // predecessor state, "F (row 1)", with any tie named
 };

@@ -44,19 +44,20 @@ void globins(AppState& s) {
     s.target.record = "HBB_HUMAN";
 }
 
+// The lessons' scores are whole numbers (their texts do the arithmetic).
 void blosum(AppState& s, int open, int extend) {
     s.params.scoring = ScoringMode::matrix;
     s.params.matrix = "BLOSUM62";
-    s.params.gap_open = open;
-    s.params.gap_extend = extend;
+    s.params.gap_open = Hundredths::units(open);
+    s.params.gap_extend = Hundredths::units(extend);
 }
 
 void match_mismatch(AppState& s, int match, int mismatch, int open, int extend) {
     s.params.scoring = ScoringMode::match_mismatch;
-    s.params.match = match;
-    s.params.mismatch = mismatch;
-    s.params.gap_open = open;
-    s.params.gap_extend = extend;
+    s.params.match = Hundredths::units(match);
+    s.params.mismatch = Hundredths::units(mismatch);
+    s.params.gap_open = Hundredths::units(open);
+    s.params.gap_extend = Hundredths::units(extend);
 }
 
 // Every step starts from the same view: matrix with path, no mask, layer H, fitted.

@@ -91,8 +91,8 @@ TEST_F(GlTextureResident, InteropPixelsPathAndHoverValuesEqualTheHostPath) {
         req.query = pasted("q", q);
         req.target = pasted("t", t);
         req.params.algo = cf.algo;
-        req.params.gap_open = cf.open;
-        req.params.gap_extend = cf.extend;
+        req.params.gap_open = Hundredths::units(cf.open);
+        req.params.gap_extend = Hundredths::units(cf.extend);
         req.params.backend = BackendChoice::dpx;
         const auto host = compute(req, false);
         const auto dev = compute(req, true);
@@ -230,8 +230,8 @@ TEST_F(GlTextureResident, AffineLayersAndDtwToo) {
             const auto [q, t] = random_dna_pair(1200, 77);
             req.query = pasted("q", q);
             req.target = pasted("t", t);
-            req.params.gap_open = 8;
-            req.params.gap_extend = 2;
+            req.params.gap_open = Hundredths::units(8);
+            req.params.gap_extend = Hundredths::units(2);
         }
         req.params.algo = algo;
         req.params.backend = BackendChoice::dpx_free;

@@ -94,10 +94,11 @@ TEST_F(GuiFrames, AlgorithmComboAndSliderRecompute) {
     // needed. (The measurement is set here: the test is about the rule, not this machine.)
     s.job.ns_per_cell = 10.0;
     ASSERT_TRUE(live_recompute_ok(s));
-    s.params.gap_open = 4;
+    s.params.gap_open = Hundredths::units(4);
     request_compute(s, /*final_edit=*/false);
     EXPECT_TRUE(s.requests.compute);
-    ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.requests.compute && s.result->problem.gaps.open == 4; }));
+    const auto shown_open = [&] { return s.result->problem.score_text(s.result->problem.gaps.open); };
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.requests.compute && shown_open() == "4"; }));
     EXPECT_NE(s.result->result.score, local_score);
     // A large one (as measured): the same change waits for the release.
     s.job.ns_per_cell = 1e6;
@@ -113,7 +114,7 @@ TEST_F(GuiFrames, TheJobBuildsTheColourTableOfTheChosenColormap) {
     for (const bool automatic : {true, false}) {
         s.view.auto_colormap = automatic;
         s.view.colormap = render::Colormap::magma;
-        s.params.gap_open += 1;  // a new result, computed with this colormap choice
+        s.params.gap_open.value += 100;  // a new result, computed with this colormap choice
         request_compute(s, true);
         ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.requests.compute; })) << s.error;
         const Computed& c = *s.result;
@@ -284,14 +285,14 @@ TEST(GuiJobs, RapidParameterChangesShowTheLatest) {
     Worker w(run_job);
     load_globins(ui, s, w);
     for (int open = 20; open >= 5; --open) {
-        s.params.gap_open = open;
+        s.params.gap_open = Hundredths::units(open);
         s.requests.compute = true;
         ui.frame(s, &w);
     }
     ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.requests.compute; }));
     ui.frame(s, &w);
     ASSERT_TRUE(s.result);
-    EXPECT_EQ(s.result->problem.gaps.open, 5);
+    EXPECT_EQ(s.result->problem.score_text(s.result->problem.gaps.open), "5");
     EXPECT_EQ(s.job.shown, s.job.submitted);
 }
 

@@ -84,8 +84,11 @@ public:
         const unsigned k = pick(100);
         Parameters& p = s_.params;
         if (k < 28) {  // gap penalties (a slider's release)
-            p.gap_open = 1 + int(pick(40));
-            p.gap_extend = 1 + int(pick(unsigned(p.gap_open)));
+            // Whole, half and quarter units, as a slider or a typed value gives them (scales 1, 2, 4).
+            static constexpr int64_t kSteps[] = {100, 50, 25};
+            const int64_t step = kSteps[pick(3)];
+            p.gap_open = Hundredths{step * (1 + int64_t(pick(80)))};
+            p.gap_extend = Hundredths{step * (1 + int64_t(pick(unsigned(p.gap_open.value / step))))};
             request_compute(s_, true);
             current_ = true;
         } else if (k < 36) {  // algorithm; DTW only on the signals, Viterbi only on its model (a recompute)
@@ -107,8 +110,8 @@ public:
                 p.matrix = kMatrices[pick(5)];
             } else {
                 p.scoring = ScoringMode::match_mismatch;
-                p.match = 1 + int(pick(6));
-                p.mismatch = -int(pick(6));
+                p.match = Hundredths{50 * (1 + int64_t(pick(12)))};
+                p.mismatch = Hundredths{-50 * int64_t(pick(12))};
             }
             request_compute(s_, true);
             current_ = true;
@@ -169,8 +172,9 @@ public:
         if (current_) {
             EXPECT_EQ(c.problem.algo, s_.params.algo) << "change " << figures.changes;
             if (uses_gap_penalties(c.problem.algo)) {
-                EXPECT_EQ(c.problem.gaps.open, s_.params.gap_open) << "change " << figures.changes;
-                EXPECT_EQ(c.problem.gaps.extend, s_.params.gap_extend) << "change " << figures.changes;
+                EXPECT_EQ(c.problem.score_text(c.problem.gaps.open), s_.params.gap_open.text()) << "change " << figures.changes;
+                EXPECT_EQ(c.problem.score_text(c.problem.gaps.extend), s_.params.gap_extend.text())
+                    << "change " << figures.changes;
             }
         }
         if (!device_) {

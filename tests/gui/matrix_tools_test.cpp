@@ -114,14 +114,18 @@ TEST_F(GuiMatrixTools, CtrlCCopiesTheHoveredCellAndShiftAddsItsValue) {
     press_key(ui, s, kKeyC, /*ctrl=*/true);
     EXPECT_EQ(ui.clipboard(), "55,52");
     press_key(ui, s, kKeyC, /*ctrl=*/true, /*shift=*/true);
+    // The value in the user's units: the globins' default gaps (10 / 0.5) put the matrix at
+    // score_scale 2, where H holds twice the score.
+    const Problem& p = s.result->problem;
+    ASSERT_EQ(p.score_scale, 2);
     const int32_t h = s.result->grid(Layer::H).at(55, 52);
-    EXPECT_EQ(ui.clipboard(), "55,52," + std::to_string(h));
+    EXPECT_EQ(ui.clipboard(), "55,52," + format_score(h, 2));
 
     // Layer E shown (globins are affine): its value.
     s.view.layer = Layer::E;
     ui.frame(s, &w);
     press_key(ui, s, kKeyC, /*ctrl=*/true, /*shift=*/true);
-    EXPECT_EQ(ui.clipboard(), "55,52," + std::to_string(s.result->grid(Layer::E).at(55, 52)));
+    EXPECT_EQ(ui.clipboard(), "55,52," + format_score(s.result->grid(Layer::E).at(55, 52), 2));
     s.view.layer = Layer::H;
 
     // Mouse away from the matrix, Matrix panel not focused: nothing under the keys, nothing copied.

@@ -61,9 +61,9 @@ TEST(GuiJobs, ANewParameterChangeCancelsTheRunningFillInTheEngine) {
     // A pair big enough that the fill is still running when the change arrives (the test waits
     // for the engine's first progress report, then changes gap open).
     AppState s = long_cpu_fill(7);
-    s.params.gap_open = s.params.gap_extend = 4;  // linear gaps: 5 bytes a cell at level matrix
+    s.params.gap_open = s.params.gap_extend = Hundredths::units(4);  // linear gaps: 5 bytes a cell at level matrix
     std::mutex m;
-    std::vector<std::pair<int, std::optional<ErrorKind>>> outcomes;  // gap open, engine error
+    std::vector<std::pair<Hundredths, std::optional<ErrorKind>>> outcomes;  // gap open, engine error
     Worker w([&](const JobRequest& req, JobContext& ctx) {
         JobOutcome out = run_job(req, ctx);
         std::lock_guard l(m);
@@ -82,7 +82,7 @@ TEST(GuiJobs, ANewParameterChangeCancelsTheRunningFillInTheEngine) {
         if (!filling) std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     ASSERT_TRUE(filling) << "the engine never reported fill progress";
-    s.params.gap_open = s.params.gap_extend = 5;
+    s.params.gap_open = s.params.gap_extend = Hundredths::units(5);
     s.requests.compute = true;
     ui.frame(s, &w);
     EXPECT_GT(s.job.submitted, first);
@@ -94,7 +94,7 @@ TEST(GuiJobs, ANewParameterChangeCancelsTheRunningFillInTheEngine) {
     EXPECT_EQ(s.job.shown, s.job.submitted);
     std::lock_guard l(m);
     ASSERT_EQ(outcomes.size(), 2u);
-    EXPECT_EQ(outcomes[0].first, 4);
+    EXPECT_EQ(outcomes[0].first.text(), "4");
     ASSERT_TRUE(outcomes[0].second.has_value()) << "the superseded fill ran to the end";
     EXPECT_EQ(*outcomes[0].second, ErrorKind::cancelled);  // stopped inside the engine
     EXPECT_FALSE(outcomes[1].second.has_value());

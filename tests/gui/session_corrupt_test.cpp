@@ -29,7 +29,7 @@ std::string a_valid_session() {
     a.target.source = InputSource::paste;
     a.target.pasted = ">t\nACGT\n";
     a.params.algo = Algorithm::global;
-    a.params.gap_open = 7;
+    a.params.gap_open = Hundredths::units(7);
     a.params.band = 12;
     a.recent_files = {"/data/q.fa"};
     return session_text(a);
@@ -78,6 +78,9 @@ std::vector<Corrupt> corrupt_files() {
         {"a zero match", "match=0"},
         {"a positive mismatch", "mismatch=3"},
         {"NaN", "gap_open=nan"},
+        {"three decimals", "gap_extend=0.125"},
+        {"a positive fractional mismatch", "mismatch=0.5"},
+        {"a decimal comma", "gap_open=10,5"},
         {"a float", "band=2.5"},
         {"an exponent", "band=1e3"},
         {"a backend out of range", "backend=7"},
@@ -119,7 +122,7 @@ TEST(GuiSessionCorrupt, SoundFilesStillLoadUnknownKeysAndCrLfIncluded) {
         write_file(dir.file("session.ini"), text);
         AppState s;
         EXPECT_EQ(load_session(s, dir.path()), "");
-        EXPECT_EQ(s.params.gap_open, 7);
+        EXPECT_EQ(s.params.gap_open.text(), "7");
         EXPECT_EQ(s.params.band, 12);
         EXPECT_EQ(s.target.pasted, ">t\nACGT\n");
     }
@@ -127,12 +130,12 @@ TEST(GuiSessionCorrupt, SoundFilesStillLoadUnknownKeysAndCrLfIncluded) {
     for (const char c : good) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
     AppState s;
     EXPECT_EQ(apply_session_file_text(s, crlf), "");
-    EXPECT_EQ(s.params.gap_open, 7);
+    EXPECT_EQ(s.params.gap_open.text(), "7");
     EXPECT_EQ(s.query.path, "/data/q.fa");
     // A file cut exactly at a line's end holds only whole settings: those apply.
     AppState cut;
     EXPECT_EQ(apply_session_file_text(cut, good.substr(0, good.find("gap_open=7\n") + 11)), "");
-    EXPECT_EQ(cut.params.gap_open, 7);
+    EXPECT_EQ(cut.params.gap_open.text(), "7");
     EXPECT_EQ(cut.params.band, AppState{}.params.band);
     // At most 12 recent files, however many lines there are.
     std::string many;
@@ -173,7 +176,7 @@ TEST(GuiSessionCorrupt, SomethingElseInPlaceOfTheFileIsNeverOpened) {
         std::filesystem::create_symlink(dir.file("real.ini"), dir.file("session.ini"));
         AppState s;
         EXPECT_EQ(load_session(s, dir.path()), "");
-        EXPECT_EQ(s.params.gap_open, 7);
+        EXPECT_EQ(s.params.gap_open.text(), "7");
     }
     {
         TempDir dir;  // larger than any session: not read at all
@@ -211,7 +214,8 @@ TEST(GuiSessionCorrupt, SeededRandomFilesNeverCrashTheReader) {
     const char* keys[] = {"gap_open", "gap_extend", "band", "match", "mismatch", "backend", "algo", "colormap",
                           "query.source", "show_mask", "recent", "query.pasted", "nonsense"};
     const char* values[] = {"0", "-1", "1000000", "1000001", "-2147483649", "nan", "inf", "", "=", "\\", "\\n", "1e9",
-                            "0x10", " 5", "local", "dtw", "paste", "magma", "1", "2"};
+                            "0x10", " 5", "local", "dtw", "paste", "magma", "1", "2", "0.5", "-0.25", "10.125", "1,5",
+                            ".", "1000000.01"};
     std::mt19937 rng(2024);
     int taken = 0, ignored = 0;
     for (int k = 0; k < 400; ++k) {
@@ -231,8 +235,11 @@ TEST(GuiSessionCorrupt, SeededRandomFilesNeverCrashTheReader) {
         if (why.empty()) {
             ++taken;
             const Parameters& p = s.params;
-            EXPECT_TRUE(p.gap_open >= 0 && p.gap_open <= 1000000 && p.gap_extend >= 0 && p.gap_extend <= 1000000) << text;
-            EXPECT_TRUE(p.band >= 0 && p.match >= 1 && p.mismatch <= 0) << text;
+            constexpr int64_t kMax = 100'000'000;  // 10^6 in hundredths
+            EXPECT_TRUE(p.gap_open.value >= 0 && p.gap_open.value <= kMax && p.gap_extend.value >= 0 &&
+                        p.gap_extend.value <= kMax)
+                << text;
+            EXPECT_TRUE(p.band >= 0 && p.match.value >= 1 && p.mismatch.value <= 0) << text;
             EXPECT_LE(int(p.backend), int(BackendChoice::cpu));
             EXPECT_LE(s.recent_files.size(), 12u);
         } else {
@@ -257,7 +264,7 @@ TEST(GuiSessionCorrupt, TheGuiStartsWithTheDefaultsAndShowsTheNotice) {
     HeadlessImGui ui;
     Worker w(run_job);
     ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
-    EXPECT_EQ(s.result->problem.gaps.open, AppState{}.params.gap_open);
+    EXPECT_EQ(s.result->problem.score_text(s.result->problem.gaps.open), AppState{}.params.gap_open.text());
     // The menu bar shows it with a button that dismisses it.
     ui.frame(s, &w);
     EXPECT_FALSE(s.notice.empty());  // frames alone leave it

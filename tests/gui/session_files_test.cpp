@@ -49,10 +49,10 @@ TEST(GuiSession, RoundTripKeepsInputsParametersAndRecents) {
     a.target.record = "rec 2";
     a.params.algo = Algorithm::semiglobal;
     a.params.scoring = ScoringMode::match_mismatch;
-    a.params.match = 3;
-    a.params.mismatch = -2;
-    a.params.gap_open = 7;
-    a.params.gap_extend = 2;
+    a.params.match = Hundredths::units(3);
+    a.params.mismatch = Hundredths{-250};
+    a.params.gap_open = Hundredths{1050};
+    a.params.gap_extend = Hundredths{25};
     a.params.backend = BackendChoice::cpu;
     a.params.dtw_cost = DtwCost::squared;
     a.view.auto_colormap = false;
@@ -70,6 +70,38 @@ TEST(GuiSession, RoundTripKeepsInputsParametersAndRecents) {
     EXPECT_EQ(b.view.colormap, render::Colormap::magma);
     EXPECT_TRUE(b.view.show_mask);
     EXPECT_EQ(b.recent_files, a.recent_files);
+}
+
+// Two decimals exactly, in the user's units in the file (10.5, not a float's 10.4999...).
+TEST(GuiSession, FractionalScoresRoundTripInTheUsersUnits) {
+    AppState a;
+    a.params.scoring = ScoringMode::match_mismatch;
+    a.params.match = Hundredths{125};
+    a.params.mismatch = Hundredths{-75};
+    a.params.gap_open = Hundredths{1050};
+    a.params.gap_extend = Hundredths{25};
+    const std::string text = session_text(a);
+    for (const char* line : {"match=1.25\n", "mismatch=-0.75\n", "gap_open=10.5\n", "gap_extend=0.25\n"})
+        EXPECT_NE(text.find(line), std::string::npos) << line << " in\n" << text;
+    TempDir dir;
+    ASSERT_TRUE(save_session(a, dir.path()));
+    AppState b;
+    EXPECT_EQ(load_session(b, dir.path()), "");
+    EXPECT_EQ(b.params.gap_open.value, 1050);
+    EXPECT_EQ(b.params.gap_extend.value, 25);
+    EXPECT_EQ(b.params.match.value, 125);
+    EXPECT_EQ(b.params.mismatch.value, -75);
+    EXPECT_EQ(b.params, a.params);
+}
+
+// A session an older dpviz wrote holds whole numbers: they read as those numbers, not hundredths.
+TEST(GuiSession, OldSessionsWithWholeNumbersStillLoad) {
+    AppState s;
+    EXPECT_EQ(apply_session_file_text(s, "match=3\nmismatch=-2\ngap_open=12\ngap_extend=1\n"), "");
+    EXPECT_EQ(s.params.match.value, 300);
+    EXPECT_EQ(s.params.mismatch.value, -200);
+    EXPECT_EQ(s.params.gap_open.value, 1200);
+    EXPECT_EQ(s.params.gap_extend.value, 100);
 }
 
 TEST(GuiSession, BadAndUnknownLinesAreIgnored) {
@@ -176,7 +208,7 @@ TEST(GuiFiles, AssetsAreFoundFromTheEnvironment) {
 
 TEST(GuiArgs, CommandLineSetsInputsParametersAndMode) {
     AppState session;
-    session.params.gap_open = 99;  // from a saved session: overridden below
+    session.params.gap_open = Hundredths::units(99);  // from a saved session: overridden below
     auto o = parse_gui_args({"gui", "q.fa", "t.fa", "--algo", "global", "--gap-open=5", "--match", "3",
                              "--query-record", "2", "--colormap", "magma", "--screenshot", "/tmp/x.png",
                              "--frames", "4", "--size", "800x600", "--view", "10,20,30", "--hover", "3,4"},
@@ -187,7 +219,7 @@ TEST(GuiArgs, CommandLineSetsInputsParametersAndMode) {
     EXPECT_EQ(o->initial.query.record, "2");
     EXPECT_EQ(o->initial.target.path, "t.fa");
     EXPECT_EQ(o->initial.params.algo, Algorithm::global);
-    EXPECT_EQ(o->initial.params.gap_open, 5);
+    EXPECT_EQ(o->initial.params.gap_open.text(), "5");
     EXPECT_EQ(o->initial.params.scoring, ScoringMode::match_mismatch);
     EXPECT_EQ(o->initial.view.colormap, render::Colormap::magma);
     EXPECT_EQ(o->screenshot, "/tmp/x.png");

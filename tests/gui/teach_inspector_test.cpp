@@ -323,8 +323,8 @@ TEST(TeachInspector, PanelShowsTheClickedCell) {
     s.target.pasted = "CCGATTACATT";
     s.params.algo = Algorithm::global;
     s.params.scoring = ScoringMode::match_mismatch;
-    s.params.gap_open = 5;
-    s.params.gap_extend = 1;
+    s.params.gap_open = Hundredths::units(5);
+    s.params.gap_extend = Hundredths::units(1);
     s.requests.compute = true;
     Worker w(run_job);
     ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;

@@ -34,7 +34,7 @@ TEST(GuiWaits, RunAllBackendsNeverReplacesAnAlignmentNotYetTaken) {
     s.requests.compute = true;
     ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; }));
     for (int round = 1; round <= 5; ++round) {
-        s.params.gap_open = 10 + round;
+        s.params.gap_open = Hundredths::units(10 + round);
         s.requests.compute = true;
         process_requests(s, w);
         for (int k = 0; k < 20000 && w.progress().busy; ++k) std::this_thread::sleep_for(std::chrono::microseconds(100));
@@ -45,11 +45,33 @@ TEST(GuiWaits, RunAllBackendsNeverReplacesAnAlignmentNotYetTaken) {
         process_requests(s, w);
         ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.timings.empty(); })) << round;
         ASSERT_TRUE(s.result);
-        EXPECT_EQ(s.result->problem.gaps.open, 10 + round) << "round " << round << ": the alignment's result was lost";
+        EXPECT_EQ(s.result->problem.score_text(s.result->problem.gaps.open), std::to_string(10 + round))
+            << "round " << round << ": the alignment's result was lost";
         // Only the texture is left, which headless frames never draw (no GL).
         ui.frame(s, &w);
         EXPECT_EQ(pending_work(s, /*want_timings=*/true).rfind("the matrix texture", 0), 0u) << pending_work(s, true);
     }
+}
+
+// Timings are not a result: after an alignment the engine refused, "run all backends" (whose
+// rows then each say why) leaves the error line, which says why the matrix shown is an older one.
+TEST(GuiWaits, RunAllBackendsKeepsTheErrorLineOfARefusedAlignment) {
+    HeadlessImGui ui;
+    AppState s = fresh_state();
+    Worker w(run_job);
+    load_example(s, Example::dtw_signals);
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
+    const uint64_t shown = s.result->id;
+    s.params.band_on = true;
+    s.params.band = 0;  // the signals differ in length: no warping path fits
+    s.requests.compute = true;
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.requests.compute && !s.error.empty(); }));
+    const std::string refused = s.error;
+    EXPECT_NE(refused.find("band"), std::string::npos) << refused;
+    s.requests.run_all_backends = true;
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy && !s.requests.run_all_backends && !s.timings.empty(); }));
+    EXPECT_EQ(s.error, refused);
+    EXPECT_EQ(s.result->id, shown);
 }
 
 TEST(GuiWaits, ViewAndHoverOutsideTheMatrixAreUsageErrorsNamingItsSize) {
@@ -141,7 +163,7 @@ TEST(GuiWaits, PendingWorkNamesWhatIsPending) {
     ui.frame(s, &w);
     EXPECT_EQ(pending_work(s, false), "the matrix texture of the shown 9 x 10 result (rows 0-8, columns 0-9)");
     s.view.texture.result_id = s.result->id;
-    s.view.texture.drawn = s.view.wanted;
+    s.view.texture.drawn = s.view.texture.placed = s.view.wanted;
     EXPECT_EQ(pending_work(s, false), "");
     s.view.center_pending = MatrixView::CenterOn{1, 1, 8};
     EXPECT_EQ(pending_work(s, false), "the matrix panel to center the requested cell");
