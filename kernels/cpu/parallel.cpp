@@ -321,7 +321,7 @@ private:
         x.f.assign(plan_.affine ? chunk : 0, 0);
         const bool e = kernel_.store == Store::matrix || kernel_.store == Store::checkpoints;
         x.e.assign(plan_.affine && e ? chunk : 0, 0);
-        x.dirs.assign(kernel_.store == Store::score ? 0 : chunk, 0);
+        x.dirs.assign(keeps_dirs() ? chunk : 0, 0);
         x.state.assign(size_t(wavefront::kStateVectors) * W_, 0);
         x.query.assign(W_, 0);
         x.lo.assign(W_, 1);
@@ -401,7 +401,7 @@ private:
             chunk.scores = x.scores.data();
             chunk.bottom_h = top_h_.data() + W;
             chunk.bottom_f = top_f_.data() + W;
-            if (kernel_.store != Store::score) {
+            if (keeps_dirs()) {
                 chunk.grid = &r_.dirs.at(i0, 0);
                 chunk.grid_stride = size_t(N_) + 1;
             }
@@ -473,6 +473,9 @@ private:
             pool_row(x.overview, c.i0 + k, lo, hi - lo + 1, v, c.lanes, sign);
         }
     }
+
+    // Direction bits into the grid: at levels path and matrix (a checkpoint fill keeps none).
+    bool keeps_dirs() const { return kernel_.store == Store::dirs || kernel_.store == Store::matrix; }
 
     // Semi-global's end may be in column N: the bands keep it.
     bool keeps_last_column() const { return plan_.rules.end == EndRule::last_row_or_column; }

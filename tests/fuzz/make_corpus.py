@@ -246,6 +246,8 @@ clis = {
     "bad_numbers": ["align", "--gap-open", "1e3", "--threads", "-1", "--seq", "A", "A"],
     "semiglobal_semicolon": ["align", "--algo", "semiglobal", "--matrix", "EDNAFULL", "--seq", "ACGTTT", "CGT"],
     "empty_words": ["align", "", "", "--seq"],
+    "region_table": ["align", "--region", "1:4,0:3", "--table", "-", "--seq", "ACGTAC", "ACGA"],
+    "landscape_table": ["align", "--algo", "global", "--layer", "landscape", "--table", "-", "--seq", "ACGTAC", "ACGA"],
 }
 for name, words in clis.items():
     write("cli", name, b"\0".join(w.encode() for w in words))
