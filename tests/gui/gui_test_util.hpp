@@ -119,6 +119,16 @@ bool frames_until(HeadlessImGui& ui, AppState& s, Worker& w, Pred done, double s
     return true;
 }
 
+// Waits (up to 12 s) until job `id` reports fill progress (0 < fraction < 0.9: still filling).
+inline bool wait_until_filling(Worker& w, uint64_t id) {
+    for (int k = 0; k < 60000; ++k) {
+        const JobProgress p = w.progress();
+        if (p.running_id == id && p.fraction > 0.0 && p.fraction < 0.9) return true;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    return false;
+}
+
 // A click at `pos` (move there, press, release without moving: one frame each).
 inline void click_at(HeadlessImGui& ui, AppState& s, Worker& w, ImVec2 pos) {
     ImGuiIO& io = ImGui::GetIO();

@@ -74,14 +74,7 @@ TEST(GuiJobs, ANewParameterChangeCancelsTheRunningFillInTheEngine) {
     s.requests.compute = true;
     ui.frame(s, &w);
     const uint64_t first = s.job.submitted;
-    // Wait until the engine reports progress of the fill (0 < f < 0.9: still filling).
-    bool filling = false;
-    for (int k = 0; k < 60000 && !filling; ++k) {
-        const JobProgress p = w.progress();
-        filling = p.running_id == first && p.fraction > 0.0 && p.fraction < 0.9;
-        if (!filling) std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-    ASSERT_TRUE(filling) << "the engine never reported fill progress";
+    ASSERT_TRUE(wait_until_filling(w, first)) << "the engine never reported fill progress";
     s.params.gap_open = s.params.gap_extend = Hundredths::units(5);
     s.requests.compute = true;
     ui.frame(s, &w);

@@ -325,14 +325,7 @@ TEST(StoreResult, CancelStopsAStoreFill) {
     HeadlessImGui ui;
     s.requests.compute = true;
     ui.frame(s, &w);
-    const uint64_t id = s.job.submitted;
-    bool filling = false;
-    for (int k = 0; k < 60000 && !filling; ++k) {
-        const JobProgress p = w.progress();
-        filling = p.running_id == id && p.fraction > 0.0 && p.fraction < 0.9;
-        if (!filling) std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
-    ASSERT_TRUE(filling) << "the store fill never reported progress";
+    ASSERT_TRUE(wait_until_filling(w, s.job.submitted)) << "the store fill never reported progress";
     s.requests.cancel = true;
     ui.frame(s, &w);
     EXPECT_EQ(s.error, "cancelled");
