@@ -61,7 +61,6 @@ int32_t min3(int32_t a, int32_t b, int32_t c) { return min2(min2(a, b), c); }
 int32_t addmax(int32_t a, int32_t b, int32_t c) { return max2(a + b, c); }
 int32_t addmin(int32_t a, int32_t b, int32_t c) { return min2(a + b, c); }
 
-int32_t at(const Grid<int32_t>* g, int i, int j) { return g && !g->empty() ? g->at(i, j) : kNegInf; }
 
 // The winners of a candidate list: the names whose bit is set ("diag", "up = left (tie)").
 T winners(const std::vector<Candidate>& cs) {
@@ -145,7 +144,7 @@ std::vector<BitFlag> decode_bits(const Problem& p, uint8_t b) {
 void alignment_kernel(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out) {
     const int i = c.i, j = c.j;
     const bool local = p.algo == Algorithm::local;
-    const int32_t diag = at(m.H, i - 1, j - 1), up = at(m.H, i - 1, j), left = at(m.H, i, j - 1);
+    const int32_t diag = m.value(m.H, i - 1, j - 1), up = m.value(m.H, i - 1, j), left = m.value(m.H, i, j - 1);
     const int32_t s = p.sub(i, j), open = p.gaps.open, ext = p.gaps.extend;
     const int32_t d = diag + s;
     const T relu = local ? "_relu" : "";
@@ -174,7 +173,7 @@ void alignment_kernel(const Problem& p, const MatrixRefs& m, Cell c, Inspection&
                                   local ? "VIADDMNMX.RELU" : "VIADDMNMX", local ? "IADD3 + 2 x FMNMX" : "IADD3 + FMNMX", h});
         return;
     }
-    const int32_t eleft = at(m.E, i, j - 1), fup = at(m.F, i - 1, j);
+    const int32_t eleft = m.value(m.E, i, j - 1), fup = m.value(m.F, i - 1, j);
     const int32_t eo = left - open, ee = eleft - ext, fo = up - open, fe = fup - ext;
     const int32_t e = max2(eo, ee), f = max2(fo, fe);
     out.with_dirs.push_back({"d", dterm, dterm, "IADD3", "IADD3", d});
@@ -354,7 +353,7 @@ void viterbi_kernel(const Problem& p, const MatrixRefs& m, Cell c, Inspection& o
 
 void kernel_lines(const Problem& p, const MatrixRefs& m, Cell c, Inspection& out) {
     const int i = c.i, j = c.j;
-    const int32_t diag = at(m.H, i - 1, j - 1), up = at(m.H, i - 1, j), left = at(m.H, i, j - 1);
+    const int32_t diag = m.value(m.H, i - 1, j - 1), up = m.value(m.H, i - 1, j), left = m.value(m.H, i, j - 1);
     switch (p.algo) {
         case Algorithm::local:
         case Algorithm::global:
