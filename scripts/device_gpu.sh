@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench batch viterbi store diag profile]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench batch viterbi store gpustore diag profile]...
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
 #   googletest/ (Debian's sources), stb/ (headers, libstb.a, stb.pc.in), sm80/*.cubin
 set -u
@@ -127,6 +127,13 @@ if want store; then
     timeout 400 bash scripts/bench_store.sh "$BUILD/app/dpviz" "$OUT/store" > "$OUT/store.txt" 2>&1
     note "result store (CPU backend): rc=$?"
     tail -n 8 "$OUT/store.txt" | tee -a "$SUMMARY"
+fi
+
+if want gpustore; then
+    # The GPU at scale as a user runs dpviz (scripts/bench_gpu_store.sh).
+    timeout 560 bash scripts/bench_gpu_store.sh "$BUILD/app/dpviz" "$OUT/gpustore" > "$OUT/gpustore.txt" 2>&1
+    note "GPU store and ring: rc=$?"
+    tail -n 9 "$OUT/gpustore.txt" | tee -a "$SUMMARY"
 fi
 
 if want batch; then

@@ -4,6 +4,7 @@
 #include <string>
 #include <thread>
 
+#include "dpviz/band_shape.hpp"
 #include "dpviz/engine.hpp"
 #include "dpviz/fault_injection.hpp"
 #include "dpviz/store.hpp"
@@ -129,22 +130,29 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
                          : host_memory_limit();
     if (!limit) return limit.error();
     const uint64_t have = limit->bytes;
-    // `automatic` takes the CPU's result store for a big path or picture even beside a GPU: the GPU
-    // backends keep direction bits, and moving them costs more than the CPU's whole fill (131,072^2
-    // on an H200 machine: 12.3 s and 16.9 GB against 2.4 s and 1.0 GB on its 16 threads,
-    // docs/performance.md).
-    const bool store_pays = p.algo != Algorithm::viterbi &&
-                            (level == OutputLevel::path || (level == OutputLevel::matrix && opt.overview_side > 0)) &&
-                            int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
+    // A big path goes through the result store on every backend: a GPU fill keeps the checkpoint
+    // lines in place of direction bits (moving the bits costs more than the fill: 131,072^2 on an
+    // H200, docs/performance.md). A big picture takes the CPU's store even beside a GPU (the GPU
+    // fill pools no overview).
+    const bool big_picture = p.algo != Algorithm::viterbi && level == OutputLevel::matrix && opt.overview_side > 0 &&
+                             int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
     const bool on_cpu = opt.backend == Backend::cpu ||
-                        (opt.backend == Backend::automatic && (store_pays || !gpu_usable()));
-    const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu);
+                        (opt.backend == Backend::automatic && (big_picture || !gpu_usable()));
+    const bool gpu_store = !on_cpu && level == OutputLevel::path && p.algo != Algorithm::viterbi;
+    const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu || gpu_store);
+    // The GPU's lines are band bottoms: K a power of two, a multiple of a band's rows.
+    if (gpu_store && spacing && ((spacing & (spacing - 1)) != 0 || spacing % gpu_band::kBandRows != 0))
+        return usage_error("checkpoints every " + std::to_string(spacing) + " rows: a GPU keeps them every 2^k >= " +
+                           std::to_string(gpu_band::kBandRows) + " rows");
     // The overview: one texel grid per thread and the merged one.
     const int32_t block = spacing && level == OutputLevel::matrix ? overview_block(p, opt.overview_side) : 0;
     const uint64_t texels = block ? uint64_t(p.rows() / block + 1) * uint64_t(p.cols() / block + 1) : 0;
     const unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-    const uint64_t need = spacing ? estimate_checkpoint_path_bytes(p, spacing) + texels * 4 * (threads + 1)
-                                  : estimate_host_bytes(p, level);
+    // A GPU's lines stay in device memory: the host holds one traceback tile.
+    const uint64_t need = !spacing ? estimate_host_bytes(p, level)
+                          : gpu_store ? estimate_host_bytes(p, OutputLevel::score) + traceback_tile_bytes(p, kMaxCheckpointSpacing)
+                                      : estimate_checkpoint_path_bytes(p, spacing) + texels * 4 * (threads + 1);
+    const int32_t gpu_spacing = !gpu_store || !spacing ? 0 : opt.checkpoint_spacing > 0 ? spacing : kGpuChoosesSpacing;
     if (need > have) {
         // What would fit, in the words of the interface the message appears in.
         const bool cli = opt.hints == HintStyle::command_line;
@@ -170,8 +178,8 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
         case Backend::cpu_reference: r = align_reference(p, ctl); break;
         case Backend::cpu: r = run_cpu(spacing); break;
         case Backend::cuda:
-        case Backend::cuda_portable: r = align_gpu(p, level, opt.backend == Backend::cuda, ctl); break;
-        case Backend::automatic: r = on_cpu ? run_cpu(spacing) : align_gpu(p, level, true, ctl); break;
+        case Backend::cuda_portable: r = align_gpu(p, level, opt.backend == Backend::cuda, ctl, gpu_spacing); break;
+        case Backend::automatic: r = on_cpu ? run_cpu(spacing) : align_gpu(p, level, true, ctl, gpu_spacing); break;
     }
     if (!r && r.error().kind == ErrorKind::device) {
         // A GPU that is missing or faulted never costs the user the answer: the CPU computes it.

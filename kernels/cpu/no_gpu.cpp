@@ -8,9 +8,9 @@ namespace dpviz {
 
 bool gpu_usable() { return gpu_fault::usable_override().value_or(false); }
 
-Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool, const RunControl&) {
+Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool, const RunControl&, int32_t checkpoint_spacing) {
     gpu_fault::Run run;  // this call's allocation and launch numbers
-    if (auto r = run.instead(p, level)) return std::move(*r);
+    if (auto r = run.instead(p, level, checkpoint_spacing)) return std::move(*r);
     return device_error("this dpviz was built without CUDA");
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dpviz/band_shape.hpp"
+#include "dpviz/store.hpp"
 #include "pair_score_plan.hpp"
 
 namespace dpviz::gpu_fault {
@@ -51,7 +52,7 @@ Status launch(const char* kernel) {
 
 }  // namespace
 
-Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec) {
+Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec, int32_t checkpoint_spacing) {
     // DPX or not makes no difference to the sequence.
     std::string no_kernels = "simulated device (";
     no_kernels.append(kEnvVar).append("=").append(spec.text).append("): no kernels to compute with");
@@ -59,7 +60,9 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     if (M == 0 || N == 0) return device_error(no_kernels);  // align_gpu: no interior cell, no kernel
     if (p.algo == Algorithm::viterbi) return device_error(no_kernels);  // no band buffers to mirror
 
-    if (pair_score::applies(p, level)) {
+    const bool store = level == OutputLevel::path && checkpoint_spacing > 0;
+    const OutputLevel fill_level = store ? OutputLevel::score : level;
+    if (pair_score::applies(p, fill_level) && !store) {
         // cuda/pair_score.cu's allocations and launch, in its order.
         SimBuffer sel, tab, row_slots, ctrl;
         DPVIZ_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), 2, "the target selectors"));
@@ -80,13 +83,20 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     const int64_t pitch = (N + 2 * kColPad + 3) / 4 * 4;
     const int64_t A = std::max(1, p.matrix.size());
     const uint64_t cells1 = uint64_t(M + 1) * uint64_t(N + 1);
+    const int64_t ring = gpu_band::ring_rows(int(nbands), fill_level == OutputLevel::score, local && !store,
+                                             8ll * pitch * (affine ? 2 : 1));
+    // The device's own choice of K (kGpuChoosesSpacing) depends on its free memory: the finest here.
+    const int64_t spacing = !store ? (local && ring < nbands - 1 ? gpu_band::kLocateSpacing : 0)
+                            : checkpoint_spacing > 0 ? checkpoint_spacing : kMinCheckpointSpacing;
+    const bool host_locate = local && fill_level == OutputLevel::score && spacing > 0;
 
     // The order of run_gpu's allocations.
     SimBuffer rows, cols, table, bot_h, bot_f, lastcol, loc, rowbest, rowchunk, snap, rowM, dirs, D, H, E, F, Hb, Eb, Fb;
+    SimBuffer ck_col_h, ck_col_e;
     DPVIZ_TRY(rows.allocate(M + kBandRows + 1, 4, "the query rows"));
     DPVIZ_TRY(cols.allocate(N + 2 * kColPad, 4, "the target columns"));
     DPVIZ_TRY(table.allocate(A * A, 4, "the score table"));
-    const uint64_t bot = uint64_t(nbands - 1) * pitch;
+    const uint64_t bot = uint64_t(ring + (spacing ? M / spacing : 0)) * pitch;  // the ring, then the row lines
     DPVIZ_TRY(bot_h.allocate(bot, 8, "the band hand-over row"));
     if (affine) DPVIZ_TRY(bot_f.allocate(bot, 8, "the band hand-over row (F)"));
     DPVIZ_TRY(lastcol.allocate(M + 1, 4, "the last column"));
@@ -94,11 +104,16 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     if (local) {
         DPVIZ_TRY(rowbest.allocate(M + 1, 4, "the row maxima"));
         DPVIZ_TRY(rowchunk.allocate(M + 1, 4, "the row-maximum chunks"));
-        if (level != OutputLevel::matrix)
+        if (level != OutputLevel::matrix && !host_locate)
             DPVIZ_TRY(snap.allocate(nbands * nsnap * snap_fields * 32, 4, "the warp snapshots"));
     }
     if (last_row) DPVIZ_TRY(rowM.allocate(N + 1, 4, "the last row"));
-    if (level == OutputLevel::path) {
+    if (spacing) {
+        const uint64_t col_entries = uint64_t(N / spacing) * uint64_t(M + 1);
+        DPVIZ_TRY(ck_col_h.allocate(col_entries, 4, "the checkpoint columns"));
+        if (affine) DPVIZ_TRY(ck_col_e.allocate(col_entries, 4, "the checkpoint columns (E)"));
+    }
+    if (fill_level == OutputLevel::path) {
         DPVIZ_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));
         DPVIZ_TRY(D.allocate(cells1, 1, "the direction bits"));
     }
@@ -124,9 +139,9 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     // unpacking the matrices and bits at level matrix, the bits at level path.
     DPVIZ_TRY(launch("band_fill"));
     if (level == OutputLevel::matrix) DPVIZ_TRY(launch("unpack_matrix"));
-    if (local && level != OutputLevel::matrix && align_cpu(p, OutputLevel::score, 1).score > 0)
+    if (local && level != OutputLevel::matrix && !host_locate && align_cpu(p, OutputLevel::score, 1).score > 0)
         DPVIZ_TRY(launch("band_locate"));
-    if (level == OutputLevel::path) DPVIZ_TRY(launch("unpack_dirs"));
+    if (fill_level == OutputLevel::path) DPVIZ_TRY(launch("unpack_dirs"));
     return device_error(no_kernels);
 }
 

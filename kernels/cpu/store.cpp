@@ -72,6 +72,16 @@ Checkpoints make_checkpoints(const Problem& p, int32_t spacing, int32_t row_phas
     return c;
 }
 
+Checkpoints checkpoints_on_host(const Problem& p, const Checkpoints& c) {
+    if (!c.source) return c;
+    Checkpoints h = make_checkpoints(p, c.spacing, c.row_phase, c.col_phase);
+    for (int32_t r = h.row_after(0); r <= h.M; r += h.spacing)
+        if (h.N >= 1) c.source->edge(false, r, 1, h.N, h.row(h.row_h, r) + 1, h.affine ? h.row(h.row_f, r) + 1 : nullptr);
+    for (int32_t col = h.col_after(0); col <= h.N; col += h.spacing)
+        if (h.M >= 1) c.source->edge(true, col, 1, h.M, h.col(h.col_h, col) + 1, h.affine ? h.col(h.col_e, col) + 1 : nullptr);
+    return h;
+}
+
 Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& m, int32_t spacing, int32_t row_phase,
                                     int32_t col_phase) {
     Checkpoints c = make_checkpoints(p, spacing, row_phase, col_phase);
@@ -347,6 +357,18 @@ Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, i
                     std::vector<int32_t>& gap) {
         h.resize(size_t(to - from) + 1);
         if (affine) gap.resize(h.size());
+        if (line != 0 && c.source) {
+            // Entry 0 (where the line meets the other border) by the rules, the rest from the source.
+            const size_t first = from == 0 ? 1 : 0;
+            if (first) {
+                const BorderCell b = border_cell(p, !column, line);
+                h[0] = b.h;
+                if (affine) gap[0] = column ? b.e : b.f;
+            }
+            if (from + int32_t(first) <= to)
+                c.source->edge(column, line, from + int32_t(first), to, h.data() + first, affine ? gap.data() + first : nullptr);
+            return;
+        }
         const int32_t* kept_h = line == 0 ? nullptr : column ? c.col(c.col_h, line) : c.row(c.row_h, line);
         const int32_t* kept_gap = line == 0 || !affine ? nullptr : column ? c.col(c.col_e, line) : c.row(c.row_f, line);
         for (int32_t k = from; k <= to; ++k) {
@@ -372,6 +394,7 @@ Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, i
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Windows
 // ---------------------------------------------------------------------------------------------
+
 
 WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs) {
     w.i0 = std::clamp(w.i0, 0, c.M + 1);

@@ -1,6 +1,6 @@
 // The band-wavefront fill shared by every algorithm family: a persistent grid, one warp per band
 // of 32 * kRows rows sweeping all columns (lanes skewed one step, values passed by shuffle),
-// bands pipelined through a bottom-row buffer whose entries carry the launch's epoch.
+// bands pipelined through a bottom-row buffer whose entries carry their band's tag.
 //
 // Index of this file
 //   [SECTION] Algorithm traits       which recurrence, borders, per-column inputs
@@ -182,9 +182,20 @@ struct BandSweep {
         }
     }
 
+    // Band `band`'s bottom row is a row line (Out::store), and the slot of the row buffers it
+    // publishes to: the ring's (band & ring_mask), or past the ring the line's own.
+    __device__ __forceinline__ bool row_line(int band) const {
+        const int bottom = (band + 1) * kBandRows;
+        return kOut == Out::store && (bottom & (p.ck_spacing - 1)) == 0 && bottom <= p.M;
+    }
+    __device__ __forceinline__ int slot_of(int band) const {
+        if (row_line(band)) return p.ring + (band + 1) * kBandRows / p.ck_spacing - 1;
+        return band & p.ring_mask;
+    }
+
     // --- the row above: band 0 computes the border, later bands read band b-1's bottom row ---
-    // Each column travels as a 64-bit {value, epoch} pair (single-copy atomic): the reader spins
-    // until every column it needs carries this launch's epoch. Columns past N are never needed.
+    // Each column travels as a 64-bit {value, tag} pair (single-copy atomic): the reader spins
+    // until every column it needs carries band b-1's tag. Columns past N are never needed.
     static __device__ __forceinline__ void store_pairs(int2* at, int v0, int v1, int tag) {
         const unsigned long long a = (unsigned long long)(unsigned)v0 | ((unsigned long long)(unsigned)tag << 32);
         const unsigned long long c = (unsigned long long)(unsigned)v1 | ((unsigned long long)(unsigned)tag << 32);
@@ -211,14 +222,15 @@ struct BandSweep {
             v.z = kNegInf + kBias;
             v.w = kNegInf + kBias;
         } else {
-            const size_t at = (size_t)(b - 1) * p.bot_pitch + kColPad + j - 1;
+            const size_t at = size_t(slot_of(b - 1)) * p.bot_pitch + kColPad + j - 1;
+            const int tag_above = p.epoch + b - 1;
             int t0, t1;
             load_pairs(p.bot_h + at, v.x, v.y, t0, t1);
-            ok = (j > p.N || t0 == p.epoch) && (j + 1 > p.N || t1 == p.epoch);
+            ok = (j > p.N || t0 == tag_above) && (j + 1 > p.N || t1 == tag_above);
             if constexpr (kAffine) {
                 int u0, u1;
                 load_pairs(p.bot_f + at, v.z, v.w, u0, u1);
-                ok = ok && (j > p.N || u0 == p.epoch) && (j + 1 > p.N || u1 == p.epoch);
+                ok = ok && (j > p.N || u0 == tag_above) && (j + 1 > p.N || u1 == tag_above);
             } else {
                 v.z = v.w = 0;
             }
@@ -364,14 +376,37 @@ struct BandSweep {
 
         // Lane 31 publishes the band's bottom row for the band below.
         if (publishes && lane == 31 && (!kGuard || s >= 31)) {
-            const size_t at = (size_t)b * p.bot_pitch + kColPad + kCols * (s - 31);
-            store_pairs(p.bot_h + at, bh[0], bh[1], p.epoch);
-            if constexpr (kAffine) store_pairs(p.bot_f + at, bf[0], bf[1], p.epoch);
+            const size_t at = size_t(slot_of(b)) * p.bot_pitch + kColPad + kCols * (s - 31);
+            store_pairs(p.bot_h + at, bh[0], bh[1], p.epoch + b);
+            if constexpr (kAffine) store_pairs(p.bot_f + at, bf[0], bf[1], p.epoch + b);
         }
     }
 
-    template <bool kGuard, bool kCap>
-    __device__ void steps(int c, int t0, int t1, bool publishes) {
+    // Checkpoint lines (FillParams::ck_spacing; Out::store). A row line is the bottom row its
+    // band publishes anyway (slot_of() gives it a slot of its own); a lane whose last column of a
+    // step is a column line writes its rows of that line from the state the step leaves.
+    __device__ __forceinline__ void keep_column_line(int s) const {
+        const int j = kCols * (s - lane + 1);
+        const size_t at = size_t(j / p.ck_spacing - 1) * size_t(p.M + 1);
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            const int i = i_lane + r;
+            if (i <= p.M) {
+                p.ck_col_h[at + i] = h[r] - kBias;
+                if constexpr (kAffine) p.ck_col_e[at + i] = e[r] - kBias;
+            }
+        }
+    }
+    // The step of chunk c after which this lane's last column is a column line (columns
+    // 64c - 2 lane + 2 .. 64c - 2 lane + 64 end its steps; K >= 64 puts at most one line there), or -1.
+    __device__ __forceinline__ int column_line_step(int c) const {
+        if (kOut != Out::store) return -1;
+        const int first = kChunkCols * c - kCols * lane + kCols, last = first + kChunkCols - kCols;
+        const int j = (max(first, kCols) + p.ck_spacing - 1) / p.ck_spacing * p.ck_spacing;
+        return j <= last && j <= p.N ? j / kCols + lane - 1 : -1;
+    }
+    template <bool kGuard, bool kCap, bool kLines>
+    __device__ void steps(int c, int t0, int t1, bool publishes, int line_step) {
         // Everything a step reads from shared memory (column inputs, the profile's scores, the
         // row above) is read one step ahead, so its latency hides behind a step's cells. The
         // read-ahead past the part reads entries not written yet (unused; colbuf's tail is 0).
@@ -386,6 +421,9 @@ struct BandSweep {
             int4 next_scv[kCols];
             profile_scores(next_cd, next_scv);
             step<kGuard, kCap>(kSteps * c + t, top, cd, scv, publishes);
+            if constexpr (kLines) {
+                if (kSteps * c + t == line_step) keep_column_line(kSteps * c + t);
+            }
             cd = next_cd;
             top = next_top;
 #pragma unroll
@@ -413,7 +451,8 @@ struct BandSweep {
 
     template <bool kCap>
     __device__ void sweep_impl(int c0, int c1) {
-        const bool publishes = !kLocate && b < p.nbands - 1;
+        // A row line's band publishes even when it is the last: its row is the line.
+        const bool publishes = !kLocate && (b < p.nbands - 1 || row_line(b));
         // The row above is asked for one part (kHandSteps steps) ahead and looked at when that
         // part starts, so a band trails the one above by ~31 + 2 kHandSteps steps, not a chunk.
         bool ok;
@@ -425,6 +464,7 @@ struct BandSweep {
             }
             // Guarded: lanes still before column 1 (chunk 0) or reaching column N.
             const bool guard = c == 0 || kChunkCols * (c + 1) >= p.N;
+            const int line_step = column_line_step(c);
             for (int q = 0; q < kHandParts; ++q) {
                 if (!__all_sync(0xffffffffu, ok)) next = wait_top_values(c, q);
                 __syncwarp();  // lane 31 is done with the stage entries of this part (last chunk)
@@ -435,8 +475,18 @@ struct BandSweep {
                 ok = true;
                 if (q + 1 < kHandParts) next = top_values(c, q + 1, ok);
                 else if (c < c1) next = top_values(c + 1, 0, ok);
-                if (guard) steps<true, kCap>(c, kHandSteps * q, kHandSteps * (q + 1), publishes);
-                else steps<false, kCap>(c, kHandSteps * q, kHandSteps * (q + 1), publishes);
+                // A part where some lane reaches a column line takes the steps that keep it (the
+                // whole warp: a uniform branch), every other part the plain ones.
+                const int s0 = kSteps * c + kHandSteps * q;
+                const bool lines = kOut == Out::store &&
+                                   __any_sync(0xffffffffu, line_step >= s0 && line_step < s0 + kHandSteps);
+                if (guard) {
+                    if (lines) steps<true, kCap, true>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
+                    else steps<true, kCap, false>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
+                } else {
+                    if (lines) steps<false, kCap, true>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
+                    else steps<false, kCap, false>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
+                }
             }
             if constexpr (kLocal && !kLocate) {
 #pragma unroll
@@ -467,8 +517,15 @@ static_assert(gpu_band::profile_bytes_per_warp(3, true) == 3 * 32 * sizeof(int4)
                                                              kColBufInts * sizeof(int),
               "band_shape.hpp counts an int4 as 16 bytes");
 
+// Score-level fills ask ptxas for 5 blocks per multiprocessor (at most 96 registers), and 4 when
+// they keep checkpoint lines: left to itself it picks fewer registers and spills, or more and
+// loses a block (measured with -Xptxas -v; 6 blocks spill the linear-gap kernels, 5 the affine
+// store kernels).
+template <Out kOut>
+inline constexpr int kMinBlocks = kOut == Out::score ? 5 : kOut == Out::store ? 4 : 1;
+
 template <class A, class Ops, Out kOut>
-__global__ void __launch_bounds__(kMaxWarpsPerBlock * 32) band_fill(const FillParams p) {
+__global__ void __launch_bounds__(kMaxWarpsPerBlock * 32, kMinBlocks<kOut>) band_fill(const FillParams p) {
     extern __shared__ int4 smem[];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     const int wpb = blockDim.x >> 5;
@@ -541,6 +598,7 @@ template <class A, class Ops>
 Status launch_level(const FillParams& p, Out out, cudaStream_t s) {
     switch (out) {
         case Out::score: return launch_band<A, Ops, Out::score>(p, s);
+        case Out::store: return launch_band<A, Ops, Out::store>(p, s);
         case Out::path: return launch_band<A, Ops, Out::path>(p, s);
         case Out::matrix: return launch_band<A, Ops, Out::matrix>(p, s);
         case Out::locate: break;

@@ -20,6 +20,7 @@
 #include "view_matrices.hpp"
 #include "viterbi_backend.hpp"
 #include "dpviz/fault_injection.hpp"
+#include "dpviz/store.hpp"
 
 namespace dpviz {
 namespace cuda {
@@ -83,6 +84,10 @@ namespace {
 struct Plan {
     int M = 0, N = 0;
     int nbands = 0, nsteps = 0, nchunks = 0, steps_alloc = 0, nsnap = 0, words = 0, snap_fields = 0;
+    int ring = 0;          // ring slots of the bottom-row buffers (gpu_band::ring_rows)
+    int32_t spacing = 0;   // checkpoint lines every `spacing` rows and columns, or 0
+    int row_lines = 0;     // slots after the ring: the row lines (FillParams::bot_h)
+    bool host_locate = false;  // local: the end cell is found on the host over the lines
     long long pitch = 0;
     bool local = false, last_row = false, affine = false;  // last_row: the end rule reads row M
     uint64_t inputs = 0, pipeline = 0, outputs = 0;
@@ -91,7 +96,8 @@ struct Plan {
 
 int alphabet(const Problem& p) { return std::max(1, p.matrix.size()); }
 
-Plan make_plan(const Problem& p, OutputLevel level) {
+// `level` is the fill's; `spacing` asks for checkpoint lines (the store's path).
+Plan make_plan(const Problem& p, OutputLevel level, int32_t spacing) {
     Plan pl;
     pl.M = p.rows();
     pl.N = p.cols();
@@ -106,14 +112,26 @@ Plan make_plan(const Problem& p, OutputLevel level) {
     pl.words = kRows * kCols * (pl.affine ? 8 : 4) / 32;
     pl.snap_fields = kRows + (pl.affine ? kRows : 0) + 1 + kCols + (pl.affine ? kCols : 0);
     pl.pitch = ((long long)pl.N + 2 * kColPad + 3) / 4 * 4;
+    pl.ring = gpu_band::ring_rows(pl.nbands, level == OutputLevel::score, pl.local && spacing == 0,
+                                  8ll * pl.pitch * (pl.affine ? 2 : 1));
+    if (const char* r = std::getenv("DPVIZ_GPU_RING")) {  // tests and measurements: a smaller ring (2^k rows)
+        int want = 1;
+        while (want * 2 <= std::atoi(r)) want *= 2;
+        if (want < pl.ring) pl.ring = want;
+    }
+    const bool wrapped = pl.ring < pl.nbands - 1;
+    pl.spacing = spacing ? spacing : pl.local && wrapped ? gpu_band::kLocateSpacing : 0;
+    pl.host_locate = pl.local && level == OutputLevel::score && pl.spacing > 0;
+    pl.row_lines = pl.spacing ? pl.M / pl.spacing : 0;
     const uint64_t M1 = uint64_t(pl.M) + 1, N1 = uint64_t(pl.N) + 1;
     const int A = alphabet(p);
     pl.inputs = 4ull * (pl.M + kBandRows + 1) + 4ull * (pl.N + 2 * kColPad) + 4ull * A * A;
-    pl.pipeline = 8ull * uint64_t(std::max(0, pl.nbands - 1)) * pl.pitch * (pl.affine ? 2 : 1);
+    pl.pipeline = 8ull * uint64_t(pl.ring + pl.row_lines) * pl.pitch * (pl.affine ? 2 : 1);
+    if (pl.spacing) pl.pipeline += 4ull * uint64_t(pl.N / pl.spacing) * M1 * (pl.affine ? 2 : 1);  // column lines
     pl.outputs = 4ull * M1 + 16;
     if (pl.local) {
         pl.outputs += 8ull * M1;
-        if (level != OutputLevel::matrix)
+        if (level != OutputLevel::matrix && !pl.host_locate)
             pl.pipeline += 4ull * pl.nbands * pl.nsnap * pl.snap_fields * 32;
     }
     if (pl.last_row) pl.outputs += 4ull * N1;
@@ -251,15 +269,84 @@ Expected<float> elapsed(const Event& a, const Event& b) {
     return ms;
 }
 
+// The lines of an Out::store fill, left in device memory: the host's tiles fetch the edges they
+// restart from (a few kB each), so no line crosses to the host unasked.
+class DeviceLines final : public LineSource {
+public:
+    DeviceBuffer<int2> bot_h, bot_f;        // the ring, then the row lines as {value, tag} pairs (biased)
+    DeviceBuffer<int32_t> col_h, col_e;     // the column lines, unbiased
+    int M = 0, N = 0, K = 0, ring = 0;
+    long long pitch = 0;
+    int32_t bias = 0;
+
+    void edge(bool column, int32_t line, int32_t from, int32_t to, int32_t* h, int32_t* gap) const override {
+        const size_t n = size_t(to - from) + 1;
+        cudaError_t e = cudaSuccess;
+        if (column) {
+            const size_t at = size_t(line / K - 1) * (size_t(M) + 1) + size_t(from);
+            e = cudaMemcpy(h, col_h.get() + at, n * 4, cudaMemcpyDeviceToHost);
+            if (e == cudaSuccess && gap) e = cudaMemcpy(gap, col_e.get() + at, n * 4, cudaMemcpyDeviceToHost);
+        } else {
+            const size_t at = size_t(ring + line / K - 1) * size_t(pitch) + kColPad + size_t(from) - 1;
+            std::vector<int2> pairs(n);
+            e = cudaMemcpy(pairs.data(), bot_h.get() + at, n * 8, cudaMemcpyDeviceToHost);
+            for (size_t x = 0; x < n; ++x) h[x] = pairs[x].x - bias;
+            if (e == cudaSuccess && gap) {
+                e = cudaMemcpy(pairs.data(), bot_f.get() + at, n * 8, cudaMemcpyDeviceToHost);
+                for (size_t x = 0; x < n; ++x) gap[x] = pairs[x].x - bias;
+            }
+        }
+        if (e == cudaSuccess) return;
+        cudaGetLastError();
+        if (error_.empty()) error_ = std::string("reading the checkpoint lines: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+        for (size_t x = 0; x < n; ++x) {  // finite values, so the walk that asked still ends
+            h[x] = 0;
+            if (gap) gap[x] = kNegInf;
+        }
+    }
+    std::string failed() const override { return error_; }
+
+private:
+    mutable std::string error_;
+};
+
+// The end cell of a local fill whose lines were kept: the first cell of row bi with H == best,
+// in the columns chunk `chunk` of its lane covers, recomputed on the host from the checkpoint
+// corner above-left of them (one tile, at most (K + kBandRows) x (K + kChunkCols) cells).
+Expected<Cell> locate_on_host(const Problem& p, const Checkpoints& c, int bi, int chunk, int32_t best) {
+    const int lane = gpu_band::lane_of_row(bi);
+    const int jlo = std::max(1, kChunkCols * chunk - kCols * lane + 1);
+    const int jhi = std::min(c.N, kChunkCols * (chunk + 1) - kCols * lane);
+    const WindowValues v = compute_window(p, c, Window{bi, bi + 1, jlo, jhi + 1}, false);
+    if (const std::string e = c.source ? c.source->failed() : ""; !e.empty()) return device_error(e);
+    for (int j = jlo; j <= jhi; ++j)
+        if (v.H.at(0, j - jlo) == best) return Cell{bi, j};
+    return device_error("internal: end-cell search found no cell with the best score");
+}
+
 }  // namespace
 
-uint64_t estimate_device_bytes(const Problem& p, OutputLevel level) { return make_plan(p, level).total(); }
+uint64_t estimate_device_bytes(const Problem& p, OutputLevel level) { return make_plan(p, level, 0).total(); }
 
 Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const GpuRunOptions& opt) {
+    // The store's path: a score-level fill that keeps checkpoint lines, traced over them.
+    const bool store = level == OutputLevel::path && opt.checkpoint_spacing != 0;
+    const OutputLevel fill_level = store ? OutputLevel::score : level;
     // Local linear score-only pairs of at most 4 residue codes: the one-pair kernel, 2-3x faster
     // on long pairs (docs/performance.md); everything else: the band kernels below.
-    if (pair_score::applies(p, level) && !opt.keep && !opt.owner) return run_pair_score(p, dpx, opt);
-    const Plan pl = make_plan(p, level);
+    if (pair_score::applies(p, fill_level) && !store && !opt.keep && !opt.owner) return run_pair_score(p, dpx, opt);
+    int32_t spacing = store ? opt.checkpoint_spacing : 0;
+    if (spacing == kGpuChoosesSpacing) {
+        size_t free_now = 0, total_now = 0;
+        DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_now, &total_now));
+        spacing = kMaxCheckpointSpacing;
+        for (int32_t k = kMinCheckpointSpacing; k < kMaxCheckpointSpacing; k *= 2)
+            if (make_plan(p, fill_level, k).total() <= free_now / 2) {
+                spacing = k;
+                break;
+            }
+    }
+    const Plan pl = make_plan(p, fill_level, spacing);
     const int M = pl.M, N = pl.N, A = alphabet(p);
     const bool is_dtw = p.algo == Algorithm::dtw;
 
@@ -302,7 +389,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     DPVIZ_TRY(upload(d_rows, rows, s));
     DPVIZ_TRY(upload(d_cols, cols, s));
     DPVIZ_TRY(upload(d_table, table, s));
-    const size_t bot = size_t(std::max(0, pl.nbands - 1)) * size_t(pl.pitch);
+    const size_t bot = size_t(pl.ring + pl.row_lines) * size_t(pl.pitch);
     DPVIZ_TRY(d_bot_h.allocate(bot));
     if (pl.affine) DPVIZ_TRY(d_bot_f.allocate(bot));
     // Epoch 0 never publishes: zeroed pairs read as "not yet written" by every launch below.
@@ -313,12 +400,18 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     if (pl.local) {
         DPVIZ_TRY(d_rowbest.allocate(size_t(M) + 1));
         DPVIZ_TRY(d_rowchunk.allocate(size_t(M) + 1));
-        if (level != OutputLevel::matrix)
+        if (level != OutputLevel::matrix && !pl.host_locate)
             DPVIZ_TRY(d_snap.allocate(size_t(pl.nbands) * pl.nsnap * pl.snap_fields * 32));
     }
     if (pl.last_row) DPVIZ_TRY(d_rowM.allocate(size_t(N) + 1));
+    DeviceBuffer<int32_t> d_ck_col_h, d_ck_col_e;
+    if (pl.spacing) {
+        const size_t col_entries = size_t(N / pl.spacing) * (size_t(M) + 1);
+        DPVIZ_TRY(d_ck_col_h.allocate(col_entries));
+        if (pl.affine) DPVIZ_TRY(d_ck_col_e.allocate(col_entries));
+    }
     const size_t cells1 = (size_t(M) + 1) * (size_t(N) + 1);
-    if (level == OutputLevel::path) {
+    if (fill_level == OutputLevel::path) {
         DPVIZ_TRY(d_dirs.allocate(size_t(pl.nbands) * pl.steps_alloc * 32 * pl.words));
         if (opt.copy_back) DPVIZ_TRY(d_D.allocate(cells1));
     }
@@ -353,6 +446,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.last_row = pl.last_row;
     fp.band = p.band;
     fp.snap_bias = (dpx ? cell::DpxOps::kAlignBias : cell::PortableOps::kAlignBias);
+    const int32_t bias = info_of(p.algo).alignment ? fp.snap_bias : 0;  // of the values the kernels hold (kBias)
     if (const char* ns = std::getenv("DPVIZ_GPU_SPIN_NS")) fp.spin_ns = std::max(0, std::atoi(ns));  // measurements
     fp.rows = d_rows.get();
     fp.cols = d_cols.get();
@@ -360,6 +454,11 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.bot_h = d_bot_h.get();
     fp.bot_f = d_bot_f.get();
     fp.bot_pitch = pl.pitch;
+    fp.ring_mask = pl.ring < pl.nbands - 1 ? pl.ring - 1 : -1;
+    fp.ring = pl.ring;
+    fp.ck_spacing = pl.spacing;
+    fp.ck_col_h = d_ck_col_h.get();
+    fp.ck_col_e = d_ck_col_e.get();
     fp.lastcol = d_lastcol.get();
     fp.rowbest = d_rowbest.get();
     fp.rowchunk = d_rowchunk.get();
@@ -391,7 +490,8 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const auto report = [&](double f) { if (opt.control) opt.control->report(f); };
     if (cancelled()) return cancelled_error();
     report(0.1);
-    const Out out = level == OutputLevel::score ? Out::score : level == OutputLevel::path ? Out::path : Out::matrix;
+    const Out out = fill_level == OutputLevel::score ? (pl.spacing ? Out::store : Out::score)
+                    : level == OutputLevel::path ? Out::path : Out::matrix;
     Event e0, e1, e2, e3;
     DPVIZ_TRY(e0.create());
     DPVIZ_TRY(e1.create());
@@ -399,7 +499,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     DPVIZ_TRY(e3.create());
     std::vector<float> fills;
     for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
-        fp.epoch = rep + 1;
+        fp.epoch = 1 + rep * (pl.nbands + 1);  // tags epoch .. epoch + nbands - 1: none of another launch's
         DPVIZ_CUDA_CHECK(cudaEventRecord(e0.get(), s));
         DPVIZ_LAUNCH_FAULT_POINT("band_fill");
         DPVIZ_TRY(launch_fill(p, fp, dpx, out, s));
@@ -465,6 +565,28 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
     }
 
+    // The lines stay where the fill wrote them: the checkpoints' source (DeviceLines).
+    std::shared_ptr<Checkpoints> kept;
+    if (pl.spacing) {
+        auto lines = std::make_shared<DeviceLines>();
+        lines->bot_h = std::move(d_bot_h);
+        lines->bot_f = std::move(d_bot_f);
+        lines->col_h = std::move(d_ck_col_h);
+        lines->col_e = std::move(d_ck_col_e);
+        lines->M = M;
+        lines->N = N;
+        lines->K = pl.spacing;
+        lines->ring = pl.ring;
+        lines->pitch = pl.pitch;
+        lines->bias = bias;
+        kept = std::make_shared<Checkpoints>();
+        kept->spacing = pl.spacing;
+        kept->M = M;
+        kept->N = N;
+        kept->affine = pl.affine;
+        kept->source = std::move(lines);
+    }
+
     // The end cell, with the reference's tie-breaks (select_end in cpu/traceback.cpp).
     std::vector<int32_t> lastcol;
     DPVIZ_TRY(download(lastcol, d_lastcol.get(), size_t(M) + 1, s));
@@ -481,6 +603,11 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         if (bi == 0) {
             r.end = {0, 0};
             r.score = 0;
+        } else if (pl.host_locate) {
+            auto end = locate_on_host(p, *kept, bi, rowchunk[bi], best);
+            if (!end) return end.error();
+            r.end = *end;
+            r.score = best;
         } else {
             fp.loc_band = gpu_band::band_of_row(bi);
             fp.loc_lane = gpu_band::lane_of_row(bi);
@@ -521,6 +648,15 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     report(0.6);
     if (level == OutputLevel::score) {
         finish_result(p, r);
+        return r;
+    }
+    if (store) {
+        // The traceback recomputes its tiles from edges it fetches from the device's lines.
+        if (cancelled()) return cancelled_error();
+        report(0.8);
+        r.checkpoints = kept;
+        finish_result(p, r);
+        if (const std::string e = kept->source->failed(); !e.empty()) return device_error(e);
         return r;
     }
 
@@ -566,9 +702,10 @@ bool gpu_usable() {
     return usable;
 }
 
-Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control) {
+Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control,
+                             int32_t checkpoint_spacing) {
     gpu_fault::Run run;  // this call's allocation and launch numbers (DPVIZ_GPU_FAULT, test-only)
-    if (auto r = run.instead(p, level)) return std::move(*r);  // no-device, simulate, bad switch
+    if (auto r = run.instead(p, level, checkpoint_spacing)) return std::move(*r);  // no-device, simulate, bad switch
     if (auto st = cuda::device_ready(); !st) return st.error();
     if (p.algo == Algorithm::viterbi) return align_viterbi_gpu(p, level, dpx, control);
     if (p.rows() == 0 || p.cols() == 0) {
@@ -583,6 +720,7 @@ Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, cons
     }
     cuda::GpuRunOptions opt;
     opt.control = &control;
+    if (level == OutputLevel::path) opt.checkpoint_spacing = checkpoint_spacing;
     return cuda::run_gpu(p, level, dpx, opt);
 }
 

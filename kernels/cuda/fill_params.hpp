@@ -28,7 +28,9 @@ inline constexpr int kColPad = 128;      // padding of column-indexed arrays on 
 
 struct LaunchShape;
 
-enum class Out { score, path, matrix, locate };
+// score: the score and end cell; store: those and the checkpoint lines (ck_*); path: direction
+// bits too; matrix: H, E, F and bits; locate: the local end-cell search's re-run of one band.
+enum class Out { score, store, path, matrix, locate };
 
 struct FillParams {
     int M = 0, N = 0;
@@ -45,12 +47,17 @@ struct FillParams {
     const int32_t* cols = nullptr;   // [N + 2 kColPad], index kColPad + j - 1: profile byte offset or DTW value
     const int32_t* table = nullptr;  // [A * A] score of (query code, target code)
 
-    // Bottom row of band b, column j at b * bot_pitch + kColPad + j - 1, as {value, epoch} pairs:
-    // a column is published when its 64-bit pair carries this launch's epoch (no flags, no fences).
+    // Bottom row of band b, column j at slot * bot_pitch + kColPad + j - 1, as {value, tag} pairs
+    // (biased as the kernel holds them): a column is published when its 64-bit pair carries band
+    // b's tag, epoch + b (no flags, no fences). The slot is b & ring_mask (gpu_band::ring_rows
+    // says when slots are reused); an Out::store fill's row line i = K, 2K, .. <= M has slot
+    // ring + i / K - 1, kept to the end.
     int2* bot_h = nullptr;
     int2* bot_f = nullptr;           // affine: F of that row
     long long bot_pitch = 0;
-    int epoch = 1;                   // > 0, different for every launch over the same buffers
+    int ring_mask = -1;              // a ring of 2^k slots: 2^k - 1; every band its own slot: -1
+    int ring = 0;                    // slots before the row lines'
+    int epoch = 1;                   // > 0; launches over the same buffers use disjoint tags epoch .. epoch + nbands - 1
     int spin_ns = 0;                 // sleep between two polls of the row above (0: spin)
 
     int32_t* lastcol = nullptr;      // [M + 1] H(i, N)
@@ -71,6 +78,13 @@ struct FillParams {
     int32_t* Em = nullptr;
     int32_t* Fm = nullptr;
     uint8_t* Dm = nullptr;
+
+    // Checkpoint lines of an Out::store fill, phase 0: the row lines in bot_h / bot_f (above);
+    // column line j = K, 2K, .. <= N at (j / K - 1) (M + 1) + i (H, and E with affine gaps),
+    // unbiased, as dpviz::Checkpoints lays them out (row 0's entry is the host's: the rules).
+    int ck_spacing = 0;              // K: a power of two, a multiple of kBandRows
+    int32_t* ck_col_h = nullptr;
+    int32_t* ck_col_e = nullptr;
 
     int loc_band = 0, loc_lane = 0, loc_r = 0, loc_chunk = 0, loc_target = 0;  // local end-cell search
     int* loc_out = nullptr;

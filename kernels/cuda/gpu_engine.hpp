@@ -17,6 +17,9 @@ struct GpuRunOptions {
                                           // (interior only; the caller owns them, nothing is copied back)
     const RunControl* control = nullptr;  // checked between stages
     Grid<uint32_t>* owner = nullptr;  // level matrix: gpu_band::pack_owner of the warp lane that computed each cell
+    int32_t checkpoint_spacing = 0;  // level path: a score-level fill that keeps checkpoint lines every K rows and
+                                     // columns (a power of two >= 2 gpu_band::kBandRows, or kGpuChoosesSpacing),
+                                     // traced over them (store.hpp)
 };
 
 // Bytes of device memory a request needs (inputs, pipeline buffers, outputs of the level).

@@ -61,6 +61,24 @@ DPVIZ_BAND_FN int band_count(int M) { return (M + kBandRows - 1) / kBandRows; }
 DPVIZ_BAND_FN int band_steps(int N) { return (N + kCols - 1) / kCols + kLanes - 1; }
 DPVIZ_BAND_FN int band_chunks(int N) { return (band_steps(N) + kSteps - 1) / kSteps; }
 
+// The bottom rows a band hands to the next one. A score-level fill passes them through a ring of
+// kRingRows rows (band b writes slot b mod kRingRows, each entry tagged with its band), so its
+// memory is linear in the lengths. The other levels keep every band's row, and so does local
+// alignment's score level when they fit in kWholeRowsBytes (`row_bytes` a row): its end-cell search
+// re-runs a band over the row above it (past the ring, the search runs on the host over
+// checkpoint lines, kLocateSpacing). Band b + ring overwrites column j of a slot only after band
+// b + 1 has read it: it computes j only after band b + ring - 1 did, and so on up to band b + 1.
+inline constexpr int kRingRows = 64;  // a power of two
+inline constexpr long long kWholeRowsBytes = 4ll << 30;
+DPVIZ_BAND_FN int ring_rows(int nbands, bool score_level, bool local, long long row_bytes) {
+    const int all = nbands > 1 ? nbands - 1 : 0;
+    if (!score_level || all <= kRingRows) return all;
+    return local && row_bytes * all <= kWholeRowsBytes ? all : kRingRows;
+}
+// A local score-level fill whose ring wraps keeps checkpoint lines this far apart (row lines at
+// band bottoms, column lines) for the end-cell search, which then runs on the host over one tile.
+inline constexpr int kLocateSpacing = 4096;
+
 // Bands go to the persistent grid's warps round-robin: warp w of block k (wpb warps per block)
 // runs bands first_band(k, w, wpb), + band_stride(blocks, wpb), ...
 DPVIZ_BAND_FN int first_band(int block, int warp, int wpb) { return block * wpb + warp; }

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "dpviz/engine.hpp"
@@ -35,6 +37,17 @@ struct WindowValues {
     Grid<uint8_t> dirs;
 };
 
+// Where lines live that the host does not hold (a GPU fill's, in device memory): edge() writes
+// entries k = from .. to (from >= 1) of row line `line` (H, and F with affine gaps; column line:
+// H, E) to h[k - from] and gap[k - from]. A failure is kept, not thrown: the values are then the
+// rules' borders, and failed() says why (whoever hands the result on checks it).
+class LineSource {
+public:
+    virtual ~LineSource() = default;
+    virtual void edge(bool column, int32_t line, int32_t from, int32_t to, int32_t* h, int32_t* gap) const = 0;
+    virtual std::string failed() const = 0;
+};
+
 // Restart values on the borders of K x K tiles: the whole of every row i = K, 2K, ... <= M
 // (H, and F for affine gaps: a vertical gap runs across a row border) and of every column
 // j = K, 2K, ... <= N (H, and E: a horizontal gap runs across a column border). Row 0 and column
@@ -48,6 +61,7 @@ struct Checkpoints {
     bool affine = false;
     std::vector<int32_t> row_h, row_f;  // the k-th row line at [k (N + 1), (k + 1) (N + 1))
     std::vector<int32_t> col_h, col_e;  // the k-th column line at [k (M + 1), (k + 1) (M + 1))
+    std::shared_ptr<const LineSource> source;  // when set, the lines are there and the vectors empty
 
     // The first line (rows or columns), the lines up to `last`, whether k is one, the line (or 0)
     // strictly before k >= 1, and the next line after a line (or 0).
@@ -139,6 +153,8 @@ int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget);
 // Empty checkpoints of p at spacing K and the phases (every value kNegInf but where the lines
 // meet the borders), ready for a fill to write.
 Checkpoints make_checkpoints(const Problem& p, int32_t spacing, int32_t row_phase = 0, int32_t col_phase = 0);
+// Checkpoints whose lines are in a source, with the lines copied into the vectors (tests).
+Checkpoints checkpoints_on_host(const Problem& p, const Checkpoints& c);
 // The checkpoints a fill at level matrix implies (the specification the fills are tested against).
 Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& matrix, int32_t spacing, int32_t row_phase = 0,
                                     int32_t col_phase = 0);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Whole-process wall clock and resident memory of dpviz align on the GPU at scale, as a user runs
+# it: a path through the result store (the fill keeps checkpoint lines, the host traces over
+# them) and score-only fills through the bottom-row ring, beside the CPU's store.
+# Usage: [SIZES="131072 1048576"] bash scripts/bench_gpu_store.sh [DPVIZ] [OUTDIR]
+# Prints a markdown table last; the logs stay in OUTDIR.
+set -uo pipefail
+dpviz=${1:-build/app/dpviz}
+out=${2:-$(mktemp -d)}
+sizes=${SIZES:-131072 1048576}
+mkdir -p "$out"
+[[ -x $dpviz ]] || { echo "bench_gpu_store: no dpviz at $dpviz" >&2; exit 2; }
+dpviz=$(realpath "$dpviz")
+
+# Pairs of ~90 % identity, as scripts/bench_store.sh makes them.
+python3 - "$out" $sizes <<'PY'
+import random, sys
+out = sys.argv[1]
+for n in map(int, sys.argv[2:]):
+    rng = random.Random(n)
+    q = ''.join(rng.choice('ACGT') for _ in range(n))
+    t = []
+    for c in q:
+        x = rng.random()
+        if x < 0.05: t.append(rng.choice('ACGT'))
+        elif x < 0.075: continue
+        elif x < 0.1: t.append(c + rng.choice('ACGT'))
+        else: t.append(c)
+    t = ''.join(t)[:n]
+    for name, s in (('q', q), ('t', t)):
+        with open(f'{out}/{name}{n}.fa', 'w') as f:
+            f.write(f'>{name}{n}\n')
+            for k in range(0, len(s), 60): f.write(s[k:k + 60] + '\n')
+PY
+
+rows=()
+run() {  # name, timeout, then the dpviz arguments
+    local name=$1 limit=$2; shift 2
+    local log=${name//[^a-z0-9]/_}
+    timeout "$limit" /usr/bin/time -v "$dpviz" align "$@" > "$out/$log.out" 2> "$out/$log.time"
+    local rc=$? wall rss facts
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$out/$log.time")
+    rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$out/$log.time")
+    facts=$(grep -o '"score":[-0-9.]*\|"backend":"[a-z-]*"\|"fill_ms":[0-9.]*\|"traceback_ms":[0-9.]*\|"checkpoint_spacing":[0-9]*\|"fallback":"[^"]*"' "$out/$log.out" | tr '\n' ' ')
+    rows+=("| $name | \`dpviz align $*\` | rc $rc | ${wall:-?} | ${rss:-?} MiB | $facts |")
+}
+cd "$out"
+for n in $sizes; do
+    run "score $n^2 cuda" 120 --backend cuda --score-only --json "q$n.fa" "t$n.fa"
+    run "path $n^2 cuda" 120 --backend cuda --json "q$n.fa" "t$n.fa"
+    [ "$n" -le 131072 ] && run "path $n^2 auto" 300 --json "q$n.fa" "t$n.fa"
+    [ "$n" -le 131072 ] && run "path $n^2 cpu" 300 --backend cpu --json "q$n.fa" "t$n.fa"
+done
+
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg); cpus: $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+echo "| case | command | exit | wall (m:ss) | resident | JSON |"
+echo "|---|---|---|---|---|---|"
+printf '%s\n' "${rows[@]}"

@@ -1,0 +1,181 @@
+// The GPU fill at scale against the CPU: score-level fills through the bottom-row ring (forced
+// down to two rows, so every band reuses a slot), the checkpoint lines an Out::store fill keeps
+// in device memory against those a whole matrix implies, the path traced over them, the local
+// end cell found on the host, and a 1,048,576^2 affine fill that runs on the GPU. Skips cleanly
+// without a device.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
+#include "gpu_dispatch.hpp"
+#include "gpu_test.hpp"
+#include "kernels/result_compare.hpp"
+
+using namespace dpviz;
+
+namespace {
+
+using test::kDna;
+using test::kProtein;
+using test::random_text;
+
+// DPVIZ_GPU_RING for one scope (the plan reads it on every fill).
+class Ring {
+public:
+    explicit Ring(const char* rows) { setenv("DPVIZ_GPU_RING", rows, 1); }
+    ~Ring() { unsetenv("DPVIZ_GPU_RING"); }
+};
+
+struct Config {
+    std::string name;
+    Algorithm algo;
+    GapPenalties gaps{1, 1};
+    bool protein = false;
+};
+
+// Local linear DNA of four letters at score level goes to the one-pair kernel, not the bands:
+// the DNA alignments here carry an N, the fifth code.
+const std::vector<Config> kConfigs = {
+    {"local-affine-dna", Algorithm::local, {5, 1}},       {"local-linear-protein", Algorithm::local, {4, 4}, true},
+    {"global-affine-dna", Algorithm::global, {4, 2}},     {"semiglobal-linear-dna", Algorithm::semiglobal, {2, 2}},
+    {"glocal-affine-protein", Algorithm::glocal, {10, 2}, true}, {"edit-dna", Algorithm::edit},
+    {"lcs-protein", Algorithm::lcs, {1, 1}, true},        {"dtw", Algorithm::dtw},
+};
+
+Expected<Problem> make(const Config& c, int m, int n, uint32_t seed) {
+    std::mt19937 g(seed);
+    ScoringOptions so;
+    so.gaps = c.gaps;
+    so.match = 3;
+    so.mismatch = -2;
+    if (c.algo == Algorithm::dtw) {
+        auto signal = [&](int len) {
+            std::vector<double> v(static_cast<size_t>(len));
+            double x = 0;
+            for (auto& y : v) y = x += double(int(g() % 2001) - 1000) / 400.0;
+            return v;
+        };
+        return make_dtw_problem({"q", signal(m)}, {"t", signal(n)}, so);
+    }
+    const std::string letters = c.protein ? kProtein : kDna + "N";
+    std::string q = random_text(g, m, letters), t = random_text(g, n, letters);
+    const int len = std::min(m, n) * 3 / 4, qa = int(g() % (m - len + 1)), ta = int(g() % (n - len + 1));
+    for (int k = 0; k < len; ++k)  // a mutated copy: a long path across many bands and lines
+        if (g() % 10) t[size_t(ta + k)] = q[size_t(qa + k)];
+    return make_problem(c.algo, {"q", q}, {"t", t}, so);
+}
+
+const std::vector<std::pair<int, int>> kShapes = {{700, 900}, {1030, 515}, {300, 2100}, {1025, 1024}};
+
+void expect_lines_equal(const Checkpoints& want, const Checkpoints& got, const std::string& what) {
+    EXPECT_EQ(got.spacing, want.spacing) << what;
+    EXPECT_EQ(got.row_h, want.row_h) << what << ": row lines, H";
+    EXPECT_EQ(got.row_f, want.row_f) << what << ": row lines, F";
+    EXPECT_EQ(got.col_h, want.col_h) << what << ": column lines, H";
+    EXPECT_EQ(got.col_e, want.col_e) << what << ": column lines, E";
+}
+
+}  // namespace
+
+TEST(GpuStore, ScoreThroughARingOfTwoRows) {
+    DPVIZ_REQUIRE_GPU();
+    const Ring ring("2");
+    uint32_t seed = 1;
+    for (const Config& c : kConfigs)
+        for (const auto& [m, n] : kShapes) {
+            auto p = make(c, m, n, seed++);
+            ASSERT_TRUE(p) << p.error().message;
+            const DpResult ref = align_reference(*p);
+            for (const bool dpx : {true, false}) {
+                const std::string what = c.name + " " + std::to_string(m) + "x" + std::to_string(n) + (dpx ? " dpx" : "");
+                auto r = align_gpu(*p, OutputLevel::score, dpx);
+                ASSERT_TRUE(r) << what << ": " << r.error().message;
+                test::expect_same(ref, *r, OutputLevel::score, what);
+            }
+        }
+}
+
+TEST(GpuStore, LinesAndPathOverThemEqualTheReference) {
+    DPVIZ_REQUIRE_GPU();
+    uint32_t seed = 100;
+    for (const char* rows : {"64", "2"}) {
+        const Ring ring(rows);
+        for (const Config& c : kConfigs)
+            for (const auto& [m, n] : kShapes)
+                for (const int32_t k : {256, 512}) {
+                    auto p = make(c, m, n, seed++);
+                    ASSERT_TRUE(p) << p.error().message;
+                    DpResult ref = align_reference(*p);
+                    const Checkpoints want = checkpoints_from_matrix(*p, ref, k);
+                    ref.dirs = {};  // the store's path keeps none
+                    for (const bool dpx : {true, false}) {
+                        std::ostringstream what;
+                        what << c.name << " " << m << "x" << n << " K " << k << " ring " << rows << (dpx ? " dpx" : "");
+                        auto r = align_gpu(*p, OutputLevel::path, dpx, {}, k);
+                        ASSERT_TRUE(r) << what.str() << ": " << r.error().message;
+                        ASSERT_TRUE(r->checkpoints) << what.str();
+                        ASSERT_TRUE(r->checkpoints->source) << what.str() << ": the lines left the device";
+                        EXPECT_TRUE(r->dirs.empty()) << what.str() << ": direction bits came back";
+                        expect_lines_equal(want, checkpoints_on_host(*p, *r->checkpoints), what.str());
+                        EXPECT_EQ(r->checkpoints->source->failed(), "") << what.str();
+                        test::expect_same(ref, *r, OutputLevel::path, what.str());
+                    }
+                }
+    }
+}
+
+TEST(GpuStore, BigPathsTakeTheGpuStoreAndMatchTheCpu) {
+    DPVIZ_REQUIRE_GPU();
+    // 8,400^2 cells >= kCheckpointPathCells: align() traces over the GPU's lines.
+    std::mt19937 g(5);
+    const std::string q = random_text(g, 8400, kDna + "N");
+    const std::string t = test::mutate(g, q, kDna, 0.05);
+    for (const Algorithm algo : {Algorithm::local, Algorithm::global, Algorithm::edit}) {
+        ScoringOptions so;
+        so.gaps = {5, 1};
+        auto p = make_problem(algo, {"q", q}, {"t", t}, so);
+        ASSERT_TRUE(p);
+        AlignOptions o;
+        auto gpu = align(*p, o);
+        ASSERT_TRUE(gpu) << gpu.error().message;
+        EXPECT_EQ(gpu->backend, Backend::cuda) << algorithm_name(algo);
+        EXPECT_TRUE(gpu->fallback.empty()) << gpu->fallback;
+        ASSERT_TRUE(gpu->checkpoints) << algorithm_name(algo);
+        o.backend = Backend::cpu;
+        o.path_memory = PathMemory::direction_bits;
+        auto cpu = align(*p, o);
+        ASSERT_TRUE(cpu) << cpu.error().message;
+        cpu->dirs = {};  // the store's path keeps none
+        test::expect_same(*cpu, *gpu, OutputLevel::path, std::string(algorithm_name(algo)));
+    }
+}
+
+TEST(GpuStore, AffineMillionSquaredScoreRunsOnTheGpu) {
+    DPVIZ_REQUIRE_GPU();
+    if (std::getenv("DPVIZ_GPU_TEST_QUICK")) GTEST_SKIP() << "quick run";
+    // A row per band would need 141 GiB of device memory here (more than an H200 has); the
+    // ring, the inputs and the end-cell search's lines every 4,096 rows and columns need about
+    // 4.5 GiB.
+    std::mt19937 g(11);
+    const int n = 1 << 20;
+    const std::string q = random_text(g, n, kDna);
+    const std::string t = test::mutate(g, q, kDna, 0.04).substr(0, size_t(n));
+    ScoringOptions so;
+    so.gaps = {10, 1};
+    so.match = 5;
+    so.mismatch = -4;
+    auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, so);
+    ASSERT_TRUE(p);
+    auto gpu = align_gpu(*p, OutputLevel::score, true);
+    ASSERT_TRUE(gpu) << gpu.error().message;
+    EXPECT_EQ(gpu->backend, Backend::cuda);
+    const DpResult cpu = align_cpu(*p, OutputLevel::score, 0);
+    EXPECT_EQ(gpu->score, cpu.score);
+    EXPECT_EQ(gpu->end, cpu.end);
+}
