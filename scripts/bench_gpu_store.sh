@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Whole-process wall clock and resident memory of dpviz align on the GPU at scale, as a user runs
 # it: a path through the result store (the fill keeps checkpoint lines, the host traces over
-# them) and score-only fills through the bottom-row ring, beside the CPU's store.
-# Usage: [SIZES="131072 1048576"] bash scripts/bench_gpu_store.sh [DPVIZ] [OUTDIR]
+# tiles), score-only fills through the bottom-row ring, beside the CPU's store, and a PNG
+# (the CPU's store: the GPU pools no overview yet).
+# Usage: [SIZES="65536 131072 1048576"] bash scripts/bench_gpu_store.sh [DPVIZ] [OUTDIR]
 # Prints a markdown table last; the logs stay in OUTDIR.
 set -uo pipefail
 dpviz=${1:-build/app/dpviz}
 out=${2:-$(mktemp -d)}
-sizes=${SIZES:-131072 1048576}
+sizes=${SIZES:-65536 131072 1048576}
 mkdir -p "$out"
 [[ -x $dpviz ]] || { echo "bench_gpu_store: no dpviz at $dpviz" >&2; exit 2; }
 dpviz=$(realpath "$dpviz")
@@ -48,6 +49,7 @@ cd "$out"
 for n in $sizes; do
     run "score $n^2 cuda" 120 --backend cuda --score-only --json "q$n.fa" "t$n.fa"
     run "path $n^2 cuda" 120 --backend cuda --json "q$n.fa" "t$n.fa"
+    run "png $n^2 cuda" 120 --backend cuda --png "png$n.png" "q$n.fa" "t$n.fa"
     [ "$n" -le 131072 ] && run "path $n^2 auto" 300 --json "q$n.fa" "t$n.fa"
     [ "$n" -le 131072 ] && run "path $n^2 cpu" 300 --backend cpu --json "q$n.fa" "t$n.fa"
 done

@@ -71,7 +71,13 @@ Expected<Problem> make(const Config& c, int m, int n, uint32_t seed) {
     return make_problem(c.algo, {"q", q}, {"t", t}, so);
 }
 
-const std::vector<std::pair<int, int>> kShapes = {{700, 900}, {1030, 515}, {300, 2100}, {1025, 1024}};
+// DPVIZ_GPU_TEST_QUICK=1 (the compute-sanitizer runs): one shape, one spacing, one block.
+bool quick() { return std::getenv("DPVIZ_GPU_TEST_QUICK") != nullptr; }
+
+const std::vector<std::pair<int, int>> kAllShapes = {{700, 900}, {1030, 515}, {300, 2100}, {1025, 1024}};
+std::vector<std::pair<int, int>> shapes() {
+    return quick() ? std::vector<std::pair<int, int>>{{300, 700}} : kAllShapes;
+}
 
 void expect_lines_equal(const Checkpoints& want, const Checkpoints& got, const std::string& what) {
     EXPECT_EQ(got.spacing, want.spacing) << what;
@@ -88,7 +94,7 @@ TEST(GpuStore, ScoreThroughARingOfTwoRows) {
     const Ring ring("2");
     uint32_t seed = 1;
     for (const Config& c : kConfigs)
-        for (const auto& [m, n] : kShapes) {
+        for (const auto& [m, n] : shapes()) {
             auto p = make(c, m, n, seed++);
             ASSERT_TRUE(p) << p.error().message;
             const DpResult ref = align_reference(*p);
@@ -104,11 +110,11 @@ TEST(GpuStore, ScoreThroughARingOfTwoRows) {
 TEST(GpuStore, LinesAndPathOverThemEqualTheReference) {
     DPVIZ_REQUIRE_GPU();
     uint32_t seed = 100;
-    for (const char* rows : {"64", "2"}) {
+    for (const char* rows : quick() ? std::vector<const char*>{"2"} : std::vector<const char*>{"64", "2"}) {
         const Ring ring(rows);
         for (const Config& c : kConfigs)
-            for (const auto& [m, n] : kShapes)
-                for (const int32_t k : {256, 512}) {
+            for (const auto& [m, n] : shapes())
+                for (const int32_t k : quick() ? std::vector<int32_t>{256} : std::vector<int32_t>{256, 512}) {
                     auto p = make(c, m, n, seed++);
                     ASSERT_TRUE(p) << p.error().message;
                     DpResult ref = align_reference(*p);
@@ -132,6 +138,7 @@ TEST(GpuStore, LinesAndPathOverThemEqualTheReference) {
 
 TEST(GpuStore, BigPathsTakeTheGpuStoreAndMatchTheCpu) {
     DPVIZ_REQUIRE_GPU();
+    if (quick()) GTEST_SKIP() << "quick run";
     // 8,400^2 cells >= kCheckpointPathCells: align() traces over the GPU's lines.
     std::mt19937 g(5);
     const std::string q = random_text(g, 8400, kDna + "N");
@@ -158,7 +165,7 @@ TEST(GpuStore, BigPathsTakeTheGpuStoreAndMatchTheCpu) {
 
 TEST(GpuStore, AffineMillionSquaredScoreRunsOnTheGpu) {
     DPVIZ_REQUIRE_GPU();
-    if (std::getenv("DPVIZ_GPU_TEST_QUICK")) GTEST_SKIP() << "quick run";
+    if (quick()) GTEST_SKIP() << "quick run";
     // A row per band would need 141 GiB of device memory here (more than an H200 has); the
     // ring, the inputs and the end-cell search's lines every 4,096 rows and columns need about
     // 4.5 GiB.
