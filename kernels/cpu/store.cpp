@@ -127,9 +127,23 @@ void pool_row(Overview& o, int32_t i, int32_t j0, int32_t n, const int32_t* valu
     bool unreachable = false;
     int32_t* texels = &o.H.at(i / B, 0);
     for (int32_t c = 0; c < n;) {  // a block of columns at a time: no division per cell
-        const int32_t bj = (j0 + c) / B, last = std::min(n, (bj + 1) * B - j0);
-        int32_t best = texels[bj];
+        const int32_t bj = (j0 + c) / B, first = c, last = std::min(n, (bj + 1) * B - j0);
+        // The block's lowest and largest first (two branch-free operations a cell); only a block
+        // with a value that is not finite (DTW outside its band) is looked at cell by cell.
+        int32_t mn = INT32_MAX, mx = INT32_MIN;
         for (; c < last; ++c) {
+            const int32_t x = sign * values[c * stride];
+            mn = std::min(mn, x);
+            mx = std::max(mx, x);
+        }
+        if (mn > -kScoreBound && mx < kScoreBound) {
+            texels[bj] = o.lowest ? std::min(texels[bj], mn) : std::max(texels[bj], mx);
+            lo = std::min(lo, mn);
+            hi = std::max(hi, mx);
+            continue;
+        }
+        int32_t best = texels[bj];
+        for (c = first; c < last; ++c) {
             const int32_t x = sign * values[c * stride];
             if (x <= -kScoreBound || x >= kScoreBound) {
                 unreachable = true;
