@@ -60,7 +60,7 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
     if (M == 0 || N == 0) return device_error(no_kernels);  // align_gpu: no interior cell, no kernel
     if (p.algo == Algorithm::viterbi) return device_error(no_kernels);  // no band buffers to mirror
 
-    const bool store = level == OutputLevel::path && checkpoint_spacing > 0;
+    const bool store = level == OutputLevel::path && checkpoint_spacing != 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
     if (pair_score::applies(p, fill_level) && !store) {
         // cuda/pair_score.cu's allocations and launch, in its order.

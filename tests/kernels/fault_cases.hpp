@@ -125,9 +125,10 @@ inline void expect_cpu_answer(const Problem& p, OutputLevel level, Backend b, co
 }
 
 // The allocation and launch counts of one align_gpu call on `d` with no fault.
-inline gpu_fault::Counts counts_without_fault(Device d, const Problem& p, OutputLevel level, bool dpx) {
+inline gpu_fault::Counts counts_without_fault(Device d, const Problem& p, OutputLevel level, bool dpx,
+                                              int32_t checkpoint_spacing = 0) {
     const ScopedFault env(with_device(d, ""));
-    (void)align_gpu(p, level, dpx);
+    (void)align_gpu(p, level, dpx, {}, checkpoint_spacing);
     return gpu_fault::last_run();
 }
 

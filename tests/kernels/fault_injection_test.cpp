@@ -3,11 +3,14 @@
 // that says which backend failed how. Leaks on these error paths are the ASan pass's to catch.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "dpviz/store.hpp"
 #include "kernels/fault_cases.hpp"
+#include "kernels/result_compare.hpp"
 
 namespace dpviz::fault_test {
 namespace {
@@ -148,6 +151,50 @@ TEST(GpuFault, EachThreadCountsItsOwnCalls) {
         EXPECT_TRUE(contains(messages[k], gpu_fault::injected_note("alloc:3"))) << messages[k];
         EXPECT_EQ(counts[k].allocations, 3);
     }
+}
+
+TEST(GpuFault, ABigPathTakesTheGpusStoreAndFallsBackToTheCpusStore) {
+    // 8,300^2 cells >= kCheckpointPathCells: on a GPU the path is traced over the lines the GPU
+    // keeps. The simulated device has no kernels, so the CPU's store answers, and says why.
+    std::mt19937 g(3);
+    const std::string q = test::random_text(g, 8300, test::kDna), t = test::mutate(g, q, test::kDna, 0.05);
+    ScoringOptions so;
+    so.gaps = {5, 1};
+    auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, so);
+    ASSERT_TRUE(p);
+    for (const Backend b : kGpuBackends) {
+        SCOPED_TRACE(std::string(backend_name(b)));
+        const ScopedFault env("simulate");
+        AlignOptions opt;
+        opt.backend = b;
+        auto r = align(*p, opt);
+        ASSERT_TRUE(r) << r.error().message;
+        EXPECT_TRUE(contains(r->fallback, "no kernels to compute with")) << r->fallback;
+        ASSERT_TRUE(r->checkpoints);
+        EXPECT_FALSE(r->checkpoints->source) << "the CPU's checkpoints are on the host";
+        // The device's last allocation in the store's sequence is the column lines (no bits).
+        const int64_t allocations = gpu_fault::last_run().allocations;
+        ASSERT_GT(allocations, 0);
+        {
+            const ScopedFault last("simulate,alloc:" + std::to_string(allocations));
+            auto f = align(*p, opt);
+            ASSERT_TRUE(f) << f.error().message;
+            EXPECT_TRUE(contains(f->fallback, "cudaMalloc of the checkpoint columns")) << f->fallback;
+        }
+        DpResult bits = align_cpu(*p, OutputLevel::path, 0);
+        EXPECT_TRUE(r->path == bits.path);
+        EXPECT_EQ(r->alignment.cigar, bits.alignment.cigar);
+        EXPECT_EQ(r->score, bits.score);
+    }
+    // A spacing the GPU cannot keep (not a power of two) is refused, not silently changed.
+    const ScopedFault env("simulate");
+    AlignOptions odd;
+    odd.backend = Backend::cuda;
+    odd.checkpoint_spacing = 300;
+    auto r = align(*p, odd);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::usage);
+    EXPECT_TRUE(contains(r.error().message, "checkpoints every 300 rows")) << r.error().message;
 }
 
 TEST(GpuFault, InjectionPointsOutsideACallNeverFire) {
