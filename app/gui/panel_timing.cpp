@@ -5,8 +5,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
 
+#include "dpviz/band_shape.hpp"
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
 #include "gui/ui_scale.hpp"
@@ -43,7 +46,36 @@ void draw_machine(const AppState& s) {
     }
 }
 
+// A time as the bar prints it, and back: the ratio is taken of these.
+double printed_ms(double ms) { return std::round(ms * 100.0) / 100.0; }
+
 }  // namespace
+
+std::string timing_bar_text(const TimingRow& t, double cpu_ms) {
+    const double ms = printed_ms(t.fill_ms + t.traceback_ms), cpu = printed_ms(cpu_ms);
+    char text[128];
+    if (cpu > 0 && ms > 0 && t.backend != BackendChoice::cpu) {
+        const double r = cpu / ms;
+        if (r >= 1.0) std::snprintf(text, sizeof text, "%.2f GCUPS  %.2f ms  %.1fx faster than the CPU", t.gcups(), ms, r);
+        else std::snprintf(text, sizeof text, "%.2f GCUPS  %.2f ms  %.1fx slower than the CPU", t.gcups(), ms, 1.0 / r);
+    } else {
+        std::snprintf(text, sizeof text, "%.2f GCUPS  %.2f ms", t.gcups(), ms);
+    }
+    return text;
+}
+
+std::string timing_bar_why(const TimingRow& t, double cpu_ms, int rows) {
+    const double ms = t.fill_ms + t.traceback_ms;
+    // Only a small matrix's: below 2048^2 cells a GPU job is mostly its launches and copies.
+    if (t.backend == BackendChoice::cpu || cpu_ms <= 0 || ms <= cpu_ms || t.cells >= int64_t(2048) * 2048) return "";
+    const int bands = (rows + gpu_band::kBandRows - 1) / gpu_band::kBandRows;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "slower than the CPU here: %lld cells keep %d warp%s busy (one a band of %d rows), and the launches "
+                  "and copies of a job cost more than its cells; a GPU gains on big matrices",
+                  static_cast<long long>(t.cells), bands, bands == 1 ? "" : "s", gpu_band::kBandRows);
+    return text;
+}
 
 void draw_timing(AppState& s) {
     if (s.result) {
@@ -94,16 +126,13 @@ void draw_timing(AppState& s) {
         ImGui::TextUnformatted(backend_choice_label(t.backend));
         ImGui::SameLine(ImGui::CalcTextSize("DPX-free").x + ImGui::GetStyle().ItemSpacing.x * 3);
         if (t.available) {
-            const double ms = t.fill_ms + t.traceback_ms;
-            char overlay[96];
-            if (cpu_ms > 0 && t.backend != BackendChoice::cpu)
-                std::snprintf(overlay, sizeof overlay, "%.2f GCUPS  %.2f ms  x%.1f vs CPU", t.gcups(), ms, cpu_ms / ms);
-            else
-                std::snprintf(overlay, sizeof overlay, "%.2f GCUPS  %.2f ms", t.gcups(), ms);
-            ImGui::ProgressBar(best > 0 ? float(t.gcups() / best) : 0.0f, ImVec2(-1, 0), overlay);
+            const std::string overlay = timing_bar_text(t, cpu_ms);
+            ImGui::ProgressBar(best > 0 ? float(t.gcups() / best) : 0.0f, ImVec2(-1, 0), overlay.c_str());
+            const std::string why = s.result ? timing_bar_why(t, cpu_ms, s.result->problem.rows()) : "";
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("fill %.3f ms, traceback %.3f ms, %lld cells; %s", t.fill_ms, t.traceback_ms,
-                                  static_cast<long long>(t.cells), t.note.c_str());
+                ImGui::SetTooltip("fill %.3f ms (the kernel, or the CPU's fill), traceback %.3f ms, %lld cells; %s%s%s",
+                                  t.fill_ms, t.traceback_ms, static_cast<long long>(t.cells), t.note.c_str(),
+                                  why.empty() ? "" : "\n", why.c_str());
         } else {
             ImGui::TextDisabled("not available");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "dpviz/render/heatmap.hpp"
 #include "gui/app_state.hpp"
@@ -15,6 +16,13 @@ void draw_parameters(AppState& s);
 void draw_matrix(AppState& s);
 void draw_alignment(AppState& s);
 void draw_timing(AppState& s);
+// One bar's label of "run all backends": GCUPS, the time (fill + traceback), and against the CPU's
+// row (cpu_ms > 0, its fill + traceback) how many times faster or slower, from the times as
+// printed, so the ratio matches them.
+std::string timing_bar_text(const TimingRow& t, double cpu_ms);
+// Why a GPU row of a small matrix (below 2048^2 cells) is slower than the CPU's, when it is (""
+// otherwise): `rows`, the matrix's rows, say how few warps it keeps busy.
+std::string timing_bar_why(const TimingRow& t, double cpu_ms, int rows);
 void draw_export(AppState& s);
 
 struct PanelEntry {

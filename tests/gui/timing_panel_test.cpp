@@ -1,0 +1,91 @@
+// The timing panel's bars: the ratio each prints against the CPU matches the times it prints
+// (stubbed timings, the bundled globins' among them), and a GPU row slower than the CPU's says why.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "gui/app_state.hpp"
+#include "gui/panels.hpp"
+
+namespace dpviz::gui {
+namespace {
+
+TimingRow row(BackendChoice b, double fill, double traceback, int64_t cells) {
+    TimingRow t;
+    t.backend = b;
+    t.available = true;
+    t.fill_ms = fill;
+    t.traceback_ms = traceback;
+    t.cells = cells;
+    return t;
+}
+
+// What a label prints: its milliseconds, and against the CPU "F x faster" or "F x slower"
+// (factor 0: no comparison printed).
+struct Printed {
+    double ms = 0, factor = 0;
+    bool faster = false;
+};
+Printed read(const std::string& text) {
+    Printed p;
+    double gcups = 0;
+    char word[16] = {};
+    const int n = std::sscanf(text.c_str(), "%lf GCUPS %lf ms %lfx %15s", &gcups, &p.ms, &p.factor, word);
+    EXPECT_GE(n, 2) << text;
+    if (n < 4) p.factor = 0;
+    p.faster = std::string(word) == "faster";
+    return p;
+}
+
+void expect_consistent(const TimingRow& gpu, const TimingRow& cpu) {
+    const double cpu_ms = cpu.fill_ms + cpu.traceback_ms;
+    const std::string cpu_text = timing_bar_text(cpu, cpu_ms), gpu_text = timing_bar_text(gpu, cpu_ms);
+    const Printed c = read(cpu_text), g = read(gpu_text);
+    EXPECT_EQ(c.factor, 0.0) << "the CPU's own bar compares with nothing: " << cpu_text;
+    ASSERT_GT(g.factor, 0.0) << gpu_text;
+    // From the printed times: the factor (rounded to one decimal) and its direction.
+    const double ratio = c.ms / g.ms;
+    EXPECT_EQ(g.faster, ratio >= 1) << gpu_text << " against " << cpu_text;
+    EXPECT_NEAR(g.factor, ratio >= 1 ? ratio : 1 / ratio, 0.05 + 1e-9) << gpu_text << " against " << cpu_text;
+}
+
+TEST(TimingPanel, TheGlobinsRatiosMatchTheirTimes) {
+    // The bundled globins (142 x 147) on an H200: DPX 0.35 ms, DPX-free 0.26, CPU 0.21.
+    const int64_t cells = 142 * 147;
+    const TimingRow dpx = row(BackendChoice::dpx, 0.30, 0.05, cells), free = row(BackendChoice::dpx_free, 0.21, 0.05, cells),
+                    cpu = row(BackendChoice::cpu, 0.16, 0.05, cells);
+    const double cpu_ms = cpu.fill_ms + cpu.traceback_ms;
+    EXPECT_NE(timing_bar_text(dpx, cpu_ms).find("0.35 ms  1.7x slower than the CPU"), std::string::npos)
+        << timing_bar_text(dpx, cpu_ms);
+    EXPECT_NE(timing_bar_text(free, cpu_ms).find("0.26 ms  1.2x slower than the CPU"), std::string::npos)
+        << timing_bar_text(free, cpu_ms);
+    expect_consistent(dpx, cpu);
+    expect_consistent(free, cpu);
+    const std::string why = timing_bar_why(dpx, cpu_ms, 142);
+    EXPECT_NE(why.find("2 warps busy"), std::string::npos) << why;
+    EXPECT_EQ(timing_bar_why(cpu, cpu_ms, 142), "");
+}
+
+TEST(TimingPanel, EveryStubbedRatioMatchesItsTimes) {
+    std::mt19937 g(17);
+    std::uniform_real_distribution<double> ms(0.004, 5000.0);
+    for (int k = 0; k < 2000; ++k) {
+        const TimingRow cpu = row(BackendChoice::cpu, ms(g), ms(g) / 10, 1000000);
+        const TimingRow gpu = row(k % 2 ? BackendChoice::dpx : BackendChoice::dpx_free, ms(g) / 50, ms(g) / 100, 1000000);
+        const double cpu_ms = cpu.fill_ms + cpu.traceback_ms;
+        if (std::round((gpu.fill_ms + gpu.traceback_ms) * 100) == 0 || std::round(cpu_ms * 100) == 0) continue;
+        expect_consistent(gpu, cpu);
+        const bool slower = gpu.fill_ms + gpu.traceback_ms > cpu_ms;
+        EXPECT_EQ(timing_bar_why(gpu, cpu_ms, 1000).empty(), !slower);
+        TimingRow big = gpu;
+        big.cells = int64_t(20000) * 20000;
+        EXPECT_EQ(timing_bar_why(big, cpu_ms, 20000), "") << "no claim about a big matrix";
+        if (HasFailure()) return;
+    }
+}
+
+}  // namespace
+}  // namespace dpviz::gui
