@@ -14,25 +14,7 @@ mkdir -p "$out"
 dpviz=$(realpath "$dpviz")
 
 # Pairs of ~90 % identity, as scripts/bench_store.sh makes them.
-python3 - "$out" $sizes <<'PY'
-import random, sys
-out = sys.argv[1]
-for n in map(int, sys.argv[2:]):
-    rng = random.Random(n)
-    q = ''.join(rng.choice('ACGT') for _ in range(n))
-    t = []
-    for c in q:
-        x = rng.random()
-        if x < 0.05: t.append(rng.choice('ACGT'))
-        elif x < 0.075: continue
-        elif x < 0.1: t.append(c + rng.choice('ACGT'))
-        else: t.append(c)
-    t = ''.join(t)[:n]
-    for name, s in (('q', q), ('t', t)):
-        with open(f'{out}/{name}{n}.fa', 'w') as f:
-            f.write(f'>{name}{n}\n')
-            for k in range(0, len(s), 60): f.write(s[k:k + 60] + '\n')
-PY
+python3 "$(dirname "$0")/make_pairs.py" "$out" $sizes
 
 rows=()
 run() {  # name, timeout, then the dpviz arguments

@@ -69,13 +69,6 @@ const std::vector<Config>& configs() {
     return c;
 }
 
-std::vector<double> random_signal(std::mt19937& g, int n) {
-    std::vector<double> v(static_cast<size_t>(n));
-    double x = 0;
-    for (auto& y : v) { x += double(int(g() % 2001) - 1000) / 400.0; y = x; }
-    return v;
-}
-
 Expected<Problem> make(const Config& c, int m, int n, std::mt19937& g) {
     ScoringOptions so;
     so.gaps = c.gaps;
@@ -83,7 +76,7 @@ Expected<Problem> make(const Config& c, int m, int n, std::mt19937& g) {
     so.mismatch = -3;
     so.dtw_cost = c.cost;
     so.band = c.band;
-    if (c.algo == Algorithm::dtw) return make_dtw_problem({"q", random_signal(g, m)}, {"t", random_signal(g, n)}, so);
+    if (c.algo == Algorithm::dtw) return make_dtw_problem({"q", test::random_walk(g, m)}, {"t", test::random_walk(g, n)}, so);
     if (c.protein && uses_substitution_matrix(c.algo)) so.matrix = protein_matrix();
     const std::string& letters = c.protein ? kProtein : kDna;
     std::string q = random_text(g, m, letters), t = random_text(g, n, letters);

@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "dpviz/engine.hpp"
 
@@ -29,6 +30,17 @@ inline std::string random_text(std::mt19937& g, int n, const std::string& letter
     std::string s(static_cast<size_t>(n), ' ');
     for (auto& c : s) c = letters[g() % letters.size()];
     return s;
+}
+
+// A random walk of n steps of -2.5 .. 2.5 (the GPU tests' DTW signals).
+inline std::vector<double> random_walk(std::mt19937& g, int n) {
+    std::vector<double> v(static_cast<size_t>(n));
+    double x = 0;
+    for (auto& y : v) {
+        x += double(int(g() % 2001) - 1000) / 400.0;
+        y = x;
+    }
+    return v;
 }
 
 // A mutated copy (substitutions, insertions, deletions at `rate` each), so the optimal path is

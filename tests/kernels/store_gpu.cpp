@@ -54,15 +54,7 @@ Expected<Problem> make(const Config& c, int m, int n, uint32_t seed) {
     so.gaps = c.gaps;
     so.match = 3;
     so.mismatch = -2;
-    if (c.algo == Algorithm::dtw) {
-        auto signal = [&](int len) {
-            std::vector<double> v(static_cast<size_t>(len));
-            double x = 0;
-            for (auto& y : v) y = x += double(int(g() % 2001) - 1000) / 400.0;
-            return v;
-        };
-        return make_dtw_problem({"q", signal(m)}, {"t", signal(n)}, so);
-    }
+    if (c.algo == Algorithm::dtw) return make_dtw_problem({"q", test::random_walk(g, m)}, {"t", test::random_walk(g, n)}, so);
     const std::string letters = c.protein ? kProtein : kDna + "N";
     std::string q = random_text(g, m, letters), t = random_text(g, n, letters);
     const int len = std::min(m, n) * 3 / 4, qa = int(g() % (m - len + 1)), ta = int(g() % (n - len + 1));
