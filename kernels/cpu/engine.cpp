@@ -185,7 +185,19 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
         // A GPU that is missing or faulted never costs the user the answer: the CPU computes it.
         // (A cancelled run is not a device error: it ends here with ErrorKind::cancelled.)
         const std::string why = r.error().message;
-        r = run_cpu(checkpoint_spacing_for(p, opt, level, have, true));
+        const int32_t cpu_spacing = checkpoint_spacing_for(p, opt, level, have, true);
+        // The GPU's store held its lines in device memory; the CPU's holds them on the host.
+        if (gpu_store && cpu_spacing) {
+            const uint64_t cpu_need = estimate_checkpoint_path_bytes(p, cpu_spacing);
+            if (cpu_need > have)
+                return resource_error(std::string(backend_name(opt.backend)) + " unavailable (" + why +
+                                      "), and on the CPU " + std::to_string(p.rows()) + " x " +
+                                      std::to_string(p.cols()) + " " + std::string(algorithm_name(p.algo)) +
+                                      " needs " + gib(cpu_need) + " (checkpoints every " +
+                                      std::to_string(cpu_spacing) + " rows and columns) of memory, " + gib(have) +
+                                      " available (" + limit->source + ")");
+        }
+        r = run_cpu(cpu_spacing);
         if (r) r->fallback = std::string(backend_name(opt.backend)) + " unavailable (" + why + "); ran on the CPU";
     }
     if (!r) return r;

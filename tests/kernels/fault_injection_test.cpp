@@ -197,6 +197,26 @@ TEST(GpuFault, ABigPathTakesTheGpusStoreAndFallsBackToTheCpusStore) {
     EXPECT_TRUE(contains(r.error().message, "checkpoints every 300 rows")) << r.error().message;
 }
 
+TEST(GpuFault, AStoreThatFailsOnTheGpuIsRefusedWhenTheCpusStoreDoesNotFit) {
+    // 1,048,576^2: on the GPU the host holds one tile (~0.1 GB); the CPU's checkpoints, even
+    // every 8,192 rows and columns, take ~2 GB. Under a 1 GiB limit the fallback is refused, and
+    // says why, before anything is filled.
+    std::mt19937 g(4);
+    const std::string q = test::random_text(g, 1 << 20, test::kDna);
+    auto p = make_problem(Algorithm::local, {"q", q}, {"t", q}, ScoringOptions{});
+    ASSERT_TRUE(p);
+    const ScopedFault env("simulate");
+    AlignOptions opt;
+    opt.backend = Backend::cuda;
+    opt.memory_limit = uint64_t(1) << 30;
+    auto r = align(*p, opt);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().kind, ErrorKind::resource);
+    EXPECT_TRUE(contains(r.error().message, "cuda unavailable (simulated device")) << r.error().message;
+    EXPECT_TRUE(contains(r.error().message, "checkpoints every 8192 rows and columns")) << r.error().message;
+    EXPECT_EQ(r.error().message.find('\n'), std::string::npos);
+}
+
 TEST(GpuFault, InjectionPointsOutsideACallNeverFire) {
     // The benchmark and the GL view allocate outside align_gpu: the switch leaves them alone.
     const ScopedFault env("simulate,alloc:1,launch:1");
