@@ -159,8 +159,8 @@ TEST(GpuStore, AffineMillionSquaredScoreRunsOnTheGpu) {
     DPVIZ_REQUIRE_GPU();
     if (quick()) GTEST_SKIP() << "quick run";
     // A row per band would need 141 GiB of device memory here (more than an H200 has); the
-    // ring, the inputs and the end-cell search's lines every 4,096 rows and columns need about
-    // 4.5 GiB.
+    // ring (1.1 GB), the inputs and the end-cell search's lines every 4,096 rows and columns
+    // (6.4 GB) need about 7.5 GB.
     std::mt19937 g(11);
     const int n = 1 << 20;
     const std::string q = random_text(g, n, kDna);
