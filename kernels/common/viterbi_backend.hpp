@@ -9,6 +9,7 @@
 
 #include "dpviz/engine.hpp"
 #include "dpviz/hmm.hpp"
+#include "dpviz/store.hpp"
 
 namespace dpviz {
 
@@ -16,17 +17,22 @@ namespace dpviz {
 // viterbi_fixed (the reference); backpointers at levels path and matrix, delta at matrix.
 // `control` is checked, and told the fraction done, every few columns: a cancelled fill returns
 // a cancelled error.
-// `checkpoints`, when given, gets delta of every column t with (t + 1) a multiple of
-// `checkpoint_every` (S values each, in order): what viterbi_traceback_checkpoints restarts from.
+// `kept`, when given (make_checkpoints of the problem: column lines only), gets delta of every
+// kept column (matrix column c = t + 1, rows 1..S): what viterbi_traceback_checkpoints and
+// viterbi_window restart from. `overview`, when given (make_overview of the problem), gets every
+// trellis cell pooled into it: with both, a picture and any window of a trellis of any size.
 Expected<ViterbiFixedResult> viterbi_fill_fast(const FixedHmm& model, std::span<const uint8_t> observations,
                                                OutputLevel level, const RunControl& control = {},
-                                               int32_t checkpoint_every = 0, std::vector<int32_t>* checkpoints = nullptr);
+                                               Checkpoints* kept = nullptr, Overview* overview = nullptr);
 // The state path of a fill that kept only those columns, ending in `last_state` (a possible
-// final state): each segment of `every` columns recomputed from the column before it, its
+// final state): each segment of K columns recomputed from the kept column before it, its
 // backpointers walked back. The path of a fill at level path; memory: one segment's backpointers.
 std::vector<int32_t> viterbi_traceback_checkpoints(const FixedHmm& model, std::span<const uint8_t> observations,
-                                                   const std::vector<int32_t>& checkpoints, int32_t every,
-                                                   int32_t last_state);
+                                                   const Checkpoints& kept, int32_t last_state);
+// compute_window for a trellis: the window's H and (with `with_back`) back, as the grids of a
+// level-matrix result hold them (viterbi_dp_result), recomputed from the kept column before the
+// window's first interior column.
+WindowValues viterbi_window(const Problem& p, const Checkpoints& kept, Window w, bool with_back);
 
 // The end and the traceback of a fast fill (CPU or GPU), once: the best state of the last
 // column, the lowest on ties (EndRule::last_column; score kNegInf and state 0 when every state is
@@ -48,9 +54,12 @@ DpResult viterbi_dp_result(const Problem& p, ViterbiFixedResult v, OutputLevel l
 
 // align_reference, align_cpu and align_gpu for p.algo == Algorithm::viterbi.
 Expected<DpResult> align_viterbi_cpu(const Problem& p, OutputLevel level, bool reference, const RunControl& control);
-// The fast CPU fill at level path in linear memory: delta of every `every`-th column kept, the
-// path by viterbi_traceback_checkpoints (no backpointer grid in the result).
-Expected<DpResult> align_viterbi_cpu_checkpoints(const Problem& p, int32_t every, const RunControl& control);
+// The fast CPU fill at level path through the result store: delta of every `every`-th column kept
+// (DpResult::checkpoints), the path by viterbi_traceback_checkpoints (no backpointer grid in the
+// result); overview_block > 0: the trellis pooled into blocks of that many cells a side too
+// (DpResult::overview), as align_cpu_checkpoints does for the other algorithms.
+Expected<DpResult> align_viterbi_cpu_checkpoints(const Problem& p, int32_t every, const RunControl& control,
+                                                 int32_t overview_block = 0);
 // kernels/cuda/viterbi.cu; without CUDA a device error (cpu/no_gpu.cpp).
 Expected<DpResult> align_viterbi_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control);
 

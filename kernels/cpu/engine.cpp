@@ -105,8 +105,7 @@ namespace {
 // less than the memory.
 // Level matrix takes the store too when the caller takes an overview in place of H.
 int32_t checkpoint_spacing_for(const Problem& p, const AlignOptions& opt, OutputLevel level, uint64_t have, bool cpu) {
-    const bool store_level = level == OutputLevel::path ||
-                             (level == OutputLevel::matrix && opt.overview_side > 0 && p.algo != Algorithm::viterbi);
+    const bool store_level = level == OutputLevel::path || (level == OutputLevel::matrix && opt.overview_side > 0);
     if (!store_level || !cpu) return 0;
     if (opt.path_memory == PathMemory::direction_bits) return 0;
     const bool big = int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
@@ -134,7 +133,7 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     // lines in place of direction bits (moving the bits costs more than the fill: 131,072^2 on an
     // H200, docs/performance.md). A big picture takes the CPU's store even beside a GPU (the GPU
     // fill pools no overview).
-    const bool big_picture = p.algo != Algorithm::viterbi && level == OutputLevel::matrix && opt.overview_side > 0 &&
+    const bool big_picture = level == OutputLevel::matrix && opt.overview_side > 0 &&
                              int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
     const bool on_cpu = opt.backend == Backend::cpu ||
                         (opt.backend == Backend::automatic && (big_picture || !gpu_usable()));

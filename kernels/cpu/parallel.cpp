@@ -644,7 +644,7 @@ Expected<Checkpoints> fill_checkpoints(const Problem& p, int32_t spacing, unsign
 
 Expected<DpResult> align_cpu_checkpoints(const Problem& p, int32_t spacing, unsigned threads,
                                          const RunControl& control, int32_t overview_block) {
-    if (p.algo == Algorithm::viterbi) return align_viterbi_cpu_checkpoints(p, spacing, control);
+    if (p.algo == Algorithm::viterbi) return align_viterbi_cpu_checkpoints(p, spacing, control, overview_block);
     return fill_cpu(p, OutputLevel::path, threads, control, std::make_shared<Checkpoints>(make_checkpoints(p, spacing)),
                     overview_block > 0 ? std::make_shared<Overview>(make_overview(p, overview_block)) : nullptr);
 }

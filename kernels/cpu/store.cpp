@@ -15,6 +15,7 @@
 #include "cell_ops.hpp"
 #include "dpviz/engine.hpp"
 #include "trace_path.hpp"
+#include "viterbi_backend.hpp"
 
 namespace dpviz {
 
@@ -24,7 +25,7 @@ namespace dpviz {
 
 uint64_t checkpoint_bytes(const Problem& p, int32_t spacing) {
     const uint64_t M = uint64_t(p.rows()), N = uint64_t(p.cols()), K = uint64_t(spacing);
-    if (p.algo == Algorithm::viterbi) return 4 * (N / K) * M;  // delta of every K-th column
+    if (p.algo == Algorithm::viterbi) return 4 * (N / K) * (M + 1);  // delta of every K-th column
     const uint64_t layers = p.affine() ? 2 : 1;
     return layers * 4 * ((M / K) * (N + 1) + (N / K) * (M + 1));
 }
@@ -44,6 +45,8 @@ int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget) {
 }
 
 Checkpoints make_checkpoints(const Problem& p, int32_t spacing, int32_t row_phase, int32_t col_phase) {
+    // A trellis keeps column lines only (dpviz/store.hpp): its first row line lies past the last row.
+    if (p.algo == Algorithm::viterbi) row_phase = p.rows() + 1;
     Checkpoints c;
     c.spacing = spacing;
     c.row_phase = row_phase;
@@ -411,6 +414,7 @@ Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, i
 
 
 WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs) {
+    if (p.algo == Algorithm::viterbi) return viterbi_window(p, c, w, with_dirs);  // its own dependency shape
     w.i0 = std::clamp(w.i0, 0, c.M + 1);
     w.i1 = std::clamp(w.i1, w.i0, c.M + 1);
     w.j0 = std::clamp(w.j0, 0, c.N + 1);

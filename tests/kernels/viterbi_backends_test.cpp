@@ -14,6 +14,7 @@
 
 #include "dpviz/engine.hpp"
 #include "dpviz/hmm.hpp"
+#include "dpviz/store.hpp"
 #include "hmm_test_util.hpp"
 #include "viterbi_backend.hpp"
 
@@ -167,19 +168,19 @@ TEST(ViterbiFast, CheckpointedTracebackEqualsTheBackpointerPath) {
             const Hmm m = hmm_test::random_hmm(rng, S, 4, 0.3);
             const size_t T = std::uniform_int_distribution<size_t>(1, 300)(rng);
             const auto obs = hmm_test::random_observations(rng, m, T, rep % 2 == 0);
-            auto fixed = quantize_hmm_for(m, T);
-            ASSERT_TRUE(fixed);
+            const Problem p = viterbi_problem(m, obs);
+            const FixedHmm* fixed = p.hmm_fixed.get();
             auto ref = viterbi_fixed(*fixed, obs, OutputLevel::path);
             ASSERT_TRUE(ref);
             if (ref->score == kNegInf) continue;
             for (const int32_t every : {1, 2, 7, 64, 1000}) {
                 SCOPED_TRACE("S " + std::to_string(S) + " T " + std::to_string(T) + " every " + std::to_string(every));
-                std::vector<int32_t> columns;
-                auto kept = viterbi_fill_fast(*fixed, obs, OutputLevel::score, {}, every, &columns);
+                Checkpoints columns = make_checkpoints(p, every);
+                auto kept = viterbi_fill_fast(*fixed, obs, OutputLevel::score, {}, &columns);
                 ASSERT_TRUE(kept);
-                EXPECT_EQ(columns.size(), T / size_t(every) * size_t(S));
+                EXPECT_EQ(columns.col_lines(), int32_t(T) / every);
                 EXPECT_EQ(kept->score, ref->score);
-                EXPECT_EQ(viterbi_traceback_checkpoints(*fixed, obs, columns, every, kept->last_state), ref->path);
+                EXPECT_EQ(viterbi_traceback_checkpoints(*fixed, obs, columns, kept->last_state), ref->path);
                 ++checked;
             }
         }

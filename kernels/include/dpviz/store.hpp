@@ -29,12 +29,14 @@ struct Window {
 };
 
 // The exact values of a window, as a level-matrix fill holds them: H (the algorithm's value in
-// the user's terms: edit distance, not its negation), E and F for affine gaps, direction bits.
+// the user's terms: edit distance, not its negation), E and F for affine gaps, direction bits;
+// Viterbi: H and, in place of direction bits, the predecessor rows as DpResult::back holds them.
 // Grid cell (r, c) is matrix cell (w.i0 + r, w.j0 + c).
 struct WindowValues {
     Window w;
     Grid<int32_t> H, E, F;
     Grid<uint8_t> dirs;
+    Grid<uint16_t> back;
 };
 
 // Where lines live that the host does not hold (a GPU fill's, in device memory): edge() writes
@@ -53,7 +55,9 @@ public:
 // j = K, 2K, ... <= N (H, and E: a horizontal gap runs across a column border). Row 0 and column
 // 0 follow from the algorithm's rules and are not stored. A phase shifts the lines (rows i > 0
 // with i mod K = row_phase): the landscape's backward fill keeps the lines that mirror the
-// forward ones.
+// forward ones. A trellis (Viterbi) keeps column lines only, delta of every K-th column (each
+// column restarts from the whole column before it, so a row line would restart nothing): its
+// row_phase is M + 1, the first row line past the last row (make_checkpoints).
 struct Checkpoints {
     int32_t spacing = 0;  // K
     int32_t row_phase = 0, col_phase = 0;
@@ -161,8 +165,9 @@ Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& matrix, in
 
 // The values of any window, recomputed from the checkpoint corner at or above-left of it: equal,
 // value for value and bit for bit, to the same cells of a level-matrix fill. The window is
-// clipped to the matrix. Cost: at most (K + rows) x (K + cols) cells.
-// Without `with_dirs` only the values (WindowValues::dirs empty), a third faster.
+// clipped to the matrix. Cost: at most (K + rows) x (K + cols) cells (a trellis: (K + cols)
+// whole columns, from the kept column before the window).
+// Without `with_dirs` only the values (WindowValues::dirs and back empty), a third faster.
 WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs = true);
 // The traceback from `end` over direction bits recomputed tile by tile: the same path as
 // traceback() over a whole direction grid (the same tie-breaks), in K x K bytes beside the
