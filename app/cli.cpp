@@ -119,10 +119,11 @@ Computation and output:
                        checkpoints of a CPU fill (docs/algorithms.md, "Matrices of any size")
   --layer L            H (default): the matrix H; landscape: the best score of an alignment
                        through each cell (a forward and a backward fill; docs/algorithms.md),
-                       for --png and --table
+                       for --png and --table; not for --algo viterbi
   --table FILE         the exact values of the window (the whole matrix without --region):
                        one line per cell, "i j H [E F] bits" tab-separated under a header
-                       line; - is standard output (the table is then the only output)
+                       line (Viterbi: "i j H back"); - is standard output (the table is then
+                       the only output)
   --colormap M         viridis, magma, grayscale, diverging (default: diverging when scores go
                        negative, viridis otherwise)
   --quiet              no progress line (otherwise a fill past one second shows one on
@@ -204,7 +205,12 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return fail(err, usage_error("--layer landscape needs an image or a table: --png FILE or --table FILE"));
     if (windowed || landscape) {
         const std::string what = landscape ? "--layer landscape" : "--region and --table";
-        if (viterbi) return fail(err, usage_error(what + " do not apply to --algo viterbi"));
+        // docs/algorithms.md, "The landscape": its backward fill is the reversed problem, and a
+        // reversed HMM is no HMM of the same kind (no start distribution at the end).
+        if (viterbi && landscape)
+            return fail(err, usage_error("--layer landscape is not computed for --algo viterbi (its backward fill "
+                                         "is the problem reversed, and a hidden Markov model reversed is no model "
+                                         "of the same kind); --png and --table show the trellis (--layer H)"));
         if (*backend == Backend::cuda || *backend == Backend::cuda_portable)
             return fail(err, usage_error(what + " recompute the matrix from the checkpoints of a CPU fill: use "
                                                 "--backend cpu, cpu-reference or auto"));

@@ -1,9 +1,11 @@
 #include "window_table.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <sstream>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/hmm.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -34,6 +36,13 @@ Status parse_range(std::string_view text, int64_t limit, const char* what, int32
 std::string cell_value(const Problem& p, int32_t v) {
     if (v <= -kScoreBound) return "-inf";
     if (v >= kScoreBound) return "inf";
+    if (p.algo == Algorithm::viterbi && p.hmm_fixed) {
+        // ln p exactly: a fixed-point value is a dyadic fraction, so the shortest decimal that
+        // reads back as the same double is H / 2^scale_log2 itself (value_text rounds, for views).
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, std::ldexp(double(v), -p.hmm_fixed->scale_log2));
+        return std::string(buf, r.ptr);
+    }
     return value_text(p, v);
 }
 
@@ -63,6 +72,7 @@ WindowValues cut_window(const Problem& p, const DpResult& r, Window w) {
     };
     take(r.H, v.H);
     take(r.dirs, v.dirs);
+    take(r.back, v.back);  // Viterbi
     if (p.affine()) {
         take(r.E, v.E);
         take(r.F, v.F);
@@ -71,15 +81,17 @@ WindowValues cut_window(const Problem& p, const DpResult& r, Window w) {
 }
 
 std::string format_window_table(const Problem& p, const WindowValues& v) {
-    const bool affine = !v.E.empty(), bits = !v.dirs.empty();
+    const bool affine = !v.E.empty(), bits = !v.dirs.empty(), back = !v.back.empty();
     std::ostringstream o;
-    if (!bits) o << "i\tj\tL\n";  // the landscape: one value per cell
+    if (back) o << "i\tj\tH\tback\n";  // a trellis: its predecessor rows in place of bits
+    else if (!bits) o << "i\tj\tL\n";  // the landscape: one value per cell
     else o << (affine ? "i\tj\tH\tE\tF\tbits\n" : "i\tj\tH\tbits\n");
     for (int32_t r = 0; r < v.H.rows; ++r)
         for (int32_t c = 0; c < v.H.cols; ++c) {
             o << v.w.i0 + r << '\t' << v.w.j0 + c << '\t' << cell_value(p, v.H.at(r, c));
             if (affine) o << '\t' << cell_value(p, v.E.at(r, c)) << '\t' << cell_value(p, v.F.at(r, c));
             if (bits) o << '\t' << int(v.dirs.at(r, c));
+            if (back) o << '\t' << v.back.at(r, c);
             o << '\n';
         }
     return o.str();

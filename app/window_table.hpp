@@ -23,7 +23,8 @@ WindowValues cut_window(const Problem& p, const DpResult& r, Window w);
 // One line per cell, row by row: a header naming the columns ("i j H bits", with E and F between
 // for affine gaps), tab-separated; values in the user's units, unreachable as -inf / inf; bits
 // the direction bits of docs/algorithms.md as a number. A landscape window (no bits) is
-// "i j L".
+// "i j L"; a Viterbi trellis "i j H back": ln p exactly (the shortest decimal of H / 2^scale)
+// and the predecessor row of DpResult::back.
 std::string format_window_table(const Problem& p, const WindowValues& v);
 // The path's cells inside w, in window coordinates (a monotone path crosses a rectangle once).
 std::vector<Cell> path_in_window(const std::vector<Cell>& path, Window w);
