@@ -52,7 +52,7 @@ struct MatrixRefs {
     const Grid<uint8_t>* dirs = nullptr;
     Cell origin{};  // the grids hold the cells from here on (a window of a matrix kept in GPU
                     // memory, Computed::window); {0, 0}: whole matrices
-    const Grid<uint16_t>* back = nullptr;  // Viterbi: DpResult::back (whole matrices only)
+    const Grid<uint16_t>* back = nullptr;  // Viterbi: DpResult::back, or a store window's (from `origin`)
 
     // Cell (i, j) of a grid above; unreachable (kNegInf) / no bits outside it.
     int32_t value(const Grid<int32_t>* g, int i, int j) const {
@@ -65,8 +65,9 @@ struct MatrixRefs {
     }
     // Viterbi: the predecessor row stored for (i, j), or nothing outside the backpointers.
     std::optional<int> back_row(int i, int j) const {
-        if (!back || back->empty() || i < 0 || j < 0 || i >= back->rows || j >= back->cols) return std::nullopt;
-        return int(back->at(i, j));
+        const int a = i - origin.i, b = j - origin.j;
+        if (!back || back->empty() || a < 0 || b < 0 || a >= back->rows || b >= back->cols) return std::nullopt;
+        return int(back->at(a, b));
     }
 };
 

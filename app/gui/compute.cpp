@@ -187,13 +187,14 @@ std::shared_ptr<const StoreWindow> compute_store_window(const Problem& p, const 
     if (!v.E.empty()) out->e = render::build_value_pyramid(std::move(v.E), kPyramidMinSide);
     if (!v.F.empty()) out->f = render::build_value_pyramid(std::move(v.F), kPyramidMinSide);
     out->dirs = std::move(v.dirs);
+    out->back = std::move(v.back);  // Viterbi
     out->version = ++g_next_window;
     return out;
 }
 
 MatrixRefs store_refs(const StoreWindow& w) {
     const auto level0 = [](const render::ValuePyramid& p) { return p.levels.empty() ? nullptr : &p.levels.front(); };
-    return {level0(w.h), level0(w.e), level0(w.f), &w.dirs, {w.w.i0, w.w.j0}};
+    return {level0(w.h), level0(w.e), level0(w.f), &w.dirs, {w.w.i0, w.w.j0}, &w.back};
 }
 
 }  // namespace
@@ -285,9 +286,11 @@ StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool w
 
 MatrixRefs Computed::window(int i0, int i1, int j0, int j1) const {
     if (stored()) {
-        // The recurrence's inputs: the row and column before the window.
-        const Window want{std::clamp(i0 - 1, 0, rows()), std::clamp(i1, 0, rows()), std::clamp(j0 - 1, 0, cols()),
-                          std::clamp(j1, 0, cols())};
+        // The recurrence's inputs: the row and column before the window (a trellis cell reads the
+        // whole column before it, which its window recomputes anyway).
+        const bool trellis = problem.algo == Algorithm::viterbi;
+        const Window want{trellis ? 0 : std::clamp(i0 - 1, 0, rows()), trellis ? rows() : std::clamp(i1, 0, rows()),
+                          std::clamp(j0 - 1, 0, cols()), std::clamp(j1, 0, cols())};
         std::lock_guard lock(cache_mutex_);
         if (view_window_ && view_window_->covers(want)) return store_refs(*view_window_);
         if (!cell_window_ || !cell_window_->covers(want)) {
@@ -501,7 +504,7 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
         const auto have = available_host_bytes();
         return have && estimate_host_bytes(*problem, OutputLevel::matrix) <= *have;
     };
-    const bool store = problem->algo != Algorithm::viterbi && (cells >= req.engine.store_from_cells || !fits());
+    const bool store = cells >= req.engine.store_from_cells || !fits();
 
     std::string device_note;
     // Viterbi's trellis has no GPU-resident form (DeviceMatrices holds H, E, F and direction bits):

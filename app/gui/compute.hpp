@@ -50,6 +50,7 @@ struct StoreWindow {
     render::ValuePyramid h, e, f;
     render::MaskPyramid mask;
     Grid<uint8_t> dirs;
+    Grid<uint16_t> back;   // Viterbi: the predecessor rows (no direction bits)
     uint64_t version = 0;  // a new number for every window computed
     const render::ValuePyramid& pyramid(Layer l) const { return l == Layer::E ? e : l == Layer::F ? f : h; }
     bool covers(const Window& x) const { return x.i0 >= w.i0 && x.j0 >= w.j0 && x.i1 <= w.i1 && x.j1 <= w.j1; }

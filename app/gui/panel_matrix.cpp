@@ -152,9 +152,15 @@ void draw_toolbar(AppState& s, const Computed& c) {
         ImGui::RadioButton("delta", &layer, int(Layer::H));
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("delta(s, t): ln P of the most likely path ending in state s at time t");
         ImGui::SameLine();
+        // A trellis too big to hold keeps an overview of delta only (Computed::has_layer).
+        const bool behind = c.has_layer(Layer::E);
+        if (!behind) ImGui::BeginDisabled();
         ImGui::RadioButton("behind best", &layer, int(Layer::E));
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("delta(s, t) - max_k delta(k, t): how far each state is behind the most likely one at time t");
+        if (!behind) ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip(behind ? "delta(s, t) - max_k delta(k, t): how far each state is behind the most likely one at time t"
+                                     : "not for a trellis this big: it is kept as an overview of delta and exact windows, "
+                                       "not whole (zoom in for exact cells)");
         v.layer = Layer(layer);
     } else if (c.problem.affine()) {
         same_line_if_fits(check_width("H") * 3 + ImGui::GetStyle().ItemSpacing.x * 2);
