@@ -111,7 +111,7 @@ WindowValues landscape_window(const LandscapeSource& s, Window w) {
     return out;
 }
 
-Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned threads) {
+Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned threads, const RunControl& control) {
     const Problem& p = *s.forward;
     const int32_t M = p.rows(), N = p.cols();
     // Tiles on the forward checkpoint lines (each a fill from its own corner), handed out a row of
@@ -122,7 +122,8 @@ Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned th
     std::vector<Overview> parts(threads, empty_overview(p, block));
     std::atomic<int32_t> next{0};
     auto work = [&](unsigned t) {
-        for (int32_t r; (r = next.fetch_add(1)) < tile_rows;) {
+        for (int32_t r; !control.cancelled() && (r = next.fetch_add(1)) < tile_rows;) {
+            if (t == 0) control.report(double(r) / tile_rows);  // RunControl: the caller's thread only
             // Rows (r K, (r + 1) K], and row 0 with the first.
             const int32_t i0 = r == 0 ? 0 : r * K + 1, i1 = std::min(M + 1, (r + 1) * K + 1);
             for (int32_t c = 0; c * K <= N; ++c) {
@@ -137,6 +138,7 @@ Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned th
     work(0);
     for (std::thread& th : pool) th.join();
     for (unsigned t = 1; t < threads; ++t) merge_overview(parts[0], parts[t]);
+    if (!control.cancelled()) control.report(1.0);
     return std::move(parts[0]);
 }
 

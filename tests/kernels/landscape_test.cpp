@@ -3,6 +3,8 @@
 // on larger pairs, windows and the overview against the landscape of whole matrices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <functional>
 #include <random>
 #include <string>
@@ -175,6 +177,32 @@ TEST(Landscape, WindowsAndOverviewAgreeWithTheWholeLandscape) {
             EXPECT_EQ(o.max, want.max);
         }
     }
+}
+
+// The GUI builds a big overview on a thread it may abandon: progress on the calling thread,
+// rising to 1, and a cancel that stops the tiles.
+TEST(Landscape, OverviewReportsProgressAndStopsWhenCancelled) {
+    std::mt19937 rng(5);
+    const Problem p = small_problem(rng, Algorithm::global, true, 150, 130);
+    Expected<Checkpoints> fwd = fill_checkpoints(p, 16, 2, RunControl{});
+    ASSERT_TRUE(fwd);
+    Expected<LandscapeSource> src = landscape_source(p, 16, 2, RunControl{}, &*fwd);
+    ASSERT_TRUE(src);
+    std::vector<double> seen;
+    std::atomic<bool> cancel{false};
+    RunControl control{&cancel, [&](double f) { seen.push_back(f); }};
+    const Overview all = landscape_overview(*src, 7, 3, control);
+    ASSERT_GE(seen.size(), 2u);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_GE(seen.front(), 0.0);
+    EXPECT_LT(seen.front(), 1.0);
+    EXPECT_EQ(seen.back(), 1.0);
+    EXPECT_EQ(first_difference(all.H, landscape_overview(*src, 7, 1).H), "");
+    seen.clear();
+    cancel = true;
+    const Overview none = landscape_overview(*src, 7, 3, control);
+    EXPECT_FALSE(none.any_finite);  // no tile was pooled
+    EXPECT_TRUE(seen.empty());
 }
 
 }  // namespace

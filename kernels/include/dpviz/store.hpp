@@ -200,8 +200,10 @@ Expected<LandscapeSource> landscape_source(const Problem& p, int32_t spacing, un
                                            const RunControl& control, const Checkpoints* forward = nullptr);
 // The landscape of a window (in WindowValues::H; no E, F or bits), exactly.
 WindowValues landscape_window(const LandscapeSource& s, Window w);
-// The landscape pooled into blocks of B cells (the overview's rule: the largest finite value,
-// for every algorithm, as the renderer pools), tile by tile on `threads` threads.
-Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned threads);
+// The landscape pooled into blocks of B cells (the overview's rule: the best finite value of
+// each block, the lowest for edit distance and DTW), tile by tile on `threads` threads. A cancelled
+// `control` stops it between rows of tiles (what it returns then is incomplete: the caller who
+// cancelled drops it); progress is reported on the calling thread.
+Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned threads, const RunControl& control = {});
 
 }  // namespace dpviz
