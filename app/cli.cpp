@@ -318,7 +318,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     if (!png.empty()) {
         hopt.caption = format_caption(*problem, *result);
-        if (landscape) hopt.caption += "  layer: landscape (the best alignment through each cell)";
+        if (landscape) hopt.caption += kLandscapeCaption;
         hopt.value_text = [&p = *problem](int64_t v) { return value_text(p, v); };
         Expected<render::Image> img = usage_error("unreachable");
         if (values) {

@@ -64,6 +64,8 @@ Status scale_scores(const UserScores& v, const std::string& prefix, ScoringOptio
 // EMBOSS needle's and water's gap penalties, the defaults of align and batch (hundredths).
 inline constexpr int64_t kDefaultGapOpen = 1000;
 inline constexpr int64_t kDefaultGapExtend = 50;
+// What a picture of the landscape layer adds to its caption (`dpviz align --png`, the GUI's PNG).
+inline constexpr const char* kLandscapeCaption = "  layer: landscape (the best alignment through each cell)";
 
 // The integer value of an option, `fallback` when it is absent; anything else is a usage error.
 Expected<int32_t> int_option(const Args& a, const std::string& name, int32_t fallback);
