@@ -73,8 +73,13 @@ struct Parameters {
 
 // The matrix shown: H, or an affine alignment's gap matrices E and F. Viterbi (no E or F) shows
 // delta as H, and as E each delta minus the best of its column (how far behind the most likely
-// state each state is at that time).
-enum class Layer { H, E, F };
+// state each state is at that time). The landscape (docs/algorithms.md, "The landscape"): the
+// best score of an alignment through each cell, every algorithm but Viterbi, computed on its
+// first showing (Computed::request_landscape).
+enum class Layer { H, E, F, landscape };
+// A layer's name on the command line and in session.ini ("H", "E", "F", "landscape"), and back.
+const char* layer_key(Layer l);
+std::optional<Layer> parse_layer(const std::string& key);
 
 // What the GL texture holds now (set by the frame loop; the matrix panel draws it where its
 // cells are under the current transform, so a stale texture is never misplaced).
@@ -104,7 +109,7 @@ struct MatrixView {
     bool auto_colormap = true;
     render::Colormap colormap = render::Colormap::viridis;
     bool show_path = true;
-    bool show_mask = false;           // cells on any optimal path (from the direction bits)
+    bool show_mask = false;           // cells on any optimal path (direction bits; a store result: the landscape)
     bool show_details = true;         // residues, scores and arrows once cells are large enough
     std::optional<Cell> hover;        // cell under the mouse
     std::optional<Cell> highlight;    // cell of the alignment column under the mouse

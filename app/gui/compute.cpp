@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <future>
 #include <new>
 #include <sstream>
@@ -106,22 +107,37 @@ Backend engine_backend(BackendChoice b) {
 }
 
 bool Computed::has_layer(Layer l) const {
+    if (l == Layer::landscape) return problem.algo != Algorithm::viterbi;  // none for a trellis (docs/algorithms.md)
     if (device) return device->has_layer(int(l));
     if (stored()) return l == Layer::H;
     const auto& p = pyramid(l);
     return !p.levels.empty() && !p.levels.front().empty();
 }
 
+Layer Computed::shown_layer(Layer want) const {
+    if (!has_layer(want) || (want == Layer::landscape && !landscape())) return Layer::H;
+    return want;
+}
+
 render::ValueRange Computed::layer_range(Layer l) const {
+    if (l == Layer::landscape) {
+        const auto land = landscape();
+        return land ? land->range : render::ValueRange{};
+    }
     if (!device) return range[int(l)];
     const DeviceRange r = device->range(int(l));
     return {r.min, r.max, r.any_finite, r.any_unreachable};
 }
 
 const render::ValuePyramid& Computed::pyramid(Layer l) const {
+    static const render::ValuePyramid none;
     switch (l) {
         case Layer::E: return e;
         case Layer::F: return f;
+        case Layer::landscape: {
+            const auto land = landscape();  // landscape_ keeps it while this result lives
+            return land ? land->values : none;
+        }
         case Layer::H: break;
     }
     return h;
@@ -129,6 +145,10 @@ const render::ValuePyramid& Computed::pyramid(Layer l) const {
 
 const Grid<int32_t>& Computed::grid(Layer l) const {
     static const Grid<int32_t> none;
+    if (l == Layer::landscape) {  // a store result's levels[0] are overview blocks, not cells
+        const auto& p = pyramid(l);
+        return stored() || p.levels.empty() ? none : p.levels.front();
+    }
     if (device) {
         load_host_copy();
         return l == Layer::E ? whole_->E : l == Layer::F ? whole_->F : whole_->H;
@@ -171,17 +191,25 @@ namespace {
 std::atomic<uint64_t> g_next_window{0};
 std::atomic<void (*)()> g_window_ready{nullptr};
 
-// Cells [w.i0, w.i1) x [w.j0, w.j1) of a store result, exactly, with the path's cells in it (a
-// subset of `path` is enough) as a mask.
+// Cells [w.i0, w.i1) x [w.j0, w.j1) of a store result, exactly. With `land`, their landscape too
+// and as the mask the cells at its optimum; without, the path's cells in it (a subset of `path`
+// is enough).
 std::shared_ptr<const StoreWindow> compute_store_window(const Problem& p, const Checkpoints& k,
-                                                        const std::vector<Cell>& path, Window w) {
+                                                        const std::vector<Cell>& path, Window w,
+                                                        const LandscapeLayer* land = nullptr) {
     WindowValues v = compute_window(p, k, w);
     auto out = std::make_shared<StoreWindow>();
     out->w = v.w;
     Grid<uint8_t> mask;
     mask.reset(v.w.rows(), v.w.cols(), 0);
-    for (const Cell c : path)
-        if (c.i >= v.w.i0 && c.i < v.w.i1 && c.j >= v.w.j0 && c.j < v.w.j1) mask.at(c.i - v.w.i0, c.j - v.w.j0) = 1;
+    if (land) {
+        Grid<int32_t> L = landscape_window(land->source, v.w).H;  // the same clipping: the same cells
+        for (size_t x = 0; x < L.data.size(); ++x) mask.data[x] = land->at_optimum(L.data[x]) ? 1 : 0;
+        out->landscape = render::build_value_pyramid(std::move(L), kPyramidMinSide);
+    } else {
+        for (const Cell c : path)
+            if (c.i >= v.w.i0 && c.i < v.w.i1 && c.j >= v.w.j0 && c.j < v.w.j1) mask.at(c.i - v.w.i0, c.j - v.w.j0) = 1;
+    }
     out->mask = render::build_mask_pyramid(std::move(mask), kPyramidMinSide);
     out->h = render::build_value_pyramid(std::move(v.H), kPyramidMinSide);
     if (!v.E.empty()) out->e = render::build_value_pyramid(std::move(v.E), kPyramidMinSide);
@@ -208,12 +236,15 @@ struct Computed::PendingWindow {
     std::shared_ptr<const StoreWindow> done;  // set once, when ready
 };
 
-std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0, int j1, bool wait) const {
+std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0, int j1, bool wait,
+                                                        bool with_landscape) const {
     if (!stored()) return nullptr;
     const Window want{std::clamp(i0, 0, rows()), std::clamp(i1, 0, rows()), std::clamp(j0, 0, cols()),
                       std::clamp(j1, 0, cols())};
+    const std::shared_ptr<const LandscapeLayer> land = with_landscape ? landscape() : nullptr;
+    const bool need_land = land != nullptr;
     std::lock_guard lock(cache_mutex_);
-    if (view_window_ && view_window_->covers(want)) return view_window_;
+    if (view_window_ && view_window_->covers(want, need_land)) return view_window_;
     if (pending_) {
         std::shared_ptr<const StoreWindow> done;
         {
@@ -223,7 +254,7 @@ std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0,
         if (done) {
             pending_.reset();
             view_window_ = done;
-            if (done->covers(want)) return done;
+            if (done->covers(want, need_land)) return done;
         } else if (!wait) {
             return nullptr;  // one at a time: the next call after it ends asks for this one
         }
@@ -236,7 +267,7 @@ std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0,
     for (const Cell c : result.path)
         if (c.i >= w.i0 && c.i < w.i1 && c.j >= w.j0 && c.j < w.j1) path.push_back(c);
     if (wait) {
-        view_window_ = compute_store_window(problem, *result.checkpoints, path, w);
+        view_window_ = compute_store_window(problem, *result.checkpoints, path, w, land.get());
         return view_window_;
     }
     // Tens to a hundred ms for millions of cells: off the UI thread, which draws the overview
@@ -244,8 +275,8 @@ std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0,
     if (!shared_problem_) shared_problem_ = std::make_shared<const Problem>(problem);
     pending_ = std::make_shared<PendingWindow>();
     pending_->w = w;
-    std::thread([slot = pending_, p = shared_problem_, k = result.checkpoints, path = std::move(path), w] {
-        auto done = compute_store_window(*p, *k, path, w);
+    std::thread([slot = pending_, p = shared_problem_, k = result.checkpoints, path = std::move(path), w, land] {
+        auto done = compute_store_window(*p, *k, path, w, land.get());
         {
             std::lock_guard l(slot->m);
             slot->done = std::move(done);
@@ -260,14 +291,14 @@ bool Computed::view_window_pending() const {
     return pending_ != nullptr;
 }
 
-StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool wait) {
+StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool wait, bool landscape) {
     StoreDraw d;
     d.local = d.placed = want;
     if (!c.stored() || want.rows <= 0 || want.cols <= 0 || want.out_w <= 0 || want.out_h <= 0) return d;
     const int32_t B = c.store_block();
     const int32_t ratio = std::min(want.rows / want.out_h, want.cols / want.out_w);  // cells a texel, as pick_level
     if (ratio < B && int64_t(want.rows) * want.cols <= kExactViewCells) {
-        d.window = c.view_window(want.i0, want.i0 + want.rows, want.j0, want.j0 + want.cols, wait);
+        d.window = c.view_window(want.i0, want.i0 + want.rows, want.j0, want.j0 + want.cols, wait, landscape);
         if (d.window) {
             d.local.i0 -= d.window->w.i0;
             d.local.j0 -= d.window->w.j0;
@@ -331,6 +362,8 @@ MatrixRefs Computed::window(int i0, int i1, int j0, int j1) const {
 }
 
 const render::MaskPyramid& Computed::mask_pyramid() const {
+    if (stored())
+        if (const auto land = landscape()) return land->optimal;  // landscape_ keeps it while this result lives
     if (!device) return mask;
     if (!mask_built_) {
         lazy_mask_ = render::build_mask_pyramid(optimal_mask(problem, refs(), result.score), kPyramidMinSide);
@@ -340,6 +373,193 @@ const render::MaskPyramid& Computed::mask_pyramid() const {
 }
 
 bool Computed::mask_ready() const { return !device || mask_built_; }
+
+// The landscape's build, shared by the result and the thread that builds it (the result may be
+// gone by the time it ends).
+struct Computed::LandscapeBuild {
+    std::atomic<bool> cancel{false};
+    std::mutex m;
+    LandscapeProgress progress;                  // under m
+    std::shared_ptr<const LandscapeLayer> done;  // under m; set once
+    void report(const char* stage, double fraction) {
+        std::lock_guard l(m);
+        progress.stage = stage;
+        progress.fraction = fraction;
+    }
+};
+
+namespace {
+
+// Every cell's landscape in one grid, K x K tile by tile on the forward checkpoint lines (each
+// recomputed from its own corner, as landscape_overview's tiles): beside the grid, the memory of
+// one tile a thread.
+Grid<int32_t> whole_landscape(const LandscapeSource& s, unsigned threads, const RunControl& control) {
+    const Problem& p = *s.forward;
+    const int32_t M = p.rows(), N = p.cols(), K = s.forward_checkpoints->spacing;
+    Grid<int32_t> g;
+    g.reset(M + 1, N + 1, minimizes(p.algo) ? kPosInf : kNegInf);
+    const int32_t tile_rows = M / K + 1;
+    threads = std::clamp(threads, 1u, unsigned(tile_rows));
+    std::atomic<int32_t> next{0};
+    auto work = [&](unsigned t) {
+        for (int32_t r; !control.cancelled() && (r = next.fetch_add(1)) < tile_rows;) {
+            if (t == 0) control.report(double(r) / tile_rows);
+            // Rows (r K, (r + 1) K], and row 0 with the first; the same for columns.
+            const int32_t i0 = r == 0 ? 0 : r * K + 1, i1 = std::min(M + 1, (r + 1) * K + 1);
+            for (int32_t c = 0; c * K <= N && i0 < i1; ++c) {
+                const int32_t j0 = c == 0 ? 0 : c * K + 1, j1 = std::min(N + 1, (c + 1) * K + 1);
+                if (j0 >= j1) continue;
+                const WindowValues v = landscape_window(s, {i0, i1, j0, j1});
+                for (int32_t i = 0; i < v.H.rows; ++i) std::copy_n(&v.H.at(i, 0), v.H.cols, &g.at(v.w.i0 + i, v.w.j0));
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (std::thread& th : pool) th.join();
+    return g;
+}
+
+// The landscape of p: its forward checkpoints (`forward`, a store result's, or filled here), the
+// reversed problem's, then every cell (block 0) or the overview at block B. Stages are reported
+// with the fraction of the whole build.
+Expected<std::shared_ptr<const LandscapeLayer>> build_landscape(
+    std::shared_ptr<const Problem> p, std::shared_ptr<const Checkpoints> forward, int32_t block, unsigned threads,
+    const std::atomic<bool>* cancel, const std::function<void(const char*, double)>& report) {
+    threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    // A stage's share [lo, hi) of the whole: the engine reports fractions of its own run.
+    const auto stage = [&](const char* what, double lo, double hi) {
+        report(what, lo);
+        return RunControl{cancel, [=, &report](double f) { report(what, lo + f * (hi - lo)); }};
+    };
+    const bool whole = block == 0;
+    if (!forward) {
+        auto f = fill_checkpoints(*p, kMinCheckpointSpacing, threads, stage("filling the checkpoints", 0.0, 0.2));
+        if (!f) return f.error();
+        forward = std::make_shared<const Checkpoints>(std::move(*f));
+    }
+    auto src = landscape_source(*p, forward->spacing, threads,
+                                stage("filling the reversed problem", whole ? 0.2 : 0.0, whole ? 0.45 : 0.5), forward.get());
+    if (!src) return src.error();
+    auto land = std::make_shared<LandscapeLayer>();
+    land->problem = std::move(p);
+    land->forward = std::move(forward);
+    land->source = std::move(*src);
+    const RunControl combine = stage("combining both fills", whole ? 0.45 : 0.5, 1.0);
+    const bool lowest = minimizes(land->problem->algo);
+    if (whole) {
+        Grid<int32_t> g = whole_landscape(land->source, threads, combine);
+        if (combine.cancelled()) return cancelled_error("the landscape was cancelled");
+        land->range = render::value_range(g);
+        land->optimum = lowest ? land->range.min : land->range.max;
+        land->values = render::build_value_pyramid(std::move(g), kPyramidMinSide);
+    } else {
+        Overview o = landscape_overview(land->source, block, threads, combine);
+        if (combine.cancelled()) return cancelled_error("the landscape was cancelled");
+        land->range = {o.min, o.max, o.any_finite, o.any_unreachable};
+        land->optimum = lowest ? o.min : o.max;
+        // A block's texel is its best cell: the block holds a co-optimal cell when that is the optimum.
+        Grid<uint8_t> m;
+        m.reset(o.H.rows, o.H.cols, 0);
+        for (size_t k = 0; k < m.data.size(); ++k) m.data[k] = land->at_optimum(o.H.data[k]) ? 1 : 0;
+        land->optimal = render::build_mask_pyramid(std::move(m), kPyramidMinSide);
+        land->values = render::build_value_pyramid(std::move(o.H), kPyramidMinSide);
+    }
+    return std::shared_ptr<const LandscapeLayer>(std::move(land));
+}
+
+}  // namespace
+
+Computed::~Computed() {
+    if (landscape_build_) landscape_build_->cancel = true;  // nobody will look at it
+}
+
+void Computed::request_landscape(unsigned threads, bool wait) const {
+    if (!has_layer(Layer::landscape)) return;
+    std::shared_ptr<LandscapeBuild> b;
+    bool start = false;
+    std::shared_ptr<const Problem> p;
+    {
+        std::lock_guard lock(cache_mutex_);
+        if (landscape_) return;
+        if (!landscape_build_) {
+            landscape_build_ = std::make_shared<LandscapeBuild>();
+            landscape_build_->progress.started = true;
+            start = true;
+        }
+        b = landscape_build_;
+        if (!shared_problem_) shared_problem_ = std::make_shared<const Problem>(problem);
+        p = shared_problem_;
+    }
+    if (start) {
+        auto run = [b, p, forward = stored() ? result.checkpoints : nullptr, block = stored() ? store_block() : 0,
+                    threads] {
+            std::string error;
+            std::shared_ptr<const LandscapeLayer> done;
+            // Nothing above this thread catches: an allocation that fails ends here, in words.
+            try {
+                auto r = build_landscape(p, forward, block, threads, &b->cancel,
+                                         [&b](const char* stage, double f) { b->report(stage, f); });
+                if (r) done = std::move(*r);
+                else error = r.error().message;
+            } catch (const std::bad_alloc&) {
+                error = "the landscape needs more memory than is free";
+            } catch (const std::length_error&) {
+                error = "the landscape needs more memory than one allocation can hold";
+            }
+            {
+                std::lock_guard l(b->m);
+                b->done = std::move(done);
+                b->progress.error = std::move(error);
+            }
+            if (auto hook = g_window_ready.load()) hook();
+        };
+        if (wait) run();
+        else std::thread(std::move(run)).detach();
+        return;
+    }
+    for (bool ended = false; wait && !ended;) {  // a build already in flight
+        {
+            std::lock_guard l(b->m);
+            ended = b->done || !b->progress.error.empty();
+        }
+        if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+std::shared_ptr<const LandscapeLayer> Computed::landscape() const {
+    std::lock_guard lock(cache_mutex_);
+    if (!landscape_ && landscape_build_) {
+        std::lock_guard l(landscape_build_->m);
+        landscape_ = landscape_build_->done;
+    }
+    return landscape_;
+}
+
+LandscapeProgress Computed::landscape_progress() const {
+    if (landscape()) return {true, "", 1.0, ""};
+    std::lock_guard lock(cache_mutex_);
+    if (!landscape_build_) return {};
+    std::lock_guard l(landscape_build_->m);
+    return landscape_build_->progress;
+}
+
+MatrixRefs Computed::landscape_cells(int i0, int i1, int j0, int j1) const {
+    const auto land = landscape();
+    if (!land || land->values.levels.empty()) return {};
+    if (!stored()) return {&land->values.levels.front()};
+    const Window want{std::clamp(i0, 0, rows()), std::clamp(i1, 0, rows()), std::clamp(j0, 0, cols()),
+                      std::clamp(j1, 0, cols())};
+    std::lock_guard lock(cache_mutex_);
+    if (view_window_ && view_window_->covers(want, true))
+        return {&view_window_->landscape.levels.front(), nullptr, nullptr, nullptr, {view_window_->w.i0, view_window_->w.j0}};
+    const Window& have = landscape_cells_.w;
+    if (landscape_cells_.H.empty() || want.i0 < have.i0 || want.j0 < have.j0 || want.i1 > have.i1 || want.j1 > have.j1)
+        landscape_cells_ = landscape_window(land->source, {std::max(want.i0 - kWindowMargin, 0), std::min(want.i1 + kWindowMargin, rows()),
+                                                           std::max(want.j0 - kWindowMargin, 0), std::min(want.j1 + kWindowMargin, cols())});
+    return {&landscape_cells_.H, nullptr, nullptr, nullptr, {landscape_cells_.w.i0, landscape_cells_.w.j0}};
+}
 
 std::string effective_matrix_name(const Parameters& params, const std::string& residues) {
     if (!params.matrix.empty()) return params.matrix;

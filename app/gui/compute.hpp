@@ -10,9 +10,11 @@
 //                 cells, or more than fits) the CPU keeps checkpoints and an overview of H pooled
 //                 into B x B blocks (dpviz/store.hpp); the view draws the overview, and any
 //                 window (zoomed in, tables, tooltips) is recomputed exactly from the checkpoints.
+// Any of them offers the landscape layer, built on a thread of its own when first shown.
 // Also "run all backends" for the timing panel and the start-up probe of the GPU backends.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,18 +44,50 @@ struct StageTimes {
     double end_cell = 0.0, path = 0.0, alignment = 0.0;
 };
 
+// The landscape layer of a result (docs/algorithms.md, "The landscape"), built once on a thread
+// of its own (Computed::request_landscape) from the checkpoints of a forward fill (a store
+// result's own) and of the reversed problem: every cell of a whole result, or a store result's
+// overview blocks (landscape_overview, at the H overview's block) whose windows are recomputed
+// exactly when zoomed in (landscape_window).
+struct LandscapeLayer {
+    std::shared_ptr<const Problem> problem;  // what `source` points into
+    std::shared_ptr<const Checkpoints> forward;
+    LandscapeSource source;
+    render::ValuePyramid values;  // levels[0]: every cell; store: one texel per overview block
+    render::ValueRange range;     // exact, over every cell
+    int32_t optimum = 0;          // the best finite value (the lowest for edit distance and DTW): the score
+    // Store: the overview blocks holding a cell at the optimum (a block's texel is its best cell),
+    // the co-optimal mask at overview scale.
+    render::MaskPyramid optimal;
+    bool at_optimum(int32_t v) const { return range.any_finite && v == optimum; }
+};
+// How far the landscape's build has come.
+struct LandscapeProgress {
+    bool started = false;
+    std::string stage;      // what it is doing
+    double fraction = 0.0;  // of the whole build
+    std::string error;      // why it failed; "" while it runs and once it is built
+};
+
 // A window of a store result, recomputed exactly from the checkpoints: its H, E and F as
-// pyramids (levels[0] the window's cells), the direction bits, and the traced path's cells in
-// it as the mask (the store knows no other co-optimal cells).
+// pyramids (levels[0] the window's cells), the direction bits, the landscape when it was asked
+// for, and as the mask the cells at the landscape's optimum (every co-optimal cell), or without
+// the landscape the traced path's cells in it.
 struct StoreWindow {
     Window w;  // matrix cells [i0, i1) x [j0, j1)
     render::ValuePyramid h, e, f;
+    render::ValuePyramid landscape;  // empty unless asked for
     render::MaskPyramid mask;
     Grid<uint8_t> dirs;
     Grid<uint16_t> back;   // Viterbi: the predecessor rows (no direction bits)
     uint64_t version = 0;  // a new number for every window computed
-    const render::ValuePyramid& pyramid(Layer l) const { return l == Layer::E ? e : l == Layer::F ? f : h; }
-    bool covers(const Window& x) const { return x.i0 >= w.i0 && x.j0 >= w.j0 && x.i1 <= w.i1 && x.j1 <= w.j1; }
+    bool has_landscape() const { return !landscape.levels.empty(); }
+    const render::ValuePyramid& pyramid(Layer l) const {
+        return l == Layer::E ? e : l == Layer::F ? f : l == Layer::landscape ? landscape : h;
+    }
+    bool covers(const Window& x, bool with_landscape = false) const {
+        return x.i0 >= w.i0 && x.j0 >= w.j0 && x.i1 <= w.i1 && x.j1 <= w.j1 && (!with_landscape || has_landscape());
+    }
 };
 
 struct Computed {
@@ -78,12 +112,21 @@ struct Computed {
     std::string caption;    // one line: algorithm, inputs, parameters, score, backend
     double wall_ms = 0.0;   // the whole job
 
+    Computed() = default;
+    ~Computed();  // stops a landscape build still running (its thread ends at its next check)
+    Computed(const Computed&) = delete;
+    Computed& operator=(const Computed&) = delete;
+
     bool resident() const { return device != nullptr; }
     bool stored() const { return result.checkpoints != nullptr && result.overview != nullptr; }
     int32_t store_block() const { return stored() ? result.overview->block : 1; }
     int rows() const { return problem.rows() + 1; }
     int cols() const { return problem.cols() + 1; }
+    // Whether the result offers the layer (the landscape: every algorithm but Viterbi, built or not).
     bool has_layer(Layer l) const;
+    // What the view shows when `want` is asked for: `want` when offered (the landscape once it is
+    // built), else H.
+    Layer shown_layer(Layer want) const;
     // A layer's finite min/max (the color scale). GPU-resident: from the device, where E's and
     // F's are computed on first use.
     render::ValueRange layer_range(Layer l) const;
@@ -102,10 +145,27 @@ struct Computed {
     // Store path: the exact values of cells [i0, i1) x [j0, j1) (clipped, plus an eighth and
     // kWindowMargin around), for the view. The last one is kept; a new one is computed on a
     // thread of its own (one at a time), null until it is ready; `wait` computes it here.
-    std::shared_ptr<const StoreWindow> view_window(int i0, int i1, int j0, int j1, bool wait = false) const;
+    // `with_landscape`: the window carries the landscape and its co-optimal mask too (once the
+    // landscape is built; without it the window has neither).
+    std::shared_ptr<const StoreWindow> view_window(int i0, int i1, int j0, int j1, bool wait = false,
+                                                   bool with_landscape = false) const;
     bool view_window_pending() const;  // a view window is being computed
+    // Whole and GPU-resident results: the optimal-path mask from the direction bits. Store: the
+    // overview blocks at the landscape's optimum once it is built, the path's blocks until then.
     const render::MaskPyramid& mask_pyramid() const;
     bool mask_ready() const;  // mask_pyramid() is built (it always is on the host path)
+
+    // The landscape layer. The first call starts its build on a thread of its own (`threads` CPU
+    // threads, 0 = all; the store window hook is called when it ends); `wait` builds it here, or
+    // waits for the build in flight. Nothing for Viterbi.
+    void request_landscape(unsigned threads, bool wait = false) const;
+    std::shared_ptr<const LandscapeLayer> landscape() const;  // null until built
+    LandscapeProgress landscape_progress() const;
+    // The landscape's values of cells [i0, i1) x [j0, j1) in MatrixRefs::H (null until it is
+    // built; outside the window values read as unreachable): a whole result's every cell; a store
+    // result's view window when it covers them, else recomputed here (kept until a request
+    // leaves it; the refs stay valid until the next call).
+    MatrixRefs landscape_cells(int i0, int i1, int j0, int j1) const;
 
 private:
     struct HostCopy {
@@ -123,6 +183,10 @@ private:
     mutable std::shared_ptr<const Problem> shared_problem_;    // store: a copy its thread may keep
     mutable render::MaskPyramid lazy_mask_;  // GPU-resident: mask_pyramid()
     mutable bool mask_built_ = false;
+    struct LandscapeBuild;
+    mutable std::shared_ptr<LandscapeBuild> landscape_build_;  // shared with the build's thread
+    mutable std::shared_ptr<const LandscapeLayer> landscape_;  // set once, when built
+    mutable WindowValues landscape_cells_;                     // store: landscape_cells() outside the view window
 };
 
 // What the matrix view draws of a store result for a request in matrix cells: the overview
@@ -132,13 +196,14 @@ private:
 // 4 Mi cells).
 inline constexpr int64_t kExactViewCells = int64_t(4) << 20;
 struct StoreDraw {
-    std::shared_ptr<const StoreWindow> window;  // null: the overview (Computed::h and mask)
+    std::shared_ptr<const StoreWindow> window;  // null: the overview (Computed::pyramid and mask_pyramid)
     render::TexelRequest local;  // the request in the units of the pyramid's levels[0]
     render::TexelRequest placed; // the cells the texels cover, in matrix cells (out_w/out_h = local's)
     bool window_pending = false; // the exact window is being computed: the overview meanwhile
 };
-// `wait`: compute the window here instead of on its own thread (tests, exports).
-StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool wait = false);
+// `wait`: compute the window here instead of on its own thread (tests, exports). `landscape`:
+// the window must carry the landscape (Computed::view_window's with_landscape).
+StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool wait = false, bool landscape = false);
 // Called (on the window's thread) when a view window is ready: the frame loop wakes its wait.
 void set_store_window_ready_hook(void (*hook)());
 

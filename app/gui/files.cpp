@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli_common.hpp"
 #include "dpviz/engine.hpp"
 #include "dpviz/hmm.hpp"
 #include "dpviz/render/heatmap.hpp"
@@ -91,42 +92,54 @@ std::string export_target(const ExportSettings& s, ExportKind kind, const std::s
     return s.overwrite ? p.string() : unique_path(p.string());
 }
 
+render::HeatmapOptions matrix_png_options(const AppState& s) {
+    render::HeatmapOptions opt;
+    if (!s.result) return opt;
+    const Computed& c = *s.result;
+    const Layer layer = c.shown_layer(s.view.layer);
+    // One pixel per cell (at least) up to the limit: the full-resolution matrix.
+    opt.max_side = std::clamp(std::max({c.rows(), c.cols(), 1024}), 1, std::min(s.export_settings.png_max_side,
+                                                                              render::kMaxImageSide));
+    opt.auto_colormap = s.view.auto_colormap;
+    opt.colormap = s.view.colormap;
+    opt.draw_path = s.view.show_path;
+    opt.caption = c.caption + (layer == Layer::H   ? ""
+                               : layer == Layer::E ? "  (layer E)"
+                               : layer == Layer::F ? "  (layer F)"
+                                                   : app::kLandscapeCaption);
+    opt.value_text = [&p = c.problem](int64_t v) { return value_text(p, v); };
+    if (c.problem.algo == Algorithm::viterbi) {
+        // The colorbar is labelled in ln p (value_text).
+        opt.row_label = "states (rows)";
+        opt.col_label = "observations (columns)";
+        opt.caption = c.caption + (layer == Layer::E ? "  (delta - best of its column)" : "  (delta)") +
+                      "; colorbar in ln p (computed as ln p x 2^" + std::to_string(c.problem.hmm_fixed->scale_log2) +
+                      " in int32)";
+    }
+    if (c.stored()) {
+        // The overview's blocks stand for the whole matrix, as `dpviz align --png` draws them.
+        const Overview& o = *c.result.overview;
+        opt.range = layer == Layer::landscape ? c.layer_range(layer)
+                                              : render::ValueRange{o.min, o.max, o.any_finite, o.any_unreachable};
+        opt.pool_lowest = o.lowest;
+        opt.rows_shown = {0, c.problem.rows()};
+        opt.cols_shown = {0, c.problem.cols()};
+    }
+    return opt;
+}
+
 Expected<std::string> export_result(const AppState& s, const ExportRequest& req) {
     if (!s.result) return usage_error("nothing to export yet: compute an alignment first");
     const Computed& c = *s.result;
     switch (req.kind) {
         case ExportKind::matrix_png: {
-            const Layer layer = c.has_layer(s.view.layer) ? s.view.layer : Layer::H;
-            render::HeatmapOptions opt;
-            // One pixel per cell (at least) up to the limit: the full-resolution matrix.
-            opt.max_side = std::clamp(std::max({c.rows(), c.cols(), 1024}), 1, std::min(s.export_settings.png_max_side,
-                                                                                      render::kMaxImageSide));
-            opt.auto_colormap = s.view.auto_colormap;
-            opt.colormap = s.view.colormap;
-            opt.draw_path = s.view.show_path;
-            opt.caption = c.caption + (layer == Layer::H ? "" : layer == Layer::E ? "  (layer E)" : "  (layer F)");
-            opt.value_text = [&p = c.problem](int64_t v) { return value_text(p, v); };
-            if (c.problem.algo == Algorithm::viterbi) {
-                // The colorbar is labelled in ln p (value_text).
-                opt.row_label = "states (rows)";
-                opt.col_label = "observations (columns)";
-                opt.caption = c.caption + (layer == Layer::E ? "  (delta - best of its column)" : "  (delta)") +
-                              "; colorbar in ln p (computed as ln p x 2^" +
-                              std::to_string(c.problem.hmm_fixed->scale_log2) + " in int32)";
-            }
-            if (c.stored()) {
-                // No whole matrix: the overview the fill pooled, as `dpviz align --png` draws it.
-                const Overview& o = *c.result.overview;
-                opt.range = render::ValueRange{o.min, o.max, o.any_finite, o.any_unreachable};
-                opt.pool_lowest = o.lowest;
-                opt.rows_shown = {0, c.problem.rows()};
-                opt.cols_shown = {0, c.problem.cols()};
-                auto img = render::compose_heatmap(o.H, overview_path(o, c.result.path), opt);
-                if (!img) return img.error();
-                if (Status st = render::write_png_atomic(*img, req.path); !st) return st.error();
-                return req.path;
-            }
-            auto img = render::compose_heatmap(c.grid(layer), c.result.path, opt);
+            const Layer layer = c.shown_layer(s.view.layer);
+            const render::HeatmapOptions opt = matrix_png_options(s);
+            // A store result holds no whole matrix: the overview the fill pooled (or the
+            // landscape's, at the same block).
+            const Overview* o = c.stored() ? c.result.overview.get() : nullptr;
+            const Grid<int32_t>& values = !o ? c.grid(layer) : layer == Layer::landscape ? c.pyramid(layer).levels.front() : o->H;
+            auto img = render::compose_heatmap(values, o ? overview_path(*o, c.result.path) : c.result.path, opt);
             if (!img) return img.error();
             if (Status st = render::write_png_atomic(*img, req.path); !st) return st.error();
             return req.path;

@@ -7,6 +7,7 @@
 
 #include "assets_dir.hpp"
 #include "dpviz/expected.hpp"
+#include "dpviz/render/heatmap.hpp"
 #include "dpviz/types.hpp"
 #include "gui/app_state.hpp"
 
@@ -28,6 +29,10 @@ std::string path_csv(const Problem& p, const std::vector<Cell>& path);
 // The file an export of `kind` goes to under the current settings (suffix applied unless
 // overwrite is on).
 std::string export_target(const ExportSettings& s, ExportKind kind, const std::string& layer_suffix = "");
+
+// The matrix PNG's drawing options for the shown result and layer: size, colours, path, the
+// caption (the result's, and the layer when it is not H), a store result's exact range.
+render::HeatmapOptions matrix_png_options(const AppState& s);
 
 // Carries out matrix_png, alignment_text and path_csv exports (window_png needs the frame
 // loop's GL context). Returns the written path.

@@ -17,6 +17,22 @@ Expected<Hundredths> parse_hundredths(const std::string& name, const std::string
     return Hundredths{*h};
 }
 
+const char* layer_key(Layer l) {
+    switch (l) {
+        case Layer::H: return "H";
+        case Layer::E: return "E";
+        case Layer::F: return "F";
+        case Layer::landscape: return "landscape";
+    }
+    return "H";
+}
+
+std::optional<Layer> parse_layer(const std::string& key) {
+    for (const Layer l : {Layer::H, Layer::E, Layer::F, Layer::landscape})
+        if (key == layer_key(l)) return l;
+    return std::nullopt;
+}
+
 void request_compute(AppState& s, bool final_edit) {
     if (final_edit || live_recompute_ok(s)) s.requests.compute = true;
 }
@@ -160,6 +176,11 @@ void apply_outcome(AppState& s, uint64_t id, JobOutcome&& out) {
     s.alignment = {};
 }
 
+bool wants_landscape(const AppState& s) {
+    if (!s.result || !s.panels.matrix || !s.result->has_layer(Layer::landscape)) return false;
+    return s.view.layer == Layer::landscape || (s.view.show_mask && s.result->stored());
+}
+
 void process_requests(AppState& s, Worker& worker) {
     Requests& rq = s.requests;
     apply_dropped_files(s);
@@ -189,6 +210,8 @@ void process_requests(AppState& s, Worker& worker) {
         rq.export_file.reset();
     }
     collect_outcome(s, worker);
+    // Built once a result, on first showing, on a thread of its own (it wakes the loop when done).
+    if (wants_landscape(s)) s.result->request_landscape(s.engine.threads);
 }
 
 namespace {
@@ -223,6 +246,14 @@ std::string pending_work(const AppState& s, bool want_timings) {
     if (!lesson_view_applied(s)) return "the lesson step's view";
     if (s.view.center_pending) return "the matrix panel to center the requested cell";
     if (!s.panels.matrix) return "";
+    if (wants_landscape(s) && !s.result->landscape()) {
+        const LandscapeProgress p = s.result->landscape_progress();
+        if (p.error.empty()) {
+            char done[32];
+            std::snprintf(done, sizeof done, " (%.0f %% done)", 100.0 * p.fraction);
+            return "the landscape layer: " + (p.started ? p.stage + done : std::string("its build to start"));
+        }
+    }
     const int rows = s.result->rows(), cols = s.result->cols();
     if (s.view.fit_pending || s.view.canvas.w <= 0) return "the matrix panel to lay out the shown result";
     // What the panel asks of this result (its `wanted` may still be the last result's): with no

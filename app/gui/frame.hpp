@@ -19,8 +19,12 @@ const char* example_label(Example e);
 void load_example(AppState& s, Example e);
 
 JobRequest make_job_request(const AppState& s, JobRequest::Kind kind);
-// Submits, cancels and exports what the panels asked for; takes a finished outcome; copies
-// the worker's progress into s.job. Window screenshots are left to the GL loop.
+// Whether the view needs the shown result's landscape: the landscape layer, or a store result's
+// co-optimal mask (Computed::mask_pyramid).
+bool wants_landscape(const AppState& s);
+// Submits, cancels and exports what the panels asked for; starts the landscape's build when the
+// view wants it; takes a finished outcome; copies the worker's progress into s.job. Window
+// screenshots are left to the GL loop.
 void process_requests(AppState& s, Worker& worker);
 // The worker's finished outcome (if any) into the state, and its progress. process_requests
 // calls it; the frame loop also calls it before drawing, so a result that arrived while the

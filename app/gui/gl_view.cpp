@@ -35,7 +35,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 render::ViewSource GlView::source(const AppState& s, const render::TexelRequest& want, uint64_t& values_version,
                                   render::TexelRequest& local, render::TexelRequest& placed, bool* window_pending) {
     const Computed& c = *s.result;
-    const Layer layer = c.has_layer(s.view.layer) ? s.view.layer : Layer::H;
+    const Layer layer = c.shown_layer(s.view.layer);
     const render::ColorScale scale = view_color_scale(s);
     const auto same = [](const render::ColorScale& a, const render::ColorScale& b) {
         return a.map == b.map && a.min == b.min && a.max == b.max;
@@ -53,14 +53,16 @@ render::ViewSource GlView::source(const AppState& s, const render::TexelRequest&
     // A GPU-resident result builds its optimal-path mask on first use (from a host copy).
     const bool want_mask = s.view.wanted.mask;
     const render::MaskPyramid* mask = want_mask || c.mask_ready() ? &c.mask_pyramid() : nullptr;
-    values_version = c.id * 8 + uint64_t(layer) * 2 + (mask ? 1 : 0);
+    // A store result's mask is the landscape's co-optimal cells once it is built: new values then.
+    const bool land = c.landscape() != nullptr;
+    values_version = ((c.id * 4 + uint64_t(layer)) * 2 + (land ? 1 : 0)) * 2 + (mask ? 1 : 0);
     render::ViewSource src{nullptr, mask, lut_.get(), values_version, lut_version_};
     local = placed = want;
-    if (c.resident()) {
+    if (c.resident() && layer != Layer::landscape) {
         src.device_values = &c.device->levels(int(layer));
     } else if (c.stored()) {
         // The overview, or the visible window recomputed exactly (a new window: new values).
-        const StoreDraw d = store_draw(c, want);
+        const StoreDraw d = store_draw(c, want, false, land && (layer == Layer::landscape || want_mask));
         store_window_ = d.window;
         if (window_pending) *window_pending = d.window_pending;
         local = d.local;

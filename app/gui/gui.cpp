@@ -65,8 +65,9 @@ Inputs and parameters (as dpviz align):
 
 View:
   --colormap M                 viridis, magma, grayscale, diverging (default: auto)
-  --layer H|E|F                matrix shown for affine gaps (Viterbi: E, each delta behind the
-                               best of its column)
+  --layer H|E|F|landscape      matrix shown: E and F for affine gaps (Viterbi: E, each delta
+                               behind the best of its column); landscape: the best alignment
+                               through each cell (not for Viterbi)
   --mask                       tint the cells on any optimal path
   --view I,J,PX                center cell (I, J) at PX screen pixels per cell
   --hover I,J                  put the mouse on cell (I, J) (shows its tooltip; for screenshots)
@@ -141,7 +142,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
     AppState& s = o.initial;
     Parameters& p = s.params;
     std::vector<std::string> positional;
-    bool literal = false, have_match = false, algo_given = false, query_record_given = false;
+    bool literal = false, have_match = false, algo_given = false, query_record_given = false, layer_given = false;
     std::string example, hmm;
     int random_pair = 0;
     uint64_t seed = 1;
@@ -219,8 +220,10 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
                 s.view.colormap = *m;
             }
         } else if (a == "--layer") {
-            if (v != "H" && v != "E" && v != "F") return usage_error("--layer is H, E or F, got '" + v + "'");
-            s.view.layer = v == "H" ? Layer::H : v == "E" ? Layer::E : Layer::F;
+            const auto l = parse_layer(v);
+            if (!l) return usage_error("--layer is H, E, F or landscape, got '" + v + "'");
+            s.view.layer = *l;
+            layer_given = true;
         } else if (a == "--view") {
             const auto k2 = v.rfind(',');
             if (k2 == std::string::npos) return usage_error("--view expects I,J,PX, got '" + v + "'");
@@ -333,6 +336,9 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
     if (p.algo == Algorithm::viterbi && !algo_given && hmm.empty() && positional.size() == 2) p.algo = Algorithm::local;
     const bool viterbi = p.algo == Algorithm::viterbi;
     if (!hmm.empty() && !viterbi) return usage_error("--hmm applies to --algo viterbi only");
+    if (viterbi && layer_given && s.view.layer == Layer::landscape)
+        return usage_error("--layer landscape does not apply to --algo viterbi (a hidden Markov model reversed is no "
+                           "model of the same kind: docs/algorithms.md, \"The landscape\")");
     if (viterbi && query_record_given)
         return usage_error("--query-record does not apply to --algo viterbi (the model is the query); use "
                            "--target-record for the observations");

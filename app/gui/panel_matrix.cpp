@@ -26,6 +26,7 @@
 #include "dpviz/hmm.hpp"
 #include "gui/cell_inspect.hpp"
 #include "gui/compute.hpp"
+#include "gui/frame.hpp"
 #include "gui/keys.hpp"
 #include "gui/panels.hpp"
 #include "gui/teach_overlay.hpp"
@@ -82,6 +83,9 @@ ImU32 text_on(render::Rgb bg) {
 }
 
 LayerKind layer_kind(Layer l) { return l == Layer::E ? LayerKind::E : l == Layer::F ? LayerKind::F : LayerKind::H; }
+
+// The letter of the algorithm's matrix, as the tooltip names its value.
+const char* matrix_letter(const Problem& p) { return p.algo == Algorithm::lcs ? "L" : minimizes(p.algo) ? "D" : "H"; }
 
 // The visible cells, clamped to the matrix.
 struct CellRange {
@@ -162,16 +166,25 @@ void draw_toolbar(AppState& s, const Computed& c) {
                                      : "not for a trellis this big: it is kept as an overview of delta and exact windows, "
                                        "not whole (zoom in for exact cells)");
         v.layer = Layer(layer);
-    } else if (c.problem.affine()) {
-        same_line_if_fits(check_width("H") * 3 + ImGui::GetStyle().ItemSpacing.x * 2);
+    } else {
+        const bool affine = c.problem.affine();
+        const float gap = ImGui::GetStyle().ItemSpacing.x;
+        same_line_if_fits(check_width("H") * (affine ? 3 : 1) + check_width("landscape") + gap * (affine ? 3 : 1));
         int layer = int(v.layer);
-        ImGui::RadioButton("H", &layer, int(Layer::H));
+        ImGui::RadioButton(matrix_letter(c.problem), &layer, int(Layer::H));
+        if (affine) {
+            ImGui::SameLine();
+            ImGui::RadioButton("E", &layer, int(Layer::E));
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("E: best score ending in a horizontal gap (target residue vs '-')");
+            ImGui::SameLine();
+            ImGui::RadioButton("F", &layer, int(Layer::F));
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("F: best score ending in a vertical gap (query residue vs '-')");
+        }
         ImGui::SameLine();
-        ImGui::RadioButton("E", &layer, int(Layer::E));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("E: best score ending in a horizontal gap (target residue vs '-')");
-        ImGui::SameLine();
-        ImGui::RadioButton("F", &layer, int(Layer::F));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("F: best score ending in a vertical gap (query residue vs '-')");
+        ImGui::RadioButton("landscape", &layer, int(Layer::landscape));
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("the best score of an alignment through each cell, from a forward and a backward fill "
+                              "(built when first shown): the optimal path is a ridge, other good alignments lesser ridges");
         v.layer = Layer(layer);
     }
     same_line_if_fits(check_width("path"));
@@ -181,7 +194,9 @@ void draw_toolbar(AppState& s, const Computed& c) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(c.problem.algo == Algorithm::viterbi
                               ? "cells on any most likely state path (every tied predecessor followed back)"
-                              : "cells on any optimal path (every direction bit followed back)");
+                          : c.stored() ? "cells on any optimal path: where the landscape reaches the score (built when "
+                                         "first shown; the path until then)"
+                                       : "cells on any optimal path (every direction bit followed back)");
     same_line_if_fits(check_width("table"));
     ImGui::Checkbox("table", &v.show_details);
     if (ImGui::IsItemHovered())
@@ -218,6 +233,17 @@ void draw_toolbar(AppState& s, const Computed& c) {
     same_line_if_fits(ImGui::CalcTextSize(zoom).x);
     ImGui::TextDisabled("%s", zoom);
     if (!v.goto_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", v.goto_error.c_str());
+    if (wants_landscape(s) && !c.landscape()) {
+        const LandscapeProgress p = c.landscape_progress();
+        if (!p.error.empty()) {
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "landscape: %s", p.error.c_str());
+        } else {
+            const std::string meanwhile = v.layer == Layer::landscape ? std::string("showing ") + matrix_letter(c.problem)
+                                                                      : std::string("the optimal mask shows the path");
+            ImGui::TextDisabled("landscape: %s, %.0f %% (%s until it is built)",
+                                p.stage.empty() ? "starting" : p.stage.c_str(), 100.0 * p.fraction, meanwhile.c_str());
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -307,8 +333,12 @@ void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canv
                 const render::ColorScale& scale) {
     const ViewTransform& xf = s.view.xf;
     // The visible cells only: a GPU-resident result copies just this window back.
+    const Layer layer = c.shown_layer(s.view.layer);
     const MatrixRefs w = c.window(r.i0, r.i1, r.j0, r.j1);
-    const Grid<int32_t>* g = s.view.layer == Layer::E ? w.E : s.view.layer == Layer::F ? w.F : w.H;
+    // The landscape's values, without arrows: no recurrence of its own links its cells.
+    const MatrixRefs land = layer == Layer::landscape ? c.landscape_cells(r.i0, r.i1, r.j0, r.j1) : MatrixRefs{};
+    const MatrixRefs& values = layer == Layer::landscape ? land : w;
+    const Grid<int32_t>* g = layer == Layer::E ? w.E : layer == Layer::F ? w.F : values.H;
     const float px = float(xf.cell_px);
     ImFont* f = mono_font();
     const float font = std::min(f->FontSize, px * 0.42f);
@@ -325,7 +355,7 @@ void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canv
     for (int i = r.i0; i < r.i1; ++i) {
         for (int j = r.j0; j < r.j1; ++j) {
             const ImVec2 a = im_vec(to_screen(xf, cv, {double(j), double(i)}));
-            const int32_t v = w.value(g, i, j);
+            const int32_t v = values.value(g, i, j);
             const bool path_cell = !on_path.empty() && on_path[size_t(i - r.i0) * vis_cols + (j - r.j0)];
             const ImU32 ink = text_on(path_cell ? blend(scale.color(v), tint, kPathFillAlpha) : scale.color(v));
             const std::string t = shown_value(c.problem, v, 1);
@@ -343,8 +373,8 @@ void draw_table(ImDrawList* dl, const AppState& s, const Computed& c, const Canv
                       std::max(3.0f, px * 0.09f));
                 continue;
             }
-            if (!w.dirs || w.dirs->empty()) continue;
-            const CellArrows ar = arrows_of(c.problem, w.bits(i, j), layer_kind(s.view.layer));
+            if (!w.dirs || w.dirs->empty() || layer == Layer::landscape) continue;
+            const CellArrows ar = arrows_of(c.problem, w.bits(i, j), layer_kind(layer));
             const float head = std::max(3.0f, px * 0.09f);
             const ImVec2 o(a.x + px * 0.30f, a.y + px * 0.30f);
             if (ar.diag) arrow(dl, o, ImVec2(a.x + px * 0.06f, a.y + px * 0.06f), ink, head);
@@ -555,8 +585,13 @@ void draw_tooltip(const Computed& c, Cell cell) {
         ImGui::Text("H = %s   E = %s   F = %s", cell_value_text(p, x.h).c_str(), cell_value_text(p, *x.e).c_str(),
                     cell_value_text(p, *x.f).c_str());
     else
-        ImGui::Text("%s = %s", p.algo == Algorithm::lcs ? "L" : (minimizes(p.algo) ? "D" : "H"),
-                    cell_value_text(p, x.h).c_str());
+        ImGui::Text("%s = %s", matrix_letter(p), cell_value_text(p, x.h).c_str());
+    if (const auto land = c.landscape()) {
+        const MatrixRefs l = c.landscape_cells(cell.i, cell.i + 1, cell.j, cell.j + 1);
+        const int32_t v = l.value(l.H, cell.i, cell.j);
+        ImGui::Text("landscape = %s%s", cell_value_text(p, v).c_str(),
+                    land->at_optimum(v) ? "  (the optimum: on an optimal alignment)" : "");
+    }
     ImGui::TextDisabled("%s", x.formula.c_str());
     candidate_lines(p, "candidates (* won: its direction bit is set)", x.h_candidates);
     candidate_lines(p, "E (horizontal gap)", x.e_candidates);
@@ -573,14 +608,16 @@ void draw_tooltip(const Computed& c, Cell cell) {
 std::string cell_clipboard_text(const Computed& c, Layer layer, Cell cell, bool with_value) {
     std::string t = std::to_string(cell.i) + "," + std::to_string(cell.j);
     if (!with_value) return t;
-    const MatrixRefs w = c.window(cell.i, cell.i + 1, cell.j, cell.j + 1);
+    layer = c.shown_layer(layer);
+    const MatrixRefs w = layer == Layer::landscape ? c.landscape_cells(cell.i, cell.i + 1, cell.j, cell.j + 1)
+                                                   : c.window(cell.i, cell.i + 1, cell.j, cell.j + 1);
     const Grid<int32_t>* g = layer == Layer::E ? w.E : layer == Layer::F ? w.F : w.H;
     return t + "," + shown_value(c.problem, w.value(g, cell.i, cell.j), 6);
 }
 
 const char* layer_name(const Problem& p, Layer l) {
     if (p.algo == Algorithm::viterbi) return l == Layer::E ? "ln p behind the column's best" : "ln p";
-    return l == Layer::E ? "E" : l == Layer::F ? "F" : "H";
+    return l == Layer::E ? "E" : l == Layer::F ? "F" : l == Layer::landscape ? "landscape" : matrix_letter(p);
 }
 
 void draw_cell_menu(AppState& s, const Computed& c) {
@@ -595,7 +632,7 @@ void draw_cell_menu(AppState& s, const Computed& c) {
     ImGui::TextDisabled("cell (%d, %d)", cell.i, cell.j);
     const std::string ij = cell_clipboard_text(c, v.layer, cell, false), ijv = cell_clipboard_text(c, v.layer, cell, true);
     if (ImGui::MenuItem(("Copy " + ij).c_str(), "Ctrl+C")) ImGui::SetClipboardText(ij.c_str());
-    if (ImGui::MenuItem(("Copy " + ijv + " (" + layer_name(c.problem, v.layer) + ")").c_str(), "Ctrl+Shift+C"))
+    if (ImGui::MenuItem(("Copy " + ijv + " (" + layer_name(c.problem, c.shown_layer(v.layer)) + ")").c_str(), "Ctrl+Shift+C"))
         ImGui::SetClipboardText(ijv.c_str());
     if (ImGui::MenuItem("Inspect this cell")) v.inspected = cell;
     if (ImGui::MenuItem("Centre it at table scale")) {
@@ -763,7 +800,7 @@ void draw_matrix(AppState& s) {
     draw_rulers(dl, s, c, cv, vis, rulers);
     draw_cell_menu(s, c);
 
-    const render::ValueRange range = c.layer_range(v.layer);
+    const render::ValueRange range = c.layer_range(c.shown_layer(v.layer));
     draw_colorbar(dl, c.problem, scale, range, ImVec2(pos.x + size.x + ui_px(8), pos.y + ui_px(4)),
                   std::max(size.y - ImGui::GetFontSize() * 3.0f, 20.0f));
 }

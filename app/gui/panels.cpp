@@ -43,8 +43,7 @@ render::ColorScale view_color_scale(const AppState& s) {
     opt.auto_colormap = s.view.auto_colormap;
     opt.colormap = s.view.colormap;
     if (!s.result) return render::make_color_scale({}, opt);
-    const Layer layer = s.result->has_layer(s.view.layer) ? s.view.layer : Layer::H;
-    return render::make_color_scale(s.result->layer_range(layer), opt);
+    return render::make_color_scale(s.result->layer_range(s.result->shown_layer(s.view.layer)), opt);
 }
 
 namespace {

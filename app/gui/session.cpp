@@ -116,6 +116,7 @@ std::string session_text(const AppState& s) {
     o << "colormap=" << (s.view.auto_colormap ? "auto" : std::string(render::colormap_name(s.view.colormap))) << "\n";
     o << "show_path=" << s.view.show_path << "\nshow_mask=" << s.view.show_mask << "\n";
     o << "show_details=" << s.view.show_details << "\n";
+    o << "layer=" << layer_key(s.view.layer) << "\n";
     o << "ui_zoom=" << s.ui.zoom << "\n";  // the user's Ctrl +/- factor over the monitor's scale
     o << "export.folder=" << escape(s.export_settings.folder) << "\n";
     o << "export.stem=" << escape(s.export_settings.stem) << "\n";
@@ -197,6 +198,11 @@ int apply_lines(AppState& s, const std::string& text, std::string* bad, int* kno
              s.view.auto_colormap = false;
              s.view.colormap = *m;
              return true;
+         }},
+        {"layer", [&](const std::string& v) {
+             const auto l = parse_layer(v);
+             if (l) s.view.layer = *l;
+             return l.has_value();
          }},
         {"ui_zoom", [&](const std::string& v) {
              char* end = nullptr;

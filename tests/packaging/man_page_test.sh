@@ -57,6 +57,8 @@ expect "bench --backend" "a" "all"
 expect "align --colormap" "v" "viridis"
 expect "align --matrix" "BLOSUM6" "BLOSUM62"
 expect "gui --example" "" "globins dna dtw"
+expect "gui --layer" "" "H E F landscape"
+expect "align --layer" "" "H landscape"
 for cmd in $commands; do expect "$cmd" "--" "$(help_options "$cmd" | tr '\n' ' ')"; done
 got=$(complete_words "" align --gap-open)
 [ -z "${got// /}" ] || fail "a numeric option's value got completions: $got"
