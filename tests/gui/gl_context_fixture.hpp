@@ -1,5 +1,5 @@
 // A hidden GLFW window with a current OpenGL 3.3 core context (glad loaded), for the GlTexture*
-// suites. Without a display the test is skipped, except where DPVIZ_REQUIRE_GL promises one (the
+// suites, and a read-back of the matrix panel's texture. Without a display the test is skipped, except where DPVIZ_REQUIRE_GL promises one (the
 // Xvfb CTest entry, the device run): then it fails.
 #pragma once
 
@@ -8,10 +8,28 @@
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
+
+#include "gui/app_state.hpp"
 
 namespace dpviz::testing {
+
+// The texels the frame loop drew for the matrix panel (TextureContent::placed's out_w x out_h,
+// top-left of the texture), read back from GL.
+inline std::vector<uint32_t> texture_texels(const gui::TextureContent& t) {
+    const int w = int(std::lround(t.placed.out_w / t.u1)), h = int(std::lround(t.placed.out_h / t.v1));
+    std::vector<uint32_t> all(size_t(w) * h), out;
+    glBindTexture(GL_TEXTURE_2D, GLuint(t.gl_name));
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, all.data());
+    for (int y = 0; y < t.placed.out_h; ++y)
+        out.insert(out.end(), all.begin() + ptrdiff_t(y) * w, all.begin() + ptrdiff_t(y) * w + t.placed.out_w);
+    return out;
+}
 
 class GlContextTest : public ::testing::Test {
 protected:

@@ -3,7 +3,10 @@
 // landscape_overview computed here from checkpoints of their own; a store result's co-optimal
 // mask (landscape = optimum) equals the whole result's mask from the direction bits; the radio
 // button builds it in frames and Ctrl+Shift+C copies its value in the user's units; the matrix
-// PNG says the layer and draws its values; the session and --layer keep it; Viterbi has none.
+// PNG says the layer and draws its values; the matrix texture holds its pixels (with a display);
+// the session and --layer keep it; Viterbi has none.
+#include "gl_context_fixture.hpp"  // glad before any other GL header
+
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -12,6 +15,7 @@
 #include "cli_common.hpp"
 #include "dpviz/render/png.hpp"
 #include "gui/files.hpp"
+#include "gui/gl_view.hpp"
 #include "gui/gui.hpp"
 #include "gui/keys.hpp"
 #include "gui/measure.hpp"
@@ -285,6 +289,60 @@ TEST(GuiLandscape, AWholeResultsMatrixPngDrawsEveryCellsLandscape) {
     const std::string expect_path = (std::filesystem::path(dir.path()) / "expect.png").string();
     ASSERT_TRUE(render::write_png_atomic(*img, expect_path));
     EXPECT_EQ(slurp(path), slurp(expect_path));
+}
+
+// The frame loop's texture for the landscape of a store result (a real GL context; CTest runs
+// this under Xvfb): the landscape's overview zoomed out, the whole result's landscape cells once
+// the window's thread is done.
+class GlTextureLandscape : public dpviz::testing::GlContextTest {};
+
+TEST_F(GlTextureLandscape, TheTextureHoldsTheLandscapesOverviewThenItsCells) {
+    JobRequest req = dna_request(Algorithm::global, 600, 11);
+    const auto whole = run(req);
+    req.engine.store_from_cells = 0;
+    req.engine.store_overview_side = 64;
+    const auto store = run(req);
+    ASSERT_TRUE(whole && store && store->stored());
+    whole->request_landscape(2, /*wait=*/true);
+    store->request_landscape(2, /*wait=*/true);
+    ASSERT_TRUE(whole->landscape() && store->landscape());
+    AppState s = fresh_state();
+    s.result = store;
+    s.view.layer = Layer::landscape;
+    GlView view;
+    ASSERT_TRUE(view.init(s, /*prefer_interop=*/false));
+    const render::ColorScale scale = view_color_scale(s);
+    EXPECT_EQ(scale.max, store->landscape()->optimum);
+    const auto lut = render::ColorLut::build(scale);
+    // Zoomed out: the landscape overview's texels.
+    s.view.wanted = {0, 0, store->rows(), store->cols(), 40, 40, false};
+    view.update(s);
+    const StoreDraw out = store_draw(*store, s.view.wanted, false, true);
+    ASSERT_FALSE(out.window);
+    EXPECT_EQ(s.view.texture.placed, out.placed);
+    std::vector<uint32_t> want(size_t(out.local.out_w) * out.local.out_h);
+    render::draw_view_pixels(store->pyramid(Layer::landscape), nullptr, lut, out.local, want.data(), out.local.out_w);
+    EXPECT_EQ(dpviz::testing::texture_texels(s.view.texture), want);
+    // Zoomed in, one texel a cell: the whole result's landscape, drawn on the same scale.
+    s.view.wanted = {300, 100, 70, 50, 50, 70, false};
+    view.update(s);
+    for (int k = 0; k < 5000 && s.view.texture.window_pending; ++k) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        view.update(s);
+    }
+    ASSERT_FALSE(s.view.texture.window_pending);
+    EXPECT_EQ(s.view.texture.placed, s.view.wanted);
+    want.assign(size_t(50) * 70, 0);
+    render::draw_view_pixels(whole->pyramid(Layer::landscape), nullptr, lut, s.view.wanted, want.data(), 50);
+    EXPECT_EQ(dpviz::testing::texture_texels(s.view.texture), want);
+    // Back to H: H's overview, the texture redrawn.
+    s.view.layer = Layer::H;
+    s.view.wanted = {0, 0, store->rows(), store->cols(), 40, 40, false};
+    view.update(s);
+    const auto h_lut = render::ColorLut::build(view_color_scale(s));
+    std::vector<uint32_t> h(size_t(out.local.out_w) * out.local.out_h);
+    render::draw_view_pixels(store->h, nullptr, h_lut, out.local, h.data(), out.local.out_w);
+    EXPECT_EQ(dpviz::testing::texture_texels(s.view.texture), h);
 }
 
 class GuiLandscapeFrames : public FramesTest {};

@@ -197,17 +197,7 @@ TEST_F(StoreVsWhole, TheMatrixPngComesFromTheOverview) {
 
 // The frame loop's texture for a store result (a real GL context; CTest runs this under Xvfb).
 class GlTextureStore : public dpviz::testing::GlContextTest {};
-
-std::vector<uint32_t> texture_texels(const TextureContent& t) {
-    const int w = int(std::lround(t.placed.out_w / t.u1)), h = int(std::lround(t.placed.out_h / t.v1));
-    std::vector<uint32_t> all(size_t(w) * h), out;
-    glBindTexture(GL_TEXTURE_2D, GLuint(t.gl_name));
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, all.data());
-    for (int y = 0; y < t.placed.out_h; ++y)
-        out.insert(out.end(), all.begin() + ptrdiff_t(y) * w, all.begin() + ptrdiff_t(y) * w + t.placed.out_w);
-    return out;
-}
+using dpviz::testing::texture_texels;
 
 TEST_F(GlTextureStore, ZoomedOutTheTextureHoldsOverviewBlocksZoomedInTheFullFillsCells) {
     JobRequest req = pair_request(600, 11);
