@@ -135,8 +135,12 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     // fill pools no overview).
     const bool big_picture = level == OutputLevel::matrix && opt.overview_side > 0 &&
                              int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
+    // The trellis's store is the CPU's: its picture goes there whenever it takes the store, its
+    // path only when the backpointers do not fit (the GPU fills a trellis faster when they do).
+    const bool trellis_store = p.algo == Algorithm::viterbi && (big_picture || estimate_host_bytes(p, level) > have) &&
+                               checkpoint_spacing_for(p, opt, level, have, true) > 0;
     const bool on_cpu = opt.backend == Backend::cpu ||
-                        (opt.backend == Backend::automatic && (big_picture || !gpu_usable()));
+                        (opt.backend == Backend::automatic && (big_picture || trellis_store || !gpu_usable()));
     const bool gpu_store = !on_cpu && level == OutputLevel::path && p.algo != Algorithm::viterbi;
     const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu || gpu_store);
     // The GPU's lines are band bottoms: K a power of two, a multiple of a band's rows.

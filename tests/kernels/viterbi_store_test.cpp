@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/fault_injection.hpp"
 #include "dpviz/hmm.hpp"
 #include "dpviz/store.hpp"
 #include "hmm_test_util.hpp"
@@ -217,6 +218,42 @@ TEST(ViterbiStore, AlignTakesTheStoreWhenTheTrellisDoesNotFit) {
     auto refused = align(p, opt);
     ASSERT_FALSE(refused);
     EXPECT_EQ(refused.error().kind, ErrorKind::resource);
+}
+
+// Beside a GPU (the simulated device, whose Viterbi has no kernels: a run that reached it would
+// fall back to the CPU with a note), a trellis that takes the store goes to the CPU's store
+// directly: its picture when the whole trellis does not fit, its path when the backpointers do
+// not; a trellis that fits goes to the device.
+TEST(ViterbiStore, BesideAGpuATrellisThatTakesTheStoreRunsOnTheCpu) {
+    const gpu_fault::ScopedFault device("simulate");
+    std::mt19937_64 rng(10);
+    const Hmm m = hmm_test::random_hmm(rng, 7, 3, 0.2);
+    const Problem p = viterbi_problem(m, hmm_test::random_observations(rng, m, 4000));
+    const DpResult whole = whole_trellis(p);
+    AlignOptions opt;
+    opt.backend = Backend::automatic;
+    opt.level = OutputLevel::matrix;
+    opt.overview_side = 64;
+    opt.memory_limit = estimate_host_bytes(p, OutputLevel::matrix) - 1;
+    auto picture = align(p, opt);
+    ASSERT_TRUE(picture) << picture.error().message;
+    EXPECT_TRUE(picture->fallback.empty()) << picture->fallback;
+    ASSERT_TRUE(picture->overview);
+    EXPECT_EQ(first_difference(picture->overview->H, overview_from_matrix(p, whole.H, picture->overview->block).H), "");
+    opt.level = OutputLevel::path;
+    opt.overview_side = 0;
+    opt.memory_limit = estimate_host_bytes(p, OutputLevel::path) - 1;
+    auto path = align(p, opt);
+    ASSERT_TRUE(path) << path.error().message;
+    EXPECT_TRUE(path->fallback.empty()) << path->fallback;
+    EXPECT_TRUE(path->checkpoints);
+    EXPECT_EQ(path->path, whole.path);
+    opt.memory_limit.reset();
+    auto fits = align(p, opt);
+    ASSERT_TRUE(fits) << fits.error().message;
+    EXPECT_NE(fits->fallback.find("unavailable"), std::string::npos) << "it went to the device";
+    EXPECT_FALSE(fits->checkpoints);
+    EXPECT_EQ(fits->path, whole.path);
 }
 
 // The size rule is the other algorithms' one: from kCheckpointPathCells cells on, a picture of a
