@@ -9,8 +9,10 @@ namespace dpviz::gpu_fault {
 
 // Makes the allocations (on the host) and launches the real device makes for this problem and
 // level (at level path over checkpoints every `checkpoint_spacing` rows and columns when that is
-// not 0), in the same order and through the same injection points. With no fault firing it
+// not 0, pooling an overview of `overview_block` cells a side when that is not 0), in the same
+// order and through the same injection points. With no fault firing it
 // still fails, as "no kernels": the stand-in never pretends to compute, the CPU does.
-Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec, int32_t checkpoint_spacing = 0);
+Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec, int32_t checkpoint_spacing = 0,
+                                   int32_t overview_block = 0);
 
 }  // namespace dpviz::gpu_fault

@@ -129,19 +129,22 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
                          : host_memory_limit();
     if (!limit) return limit.error();
     const uint64_t have = limit->bytes;
-    // A big path goes through the result store on every backend: a GPU fill keeps the checkpoint
-    // lines in place of direction bits (moving the bits costs more than the fill: 131,072^2 on an
-    // H200, docs/performance.md). A big picture takes the CPU's store even beside a GPU (the GPU
-    // fill pools no overview).
+    // A big path or picture goes through the result store on every backend: a GPU fill keeps the
+    // checkpoint lines (and pools the overview) in place of direction bits and matrices (moving
+    // those costs more than the fill: 131,072^2 on an H200, docs/performance.md).
     const bool big_picture = level == OutputLevel::matrix && opt.overview_side > 0 &&
                              int64_t(p.rows() + 1) * int64_t(p.cols() + 1) >= kCheckpointPathCells;
+    const bool viterbi = p.algo == Algorithm::viterbi;
     // The trellis's store is the CPU's: its picture goes there whenever it takes the store, its
     // path only when the backpointers do not fit (the GPU fills a trellis faster when they do).
-    const bool trellis_store = p.algo == Algorithm::viterbi && (big_picture || estimate_host_bytes(p, level) > have) &&
+    const bool trellis_store = viterbi && (big_picture || estimate_host_bytes(p, level) > have) &&
                                checkpoint_spacing_for(p, opt, level, have, true) > 0;
     const bool on_cpu = opt.backend == Backend::cpu ||
-                        (opt.backend == Backend::automatic && (big_picture || trellis_store || !gpu_usable()));
-    const bool gpu_store = !on_cpu && level == OutputLevel::path && p.algo != Algorithm::viterbi;
+                        (opt.backend == Backend::automatic && (trellis_store || !gpu_usable()));
+    const bool on_gpu = opt.backend == Backend::cuda || opt.backend == Backend::cuda_portable ||
+                        (opt.backend == Backend::automatic && !on_cpu);
+    const bool gpu_store = on_gpu && !viterbi &&
+                           (level == OutputLevel::path || (level == OutputLevel::matrix && opt.overview_side > 0));
     const int32_t spacing = checkpoint_spacing_for(p, opt, level, have, on_cpu || gpu_store);
     // The GPU's lines are band bottoms: K a power of two, a multiple of a band's rows.
     if (gpu_store && spacing && ((spacing & (spacing - 1)) != 0 || spacing % gpu_band::kBandRows != 0))
@@ -151,11 +154,15 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     const int32_t block = spacing && level == OutputLevel::matrix ? overview_block(p, opt.overview_side) : 0;
     const uint64_t texels = block ? uint64_t(p.rows() / block + 1) * uint64_t(p.cols() / block + 1) : 0;
     const unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
-    // A GPU's lines stay in device memory: the host holds one traceback tile.
+    // A GPU's lines stay in device memory: the host holds one traceback tile (and the overview,
+    // as the device pooled it and with the borders).
     const uint64_t need = !spacing ? estimate_host_bytes(p, level)
-                          : gpu_store ? estimate_host_bytes(p, OutputLevel::score) + traceback_tile_bytes(p, kMaxCheckpointSpacing)
+                          : gpu_store ? estimate_host_bytes(p, OutputLevel::score) +
+                                            traceback_tile_bytes(p, kMaxCheckpointSpacing) + texels * 4 * 2
                                       : estimate_checkpoint_path_bytes(p, spacing) + texels * 4 * (threads + 1);
     const int32_t gpu_spacing = !gpu_store || !spacing ? 0 : opt.checkpoint_spacing > 0 ? spacing : kGpuChoosesSpacing;
+    // The store's fill answers at level path (with the overview when it pools one).
+    const OutputLevel gpu_level = gpu_spacing ? OutputLevel::path : level;
     if (need > have) {
         // What would fit, in the words of the interface the message appears in.
         const bool cli = opt.hints == HintStyle::command_line;
@@ -181,8 +188,12 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
         case Backend::cpu_reference: r = align_reference(p, ctl); break;
         case Backend::cpu: r = run_cpu(spacing); break;
         case Backend::cuda:
-        case Backend::cuda_portable: r = align_gpu(p, level, opt.backend == Backend::cuda, ctl, gpu_spacing); break;
-        case Backend::automatic: r = on_cpu ? run_cpu(spacing) : align_gpu(p, level, true, ctl, gpu_spacing); break;
+        case Backend::cuda_portable:
+            r = align_gpu(p, gpu_level, opt.backend == Backend::cuda, ctl, gpu_spacing, block);
+            break;
+        case Backend::automatic:
+            r = on_cpu ? run_cpu(spacing) : align_gpu(p, gpu_level, true, ctl, gpu_spacing, block);
+            break;
     }
     if (!r && r.error().kind == ErrorKind::device) {
         // A GPU that is missing or faulted never costs the user the answer: the CPU computes it.

@@ -105,12 +105,13 @@ Run::~Run() {
     t_current = outer_;
 }
 
-std::optional<Expected<DpResult>> Run::instead(const Problem& p, OutputLevel level, int32_t checkpoint_spacing) {
+std::optional<Expected<DpResult>> Run::instead(const Problem& p, OutputLevel level, int32_t checkpoint_spacing,
+                                               int32_t overview_block) {
     if (invalid_) return Expected<DpResult>(*invalid_);
     if (spec_->no_device)
         return Expected<DpResult>(device_error(
             cat({"no CUDA device (no CUDA-capable device is detected)", injected_note("no-device")})));
-    if (spec_->simulate) return align_simulated(p, level, *spec_, checkpoint_spacing);
+    if (spec_->simulate) return align_simulated(p, level, *spec_, checkpoint_spacing, overview_block);
     return std::nullopt;
 }
 

@@ -8,11 +8,14 @@ namespace dpviz {
 
 bool gpu_usable() { return gpu_fault::usable_override().value_or(false); }
 
-Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool, const RunControl&, int32_t checkpoint_spacing) {
+Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool, const RunControl&, int32_t checkpoint_spacing,
+                             int32_t overview_block) {
     gpu_fault::Run run;  // this call's allocation and launch numbers
-    if (auto r = run.instead(p, level, checkpoint_spacing)) return std::move(*r);
+    if (auto r = run.instead(p, level, checkpoint_spacing, overview_block)) return std::move(*r);
     return device_error("this dpviz was built without CUDA");
 }
+
+Status fill_rect_gpu(const Problem&, const GpuRect&) { return device_error("this dpviz was built without CUDA"); }
 
 Expected<DpResult> align_viterbi_gpu(const Problem&, OutputLevel, bool, const RunControl&) {
     return device_error("this dpviz was built without CUDA");

@@ -52,7 +52,8 @@ Status launch(const char* kernel) {
 
 }  // namespace
 
-Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec, int32_t checkpoint_spacing) {
+Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Spec& spec, int32_t checkpoint_spacing,
+                                   int32_t overview_block) {
     // DPX or not makes no difference to the sequence.
     std::string no_kernels = "simulated device (";
     no_kernels.append(kEnvVar).append("=").append(spec.text).append("): no kernels to compute with");
@@ -92,7 +93,7 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
 
     // The order of run_gpu's allocations.
     SimBuffer rows, cols, table, bot_h, bot_f, lastcol, loc, rowbest, rowchunk, snap, rowM, dirs, D, H, E, F, Hb, Eb, Fb;
-    SimBuffer ck_col_h, ck_col_e;
+    SimBuffer ck_col_h, ck_col_e, ov, ov_worst;
     DPVIZ_TRY(rows.allocate(M + kBandRows + 1, 4, "the query rows"));
     DPVIZ_TRY(cols.allocate(N + 2 * kColPad, 4, "the target columns"));
     DPVIZ_TRY(table.allocate(A * A, 4, "the score table"));
@@ -112,6 +113,10 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
         const uint64_t col_entries = uint64_t(N / spacing) * uint64_t(M + 1);
         DPVIZ_TRY(ck_col_h.allocate(col_entries, 4, "the checkpoint columns"));
         if (affine) DPVIZ_TRY(ck_col_e.allocate(col_entries, 4, "the checkpoint columns (E)"));
+    }
+    if (store && overview_block > 0) {
+        DPVIZ_TRY(ov.allocate(uint64_t(M / overview_block + 1) * uint64_t(N / overview_block + 1), 4, "the overview"));
+        DPVIZ_TRY(ov_worst.allocate(1, 4, "the overview's worst value"));
     }
     if (fill_level == OutputLevel::path) {
         DPVIZ_TRY(dirs.allocate(nbands * nchunks * kSteps * 32 * words, 4, "the packed direction bits"));

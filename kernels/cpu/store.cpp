@@ -10,10 +10,16 @@
 #include "dpviz/store.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "cell_ops.hpp"
 #include "dpviz/engine.hpp"
+#include "gpu_dispatch.hpp"
 #include "trace_path.hpp"
 #include "viterbi_backend.hpp"
 
@@ -30,12 +36,14 @@ uint64_t checkpoint_bytes(const Problem& p, int32_t spacing) {
     return layers * 4 * ((M / K) * (N + 1) + (N / K) * (M + 1));
 }
 
+int32_t prefetched_tiles(int32_t spacing) { return spacing <= kMaxPrefetchSpacing ? kPrefetchTiles : 0; }
+
 uint64_t traceback_tile_bytes(const Problem& p, int32_t spacing) {
     const uint64_t K = uint64_t(spacing);
     // Viterbi: one segment's backpointers and two columns; else the tile's bits and its rolling
     // rows (H, E, F).
     if (p.algo == Algorithm::viterbi) return K * uint64_t(p.rows()) * 2 + 8 * uint64_t(p.rows());
-    return K * K + 6 * 4 * (K + 1);
+    return (1 + uint64_t(prefetched_tiles(spacing))) * K * K + 6 * 4 * (K + 1);
 }
 
 int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget) {
@@ -204,6 +212,29 @@ void merge_overview(Overview& into, const Overview& from) {
     into.any_unreachable = into.any_unreachable || from.any_unreachable;
 }
 
+Overview overview_from_interior(const Problem& p, int32_t block, const std::vector<int32_t>& texels, int32_t worst) {
+    Overview interior = empty_overview(p, block);
+    const auto finite = [](int32_t v) { return v > -kScoreBound && v < kScoreBound; };
+    for (size_t k = 0; k < interior.H.data.size() && k < texels.size(); ++k) {
+        const int32_t v = texels[k];
+        if (!finite(v)) continue;
+        interior.H.data[k] = v;
+        interior.min = interior.any_finite ? std::min(interior.min, v) : v;
+        interior.max = interior.any_finite ? std::max(interior.max, v) : v;
+        interior.any_finite = true;
+    }
+    // The texels hold the best of each block: the other end of the range is the worst cell's.
+    if (interior.any_finite && finite(worst)) {
+        if (interior.lowest) interior.max = std::max(interior.max, worst);
+        else interior.min = std::min(interior.min, worst);
+    }
+    // Interior cells are unreachable only in DTW, whose borders are unreachable too: the
+    // borders' overview says so.
+    Overview o = make_overview(p, block);
+    merge_overview(o, interior);
+    return o;
+}
+
 std::vector<Cell> overview_path(const Overview& o, const std::vector<Cell>& path) {
     std::vector<Cell> out;
     for (const Cell c : path) {
@@ -313,6 +344,9 @@ void fill_rect_bits(const Problem& p, const Rect& rc, const RectOut& out) {
 // From this size on a rectangle of an alignment, edit distance or LCS runs on the fast CPU
 // backend's SIMD kernels (fill_rect_cpu), on one thread: the callers run many rectangles at once.
 constexpr int32_t kVectorRectSide = 32;
+// From this many cells on, a window next to a GPU's lines is recomputed on that GPU: below it a
+// launch and its copies cost more than the host's fill.
+constexpr int64_t kGpuWindowCells = int64_t(1) << 16;
 
 // The rectangle's inputs as a problem of their own.
 Problem rect_problem(const Problem& p, const Rect& rc) {
@@ -413,7 +447,7 @@ Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, i
 // ---------------------------------------------------------------------------------------------
 
 
-WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs) {
+WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs, bool with_gaps) {
     if (p.algo == Algorithm::viterbi) return viterbi_window(p, c, w, with_dirs);  // its own dependency shape
     w.i0 = std::clamp(w.i0, 0, c.M + 1);
     w.i1 = std::clamp(w.i1, w.i0, c.M + 1);
@@ -421,10 +455,10 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bo
     w.j1 = std::clamp(w.j1, w.j0, c.N + 1);
     WindowValues v;
     v.w = w;
-    const bool affine = c.affine;
+    const bool affine = c.affine, gaps = affine && with_gaps;  // gaps: E and F asked for
     v.H.reset(w.rows(), w.cols(), 0);
     if (with_dirs) v.dirs.reset(w.rows(), w.cols(), 0);
-    if (affine) {
+    if (gaps) {
         v.E.reset(w.rows(), w.cols(), kNegInf);
         v.F.reset(w.rows(), w.cols(), kNegInf);
     }
@@ -434,23 +468,54 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bo
     const int32_t fi = std::max(w.i0, 1), fj = std::max(w.j0, 1);
     const int32_t r0 = c.row_before(fi), c0 = c.col_before(fj);
     const int32_t r1 = w.i1 - 1, c1 = w.j1 - 1;
-    if (r1 >= fi && c1 >= fj) {
+    bool on_gpu = false;
+    if (r1 >= fi && c1 >= fj && c.source && c.source->on_gpu() && int64_t(r1 - r0) * (c1 - c0) >= kGpuWindowCells) {
+        // On the GPU that holds the lines; only the window's cells come back. The rectangle ends on
+        // lines where the matrix allows: its device buffers then come in a few sizes, reused.
+        const auto to_line = [](int32_t before, int32_t after, int32_t k, int32_t last) {
+            return before == k ? k : std::min(after, last);
+        };
+        const int32_t gr1 = to_line(c.row_before(r1 + 1), c.row_after(c.row_before(r1 + 1)), r1, c.M);
+        const int32_t gc1 = to_line(c.col_before(c1 + 1), c.col_after(c.col_before(c1 + 1)), c1, c.N);
+        const Rect rc = rect_from(p, c, r0, c0, gr1, gc1);
+        GpuRect g;
+        g.borders = {rc.top_h.data(), affine ? rc.top_f.data() : nullptr, rc.left_h.data(),
+                     affine ? rc.left_e.data() : nullptr};
+        g.off_i = r0;
+        g.off_j = c0;
+        g.full_M = c.M;
+        g.full_N = c.N;
+        g.i0 = fi - r0 - 1;
+        g.i1 = r1 - r0;
+        g.j0 = fj - c0 - 1;
+        g.j1 = c1 - c0;
+        const int32_t oi = fi - w.i0, oj = fj - w.j0;
+        g.H = &v.H.at(oi, oj);
+        g.E = gaps ? &v.E.at(oi, oj) : nullptr;
+        g.F = gaps ? &v.F.at(oi, oj) : nullptr;
+        g.dirs = with_dirs ? &v.dirs.at(oi, oj) : nullptr;
+        g.pitch = size_t(w.cols());
+        const Status st = fill_rect_gpu(rect_problem(p, rc), g);
+        on_gpu = v.on_gpu = bool(st);
+        if (!st) v.fallback = st.error().message;
+    }
+    if (r1 >= fi && c1 >= fj && !on_gpu) {
         const Rect rc = rect_from(p, c, r0, c0, r1, c1);
         Grid<int32_t> H, E, F;
         Grid<uint8_t> dirs;
         H.reset(r1 - r0, c1 - c0, 0);
         if (with_dirs) dirs.reset(r1 - r0, c1 - c0, 0);
-        if (affine) {
+        if (gaps) {
             E.reset(r1 - r0, c1 - c0, kNegInf);
             F.reset(r1 - r0, c1 - c0, kNegInf);
         }
-        fill_rect(p, rc, {&H, affine ? &E : nullptr, affine ? &F : nullptr, with_dirs ? &dirs : nullptr});
+        fill_rect(p, rc, {&H, gaps ? &E : nullptr, gaps ? &F : nullptr, with_dirs ? &dirs : nullptr});
         const size_t n = size_t(c1 - fj + 1);
         for (int32_t i = fi; i <= r1; ++i) {  // row by row, from the rectangle into the window
             const int32_t gi = i - r0 - 1, gj = fj - c0 - 1, oi = i - w.i0, oj = fj - w.j0;
             std::copy_n(&H.at(gi, gj), n, &v.H.at(oi, oj));
             if (with_dirs) std::copy_n(&dirs.at(gi, gj), n, &v.dirs.at(oi, oj));
-            if (affine) {
+            if (gaps) {
                 std::copy_n(&E.at(gi, gj), n, &v.E.at(oi, oj));
                 std::copy_n(&F.at(gi, gj), n, &v.F.at(oi, oj));
             }
@@ -462,7 +527,7 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bo
         const int32_t oi = i - w.i0, oj = j - w.j0;
         v.H.at(oi, oj) = b.h;
         if (with_dirs) v.dirs.at(oi, oj) = b.dirs;
-        if (affine) {
+        if (gaps) {
             v.E.at(oi, oj) = b.e;
             v.F.at(oi, oj) = b.f;
         }
@@ -478,22 +543,137 @@ WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bo
 // [SECTION] Traceback over recomputed tiles
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+// The tiles of a traceback, each recomputed from the checkpoints (so independent of the others):
+// while the walk crosses one, idle threads fill those it is likely to enter next, up-left along
+// the diagonal and beside it. The walk only moves up and left, so tiles below or right of the
+// current one are dropped. Deterministic: a tile's bits do not depend on who computed it.
+class TileStream {
+public:
+    TileStream(const Problem& p, const Checkpoints& c, unsigned workers) : p_(p), c_(c) {
+        for (unsigned k = 0; k < workers; ++k) threads_.emplace_back([this] { work(); });
+    }
+    ~TileStream() {
+        {
+            std::lock_guard lock(m_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread& t : threads_) t.join();
+    }
+
+    // The bits of the tile whose corner is (r0, c0) (lines or 0), and what to fill next.
+    const Grid<uint8_t>& enter(int32_t r0, int32_t c0) {
+        std::shared_ptr<Tile> t;
+        {
+            std::unique_lock lock(m_);
+            std::erase_if(tiles_, [&](const auto& kv) { return kv.first.first > r0 || kv.first.second > c0; });
+            t = slot(r0, c0);
+            if (!threads_.empty()) ahead(r0, c0);
+            if (t->state == Tile::waiting) {
+                t->state = Tile::filling;  // this thread fills it
+                lock.unlock();
+                fill(*t, r0, c0);
+                lock.lock();
+                t->state = Tile::done;
+                done_.notify_all();
+            }
+            done_.wait(lock, [&] { return t->state == Tile::done; });
+        }
+        wake_.notify_all();
+        current_ = std::move(t);
+        return current_->bits;
+    }
+
+private:
+    struct Tile {
+        enum { waiting, filling, done } state = waiting;
+        Grid<uint8_t> bits;
+    };
+    using Key = std::pair<int32_t, int32_t>;
+
+    std::shared_ptr<Tile> slot(int32_t r0, int32_t c0) {
+        auto& t = tiles_[{r0, c0}];
+        if (!t) t = std::make_shared<Tile>();
+        return t;
+    }
+    // Up to prefetched_tiles() tiles: the diagonal first, then its neighbours, nearest first.
+    void ahead(int32_t r0, int32_t c0) {
+        const int32_t budget = prefetched_tiles(c_.spacing);
+        std::vector<Key> want;
+        int32_t r = r0, col = c0;
+        while ((r > 0 || col > 0) && int32_t(want.size()) < budget) {
+            const int32_t up = r > 0 ? c_.row_before(r) : -1, left = col > 0 ? c_.col_before(col) : -1;
+            if (up >= 0 && left >= 0) want.push_back({up, left});
+            if (up >= 0) want.push_back({up, col});
+            if (left >= 0) want.push_back({r, left});
+            r = std::max(up, 0);
+            col = std::max(left, 0);
+        }
+        for (const Key& k : want) {
+            if (int32_t(queue_.size()) >= budget) break;
+            if (tiles_.count(k)) continue;
+            slot(k.first, k.second);
+            queue_.push_back(k);
+        }
+    }
+    void fill(Tile& t, int32_t r0, int32_t c0) const {
+        const int32_t r1 = std::min(c_.row_after(r0), c_.M), c1 = std::min(c_.col_after(c0), c_.N);
+        t.bits.reset(r1 - r0, c1 - c0, 0);
+        fill_rect(p_, rect_from(p_, c_, r0, c0, r1, c1), {nullptr, nullptr, nullptr, &t.bits});
+    }
+    void work() {
+        std::unique_lock lock(m_);
+        while (true) {
+            wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+            if (stop_) return;
+            const Key k = queue_.front();
+            queue_.pop_front();
+            auto it = tiles_.find(k);
+            if (it == tiles_.end() || it->second->state != Tile::waiting) continue;  // dropped, or taken
+            std::shared_ptr<Tile> t = it->second;
+            t->state = Tile::filling;
+            lock.unlock();
+            fill(*t, k.first, k.second);
+            lock.lock();
+            t->state = Tile::done;
+            done_.notify_all();
+        }
+    }
+
+    const Problem& p_;
+    const Checkpoints& c_;
+    std::mutex m_;
+    std::condition_variable wake_, done_;
+    std::map<Key, std::shared_ptr<Tile>> tiles_;
+    std::deque<Key> queue_;
+    std::shared_ptr<Tile> current_;
+    bool stop_ = false;
+    std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
 std::vector<Cell> traceback_checkpoints(const Problem& p, const Checkpoints& c, Cell end) {
-    // The walk only moves up and left, so one tile at a time: the tile holding the current cell,
-    // recomputed (bits only) when the walk leaves the last one.
-    Grid<uint8_t> tile;
+    // Prefetching pays when the walk crosses several tiles and another thread is there.
+    const int32_t K = c.spacing;
+    const unsigned cores = std::thread::hardware_concurrency();
+    const bool far = end.i / K + end.j / K >= 4;
+    const unsigned workers = far && prefetched_tiles(K) > 0 && cores > 1
+                                 ? std::min(cores - 1, unsigned(prefetched_tiles(K))) : 0;
+    TileStream tiles(p, c, workers);
+    const Grid<uint8_t>* tile = nullptr;
     int32_t tr0 = -1, tc0 = -1;
     auto bits_at = [&](int32_t i, int32_t j) -> uint8_t {
         if (i == 0 || j == 0) return border_cell(p, j == 0 && i > 0, j == 0 ? i : j).dirs;
         const int32_t r0 = c.row_before(i), c0 = c.col_before(j);
         if (r0 != tr0 || c0 != tc0) {
-            const int32_t r1 = std::min(c.row_after(r0), c.M), c1 = std::min(c.col_after(c0), c.N);
-            tile.reset(r1 - r0, c1 - c0, 0);
-            fill_rect(p, rect_from(p, c, r0, c0, r1, c1), {nullptr, nullptr, nullptr, &tile});
+            tile = &tiles.enter(r0, c0);
             tr0 = r0;
             tc0 = c0;
         }
-        return tile.at(i - r0 - 1, j - c0 - 1);
+        return tile->at(i - r0 - 1, j - c0 - 1);
     };
     return trace_path(p, bits_at, end);
 }

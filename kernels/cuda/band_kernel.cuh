@@ -59,6 +59,9 @@ struct BandSweep {
     static constexpr bool kLocal = A::kLocal;
     static constexpr bool kLocate = kOut == Out::locate;
     static constexpr bool kDirs = kOut == Out::path || kOut == Out::matrix;
+    static constexpr bool kLines = kOut == Out::store || kOut == Out::picture;  // checkpoint lines
+    static constexpr bool kPicture = kOut == Out::picture;
+    static constexpr bool kGiven = kOut == Out::matrix;  // a rectangle's borders may be given (FillParams::top_h)
     static constexpr int kBits = kAffine ? 8 : 4;
     static constexpr int kWords = kRows * kCols * kBits / 32;
     static constexpr int kSnapFields = kRows + (kAffine ? kRows : 0) + 1 + kCols + (kAffine ? kCols : 0);
@@ -82,6 +85,11 @@ struct BandSweep {
     int run[kRows], best[kRows], bestc[kRows];  // local: running and best H per row
     int cap_r;                       // semi-global: which of the lane's rows is row M, or -1
     int found_j;                     // locate: first column of the target row with H == target
+    // Out::picture: the best value of each row in the current block of columns, the worst value
+    // of each row so far, the first column of the next block, the current block, the block of
+    // rows of the lane's first row, and which of its rows begin a new block of rows (bit r).
+    int pacc[kRows], pworst[kRows];
+    int pnext, pcb, prb, pnew;
 
     __device__ BandSweep(const FillParams& p_, int b_, int lane_, const char* prof_warp, int4* stage_)
         : p(p_), b(b_), lane(lane_), i_lane(gpu_band::first_row(b_, lane_)),
@@ -112,7 +120,10 @@ struct BandSweep {
         }
         if constexpr (A::kKind == Kind::dtw) {
 #pragma unroll
-            for (int r = 0; r < kRows; ++r) dtw_row_band(i_lane + r, p.M, p.N, p.band, jlo[r], jspan[r]);
+            for (int r = 0; r < kRows; ++r) {
+                dtw_row_band(p.off_i + i_lane + r, p.full_M, p.full_N, p.band, jlo[r], jspan[r]);
+                jlo[r] -= p.off_j;
+            }
         }
         // colbuf's tail (past the 128 columns a chunk writes) is read ahead, never used: keep it a
         // valid profile offset.
@@ -124,18 +135,24 @@ struct BandSweep {
             if (p.last_row && p.M >= i_lane && p.M < i_lane + kRows) cap_r = p.M - i_lane;
         }
         found_j = -1;
+        if constexpr (kPicture) pool_init();
     }
 
+    // Column 0 (H, and E) by the rules, or as given (a rectangle of a bigger matrix).
+    __device__ __forceinline__ int left_h(int i) const {
+        if (kGiven && p.left_h) return p.left_h[min(i, p.M)];
+        return A::template border<false>(p, i);
+    }
     __device__ void reset_state() {
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-            h[r] = A::template border<false>(p, i_lane + r) + kBias;
-            e[r] = kNegInf + kBias;
+            h[r] = left_h(i_lane + r) + kBias;
+            e[r] = (kGiven && p.left_e ? p.left_e[min(i_lane + r, p.M)] : kNegInf) + kBias;
             run[r] = floor_value();
             best[r] = floor_value();
             bestc[r] = 0;
         }
-        diag = A::template border<false>(p, i_lane - 1) + kBias;
+        diag = left_h(i_lane - 1) + kBias;
 #pragma unroll
         for (int c = 0; c < kCols; ++c) {
             bh[c] = h[kRows - 1];
@@ -186,7 +203,7 @@ struct BandSweep {
     // publishes to: the ring's (band & ring_mask), or past the ring the line's own.
     __device__ __forceinline__ bool row_line(int band) const {
         const int bottom = (band + 1) * kBandRows;
-        return kOut == Out::store && (bottom & (p.ck_spacing - 1)) == 0 && bottom <= p.M;
+        return kLines && (bottom & (p.ck_spacing - 1)) == 0 && bottom <= p.M;
     }
     __device__ __forceinline__ int slot_of(int band) const {
         if (row_line(band)) return p.ring + (band + 1) * kBandRows / p.ck_spacing - 1;
@@ -216,7 +233,12 @@ struct BandSweep {
         const int j = kChunkCols * c + kCols * (kHandSteps * q + (lane & (kHandSteps - 1))) + 1;
         int4 v;
         ok = true;
-        if (b == 0) {
+        if (kGiven && b == 0 && p.top_h) {
+            v.x = p.top_h[min(j, p.N + 1)] + kBias;
+            v.y = p.top_h[min(j + 1, p.N + 1)] + kBias;
+            v.z = (p.top_f ? p.top_f[min(j, p.N + 1)] : kNegInf) + kBias;
+            v.w = (p.top_f ? p.top_f[min(j + 1, p.N + 1)] : kNegInf) + kBias;
+        } else if (b == 0) {
             v.x = A::template border<true>(p, j) + kBias;
             v.y = A::template border<true>(p, j + 1) + kBias;
             v.z = kNegInf + kBias;
@@ -359,6 +381,8 @@ struct BandSweep {
             }
         }
 
+        if constexpr (kPicture) pool_step<kGuard>(j0, started, nh);
+
         // Move on (lanes not yet at column 1 keep the column-0 state).
         if (started) {
 #pragma unroll
@@ -400,7 +424,7 @@ struct BandSweep {
     // The step of chunk c after which this lane's last column is a column line (columns
     // 64c - 2 lane + 2 .. 64c - 2 lane + 64 end its steps; K >= 64 puts at most one line there), or -1.
     __device__ __forceinline__ int column_line_step(int c) const {
-        if (kOut != Out::store) return -1;
+        if (!kLines) return -1;
         const int first = kChunkCols * c - kCols * lane + kCols, last = first + kChunkCols - kCols;
         const int j = (max(first, kCols) + p.ck_spacing - 1) / p.ck_spacing * p.ck_spacing;
         return j <= last && j <= p.N ? j / kCols + lane - 1 : -1;
@@ -478,8 +502,7 @@ struct BandSweep {
                 // A part where some lane reaches a column line takes the steps that keep it (the
                 // whole warp: a uniform branch), every other part the plain ones.
                 const int s0 = kSteps * c + kHandSteps * q;
-                const bool lines = kOut == Out::store &&
-                                   __any_sync(0xffffffffu, line_step >= s0 && line_step < s0 + kHandSteps);
+                const bool lines = kLines && __any_sync(0xffffffffu, line_step >= s0 && line_step < s0 + kHandSteps);
                 if (guard) {
                     if (lines) steps<true, kCap, true>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
                     else steps<true, kCap, false>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
@@ -504,6 +527,139 @@ struct BandSweep {
                 }
             }
         }
+        if constexpr (kPicture) pool_band_end();
+    }
+
+    // --- Out::picture: the overview, pooled as the cells are computed ---
+    // Each lane keeps, per row, the best value of the block of columns it is in, and writes it
+    // to the block's texel (one atomic per block of rows, at most two) when its columns pass into
+    // the next block. (Holding finished blocks until the whole warp had one, to write one atomic
+    // per warp, measured slower on an H200: the atomics cost less than the code that saves them.)
+    static constexpr bool kLowest = A::kKind == Kind::edit || A::kKind == Kind::dtw;  // as minimizes()
+    // The worst finite value bounds the colour scale. Local alignment and LCS never go below
+    // their borders' 0 and edit distance never above its borders' largest (a distance is at most
+    // the longer prefix), so the host's borders already hold it there.
+    static constexpr bool kWorst = !(kLocal || A::kKind == Kind::lcs || A::kKind == Kind::edit);
+    // Values that are not finite (Overview's rule: strictly inside +-kScoreBound), biased; the
+    // worst's is positive and below the float image of infinity (PortableOps compares floats).
+    static constexpr int kNoBest = (kLowest ? kPosInf : kNegInf) + kBias;
+    static constexpr int kNoWorst = kLowest ? 0 : 0x7f000000;
+    static __device__ __forceinline__ bool finite(int v) {
+        return v > kBias - int(kScoreBound) && v < kBias + int(kScoreBound);
+    }
+    static __device__ __forceinline__ int best2(int a, int b) { return kLowest ? Ops::min2(a, b) : Ops::max2(a, b); }
+    static __device__ __forceinline__ int best3(int a, int b, int c) { return kLowest ? Ops::min3(a, b, c) : Ops::max3(a, b, c); }
+    static __device__ __forceinline__ int worst2(int a, int b) { return kLowest ? Ops::max2(a, b) : Ops::min2(a, b); }
+    static __device__ __forceinline__ int worst3(int a, int b, int c) { return kLowest ? Ops::max3(a, b, c) : Ops::min3(a, b, c); }
+
+    __device__ void pool_init() {
+        const int B = p.ov_block;
+        prb = i_lane / B;
+        pnew = 0;
+#pragma unroll
+        for (int r = 1; r < kRows; ++r)
+            if ((i_lane + r) % B == 0) pnew |= 1 << r;
+        pcb = 1 / B;  // the block of column 1
+        pnext = (pcb + 1) * B;
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            pacc[r] = kNoBest;
+            pworst[r] = kNoWorst;
+        }
+    }
+    template <bool kGuard>
+    __device__ __forceinline__ void pool_step(int j0, bool started, const int (&nh)[kRows][kCols]) {
+        int v[kRows][kCols];
+#pragma unroll
+        for (int r = 0; r < kRows; ++r)
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) v[r][k] = nh[r][k];
+        if constexpr (kGuard) {  // columns before 1 (lanes not started) and past N are no cells
+#pragma unroll
+            for (int k = 0; k < kCols; ++k)
+                if (!started || j0 + k > p.N) {
+#pragma unroll
+                    for (int r = 0; r < kRows; ++r) v[r][k] = kNoBest;
+                }
+        }
+        if constexpr (kWorst) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                int w[kCols];
+#pragma unroll
+                for (int k = 0; k < kCols; ++k) {
+                    w[k] = v[r][k];
+                    // No cell (guarded columns), or DTW outside its band (+inf): never the worst.
+                    if constexpr (kGuard || (A::kKind == Kind::dtw && A::kBanded))
+                        w[k] = finite(w[k]) ? w[k] : kNoWorst;
+                }
+                pworst[r] = worst3(pworst[r], w[0], w[1]);
+            }
+        }
+        if (j0 + kCols - 1 < pnext) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) pacc[r] = best3(pacc[r], v[r][0], v[r][1]);
+            return;
+        }
+#pragma unroll
+        for (int k = 0; k < kCols; ++k) {
+            if (j0 + k >= pnext) {
+                pool_flush(pcb);
+                pnext += p.ov_block;
+                ++pcb;
+            }
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) pacc[r] = best2(pacc[r], v[r][k]);
+        }
+    }
+    __device__ __forceinline__ void pool_emit(int rb, int cb, int v) const {
+        if (!finite(v)) return;
+        int32_t* t = p.ov + (size_t)rb * p.ov_cols + cb;
+        if constexpr (kLowest) atomicMin(t, v - kBias);
+        else atomicMax(t, v - kBias);
+    }
+    // The lane's rows inside the matrix (the last band's may pass row M), consecutive rows of one
+    // block of rows as one value: up to two with blocks of 4 rows or more.
+    template <class Put>
+    __device__ __forceinline__ void pool_rows(Put&& put) const {
+        const int rows = p.M - i_lane + 1;
+        if (rows <= 0) return;
+        int rb = prb, v = pacc[0];
+#pragma unroll
+        for (int r = 1; r < kRows; ++r) {
+            if (r < rows) {
+                if ((pnew >> r) & 1) {
+                    put(rb, v);
+                    ++rb;
+                    v = pacc[r];
+                } else {
+                    v = best2(v, pacc[r]);
+                }
+            }
+        }
+        put(rb, v);
+    }
+    // Block `cb` of this lane, written by the lane itself.
+    __device__ void pool_flush(int cb) {
+        pool_rows([&](int rb, int v) { pool_emit(rb, cb, v); });
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) pacc[r] = kNoBest;
+    }
+    // The end of the band: the last block of columns, and the worst value of the band's cells.
+    __device__ void pool_band_end() {
+        pool_flush(pcb);
+        if constexpr (kWorst) {
+            const int rows = p.M - i_lane + 1;
+            int v = kNoWorst;
+#pragma unroll
+            for (int r = 0; r < kRows; ++r)
+                if (r < rows) v = worst2(v, pworst[r]);
+            v = kLowest ? __reduce_max_sync(0xffffffffu, v) : __reduce_min_sync(0xffffffffu, v);
+            if (lane == 0 && rows > 0 && finite(v)) {  // lane 0 has the band's first rows
+                if constexpr (kLowest) atomicMax(p.ov_worst, v - kBias);
+                else atomicMin(p.ov_worst, v - kBias);
+            }
+        }
     }
 };
 
@@ -522,7 +678,7 @@ static_assert(gpu_band::profile_bytes_per_warp(3, true) == 3 * 32 * sizeof(int4)
 // loses a block (measured with -Xptxas -v; 6 blocks spill the linear-gap kernels, 5 the affine
 // store kernels).
 template <Out kOut>
-inline constexpr int kMinBlocks = kOut == Out::score ? 5 : kOut == Out::store ? 4 : 1;
+inline constexpr int kMinBlocks = kOut == Out::score ? 5 : kOut == Out::store || kOut == Out::picture ? 4 : 1;
 
 template <class A, class Ops, Out kOut>
 __global__ void __launch_bounds__(kMaxWarpsPerBlock * 32, kMinBlocks<kOut>) band_fill(const FillParams p) {
@@ -599,6 +755,7 @@ Status launch_level(const FillParams& p, Out out, cudaStream_t s) {
     switch (out) {
         case Out::score: return launch_band<A, Ops, Out::score>(p, s);
         case Out::store: return launch_band<A, Ops, Out::store>(p, s);
+        case Out::picture: return launch_band<A, Ops, Out::picture>(p, s);
         case Out::path: return launch_band<A, Ops, Out::path>(p, s);
         case Out::matrix: return launch_band<A, Ops, Out::matrix>(p, s);
         case Out::locate: break;

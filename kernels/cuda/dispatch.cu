@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "band_kernel.cuh"
@@ -86,6 +88,8 @@ struct Plan {
     int nbands = 0, nsteps = 0, nchunks = 0, steps_alloc = 0, nsnap = 0, words = 0, snap_fields = 0;
     int ring = 0;          // ring slots of the bottom-row buffers (gpu_band::ring_rows)
     int32_t spacing = 0;   // checkpoint lines every `spacing` rows and columns, or 0
+    int32_t block = 0;     // the overview's block (Out::picture), or 0
+    uint64_t texels = 0;   // and its texels
     int row_lines = 0;     // slots after the ring: the row lines (FillParams::bot_h)
     bool host_locate = false;  // local: the end cell is found on the host over the lines
     long long pitch = 0;
@@ -96,8 +100,9 @@ struct Plan {
 
 int alphabet(const Problem& p) { return std::max(1, p.matrix.size()); }
 
-// `level` is the fill's; `spacing` asks for checkpoint lines (the store's path).
-Plan make_plan(const Problem& p, OutputLevel level, int32_t spacing) {
+// `level` is the fill's; `spacing` asks for checkpoint lines (the store's path), `block` for an
+// overview too.
+Plan make_plan(const Problem& p, OutputLevel level, int32_t spacing, int32_t block = 0) {
     Plan pl;
     pl.M = p.rows();
     pl.N = p.cols();
@@ -129,6 +134,11 @@ Plan make_plan(const Problem& p, OutputLevel level, int32_t spacing) {
     pl.pipeline = 8ull * uint64_t(pl.ring + pl.row_lines) * pl.pitch * (pl.affine ? 2 : 1);
     if (pl.spacing) pl.pipeline += 4ull * uint64_t(pl.N / pl.spacing) * M1 * (pl.affine ? 2 : 1);  // column lines
     pl.outputs = 4ull * M1 + 16;
+    if (pl.spacing && block > 0) {
+        pl.block = block;
+        pl.texels = (uint64_t(pl.M) / block + 1) * (uint64_t(pl.N) / block + 1);
+        pl.outputs += 4ull * pl.texels + 4;
+    }
     if (pl.local) {
         pl.outputs += 8ull * M1;
         if (level != OutputLevel::matrix && !pl.host_locate)
@@ -298,15 +308,24 @@ public:
         }
         if (e == cudaSuccess) return;
         cudaGetLastError();
-        if (error_.empty()) error_ = std::string("reading the checkpoint lines: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+        {
+            std::lock_guard lock(error_mutex_);  // tiles are filled on several threads
+            if (error_.empty())
+                error_ = std::string("reading the checkpoint lines: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+        }
         for (size_t x = 0; x < n; ++x) {  // finite values, so the walk that asked still ends
             h[x] = 0;
             if (gap) gap[x] = kNegInf;
         }
     }
-    std::string failed() const override { return error_; }
+    std::string failed() const override {
+        std::lock_guard lock(error_mutex_);
+        return error_;
+    }
+    bool on_gpu() const override { return true; }
 
 private:
+    mutable std::mutex error_mutex_;
     mutable std::string error_;
 };
 
@@ -331,22 +350,25 @@ uint64_t estimate_device_bytes(const Problem& p, OutputLevel level) { return mak
 Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const GpuRunOptions& opt) {
     // The store's path: a score-level fill that keeps checkpoint lines, traced over them.
     const bool store = level == OutputLevel::path && opt.checkpoint_spacing != 0;
+    const bool picture = store && opt.overview_block > 0;  // the store's fill pools the overview too
+    const int32_t block = picture ? opt.overview_block : 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
     // Local linear score-only pairs of at most 4 residue codes: the one-pair kernel, 2-3x faster
     // on long pairs (docs/performance.md); everything else: the band kernels below.
-    if (pair_score::applies(p, fill_level) && !store && !opt.keep && !opt.owner) return run_pair_score(p, dpx, opt);
+    if (pair_score::applies(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect)
+        return run_pair_score(p, dpx, opt);
     int32_t spacing = store ? opt.checkpoint_spacing : 0;
     if (spacing == kGpuChoosesSpacing) {
         size_t free_now = 0, total_now = 0;
         DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_now, &total_now));
         spacing = kMaxCheckpointSpacing;
         for (int32_t k = kMinCheckpointSpacing; k < kMaxCheckpointSpacing; k *= 2)
-            if (make_plan(p, fill_level, k).total() <= free_now / 2) {
+            if (make_plan(p, fill_level, k, block).total() <= free_now / 2) {
                 spacing = k;
                 break;
             }
     }
-    const Plan pl = make_plan(p, fill_level, spacing);
+    const Plan pl = make_plan(p, fill_level, spacing, block);
     const int M = pl.M, N = pl.N, A = alphabet(p);
     const bool is_dtw = p.algo == Algorithm::dtw;
 
@@ -410,6 +432,31 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         DPVIZ_TRY(d_ck_col_h.allocate(col_entries));
         if (pl.affine) DPVIZ_TRY(d_ck_col_e.allocate(col_entries));
     }
+    // The overview: texels and the worst value start at values that are not finite (bytes 0xc0:
+    // below every finite value; 0x40: above), so whatever a cell writes wins.
+    DeviceBuffer<int32_t> d_ov, d_ov_worst;
+    const bool lowest = minimizes(p.algo);
+    if (pl.texels) {
+        DPVIZ_TRY(d_ov.allocate(pl.texels));
+        DPVIZ_TRY(d_ov_worst.allocate(1));
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov.get(), lowest ? 0x40 : 0xc0, d_ov.bytes(), s));
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov_worst.get(), lowest ? 0xc0 : 0x40, d_ov_worst.bytes(), s));
+    }
+    // A rectangle's given borders (row 0 one entry longer: a step reads column N + 1).
+    DeviceBuffer<int32_t> d_top_h, d_top_f, d_left_h, d_left_e;
+    if (opt.rect) {
+        const RectBorders& g = opt.rect->borders;
+        auto given = [&](DeviceBuffer<int32_t>& d, const int32_t* h, int n) -> Status {
+            if (!h) return Ok{};
+            std::vector<int32_t> v(h, h + n);
+            v.push_back(v.back());
+            return upload(d, v, s);
+        };
+        DPVIZ_TRY(given(d_top_h, g.top_h, N + 1));
+        DPVIZ_TRY(given(d_top_f, g.top_f, N + 1));
+        DPVIZ_TRY(given(d_left_h, g.left_h, M + 1));
+        DPVIZ_TRY(given(d_left_e, g.left_e, M + 1));
+    }
     const size_t cells1 = (size_t(M) + 1) * (size_t(N) + 1);
     if (fill_level == OutputLevel::path) {
         DPVIZ_TRY(d_dirs.allocate(size_t(pl.nbands) * pl.steps_alloc * 32 * pl.words));
@@ -459,6 +506,18 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.ck_spacing = pl.spacing;
     fp.ck_col_h = d_ck_col_h.get();
     fp.ck_col_e = d_ck_col_e.get();
+    fp.ov_block = pl.block;
+    fp.ov_cols = pl.block ? N / pl.block + 1 : 0;
+    fp.ov = d_ov.get();
+    fp.ov_worst = d_ov_worst.get();
+    fp.top_h = d_top_h.get();
+    fp.top_f = d_top_f.get();
+    fp.left_h = d_left_h.get();
+    fp.left_e = d_left_e.get();
+    fp.off_i = opt.rect ? opt.rect->off_i : 0;
+    fp.off_j = opt.rect ? opt.rect->off_j : 0;
+    fp.full_M = opt.rect ? opt.rect->full_M : M;
+    fp.full_N = opt.rect ? opt.rect->full_N : N;
     fp.lastcol = d_lastcol.get();
     fp.rowbest = d_rowbest.get();
     fp.rowchunk = d_rowchunk.get();
@@ -490,7 +549,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const auto report = [&](double f) { if (opt.control) opt.control->report(f); };
     if (cancelled()) return cancelled_error();
     report(0.1);
-    const Out out = fill_level == OutputLevel::score ? (pl.spacing ? Out::store : Out::score)
+    const Out out = fill_level == OutputLevel::score ? (pl.block ? Out::picture : pl.spacing ? Out::store : Out::score)
                     : level == OutputLevel::path ? Out::path : Out::matrix;
     Event e0, e1, e2, e3;
     DPVIZ_TRY(e0.create());
@@ -536,6 +595,29 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         d_Eb = {};
         d_Fb = {};
         d_dirs = {};
+    }
+    if (opt.rect) {
+        // A rectangle's window: its crop of the interior, straight into the caller's grids.
+        const GpuRect& g = *opt.rect;
+        const size_t w = size_t(g.j1 - g.j0), h = size_t(g.i1 - g.i0);
+        const size_t from = (size_t(g.i0) + 1) * (size_t(N) + 1) + size_t(g.j0) + 1;
+        auto crop = [&](auto* to, const auto* src) -> Status {
+            using T = std::remove_pointer_t<decltype(to)>;
+            if (!to || !src || !w || !h) return Ok{};
+            DPVIZ_CUDA_CHECK(cudaMemcpy2DAsync(to, g.pitch * sizeof(T), src + from, (size_t(N) + 1) * sizeof(T),
+                                               w * sizeof(T), h, cudaMemcpyDeviceToHost, s));
+            return Ok{};
+        };
+        DPVIZ_TRY(crop(g.H, d_H.get()));
+        if (pl.affine) {
+            DPVIZ_TRY(crop(g.E, d_E.get()));
+            DPVIZ_TRY(crop(g.F, d_F.get()));
+        }
+        DPVIZ_TRY(crop(g.dirs, d_D.get()));
+        DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
+        DpResult crop_only;
+        crop_only.fill_ms = fill_ms;
+        return crop_only;
     }
     if (cancelled()) return cancelled_error();
     report(0.5);
@@ -650,6 +732,12 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         finish_result(p, r);
         return r;
     }
+    if (pl.texels) {
+        std::vector<int32_t> texels, worst;
+        DPVIZ_TRY(download(texels, d_ov.get(), pl.texels, s));
+        DPVIZ_TRY(download(worst, d_ov_worst.get(), 1, s));
+        r.overview = std::make_shared<Overview>(overview_from_interior(p, pl.block, texels, worst[0]));
+    }
     if (store) {
         // The traceback recomputes its tiles from edges it fetches from the device's lines.
         if (cancelled()) return cancelled_error();
@@ -703,9 +791,9 @@ bool gpu_usable() {
 }
 
 Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control,
-                             int32_t checkpoint_spacing) {
+                             int32_t checkpoint_spacing, int32_t overview_block) {
     gpu_fault::Run run;  // this call's allocation and launch numbers (DPVIZ_GPU_FAULT, test-only)
-    if (auto r = run.instead(p, level, checkpoint_spacing)) return std::move(*r);  // no-device, simulate, bad switch
+    if (auto r = run.instead(p, level, checkpoint_spacing, overview_block)) return std::move(*r);  // no-device, simulate, bad switch
     if (auto st = cuda::device_ready(); !st) return st.error();
     if (p.algo == Algorithm::viterbi) return align_viterbi_gpu(p, level, dpx, control);
     if (p.rows() == 0 || p.cols() == 0) {
@@ -720,8 +808,22 @@ Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, cons
     }
     cuda::GpuRunOptions opt;
     opt.control = &control;
-    if (level == OutputLevel::path) opt.checkpoint_spacing = checkpoint_spacing;
+    if (level == OutputLevel::path) {
+        opt.checkpoint_spacing = checkpoint_spacing;
+        opt.overview_block = overview_block;
+    }
     return cuda::run_gpu(p, level, dpx, opt);
+}
+
+Status fill_rect_gpu(const Problem& p, const GpuRect& rect) {
+    if (auto st = cuda::device_ready(); !st) return st.error();
+    if (p.algo == Algorithm::viterbi || p.rows() == 0 || p.cols() == 0)
+        return usage_error("internal: fill_rect_gpu takes a rectangle of an alignment, edit distance, LCS or DTW");
+    cuda::GpuRunOptions opt;
+    opt.rect = &rect;
+    auto r = cuda::run_gpu(p, OutputLevel::matrix, true, opt);
+    if (!r) return r.error();
+    return Ok{};
 }
 
 Expected<DpResult> align_gpu_owners(const Problem& p, bool dpx, Grid<uint32_t>& owner) {

@@ -28,9 +28,10 @@ inline constexpr int kColPad = 128;      // padding of column-indexed arrays on 
 
 struct LaunchShape;
 
-// score: the score and end cell; store: those and the checkpoint lines (ck_*); path: direction
-// bits too; matrix: H, E, F and bits; locate: the local end-cell search's re-run of one band.
-enum class Out { score, store, path, matrix, locate };
+// score: the score and end cell; store: those and the checkpoint lines (ck_*); picture: those
+// and the overview (ov_*); path: direction bits too; matrix: H, E, F and bits; locate: the local
+// end-cell search's re-run of one band.
+enum class Out { score, store, picture, path, matrix, locate };
 
 struct FillParams {
     int M = 0, N = 0;
@@ -85,6 +86,25 @@ struct FillParams {
     int ck_spacing = 0;              // K: a power of two, a multiple of kBandRows
     int32_t* ck_col_h = nullptr;
     int32_t* ck_col_e = nullptr;
+
+    // The overview of an Out::picture fill (dpviz::Overview): cell (i, j) pooled into texel
+    // (i / ov_block, j / ov_block) at ov[texel row * ov_cols + texel column], the best finite value
+    // (the largest; the lowest for edit distance and DTW) by atomics, unbiased; the worst finite
+    // value of every cell (the lowest; the largest) into ov_worst[0]. The host sets both to values
+    // that are not finite first, and pools the borders itself.
+    int ov_block = 0, ov_cols = 0;
+    int32_t* ov = nullptr;
+    int32_t* ov_worst = nullptr;
+
+    // A rectangle of a bigger matrix (Out::matrix, fill_rect_gpu): row 0 (H, F) and column 0 (H, E)
+    // given, unbiased, in place of the rules; top_* hold N + 2 entries, left_* M + 1. DTW's band
+    // stays the whole matrix's: row i, column j here are its row off_i + i, column off_j + j of
+    // full_M x full_N (a whole fill: 0, 0, M, N).
+    const int32_t* top_h = nullptr;
+    const int32_t* top_f = nullptr;
+    const int32_t* left_h = nullptr;
+    const int32_t* left_e = nullptr;
+    int off_i = 0, off_j = 0, full_M = 0, full_N = 0;
 
     int loc_band = 0, loc_lane = 0, loc_r = 0, loc_chunk = 0, loc_target = 0;  // local end-cell search
     int* loc_out = nullptr;

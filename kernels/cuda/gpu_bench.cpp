@@ -60,14 +60,19 @@ int main(int argc, char** argv) {
     ts.resize(size_t(n));
     if (m != n) std::printf("M x N = %d x %d\n", m, n);
 
-    struct Case { std::string name; Algorithm algo; GapPenalties gaps; OutputLevel level; };
+    // store: the result store's fill (checkpoint lines); picture: that and the overview of a
+    // 4096-texel side, as a PNG or the GUI asks for it.
+    struct Case { std::string name; Algorithm algo; GapPenalties gaps; OutputLevel level; bool store = false, picture = false; };
     const Case cases[] = {
         {"local linear score", Algorithm::local, {2, 2}, OutputLevel::score},
         {"local linear path", Algorithm::local, {2, 2}, OutputLevel::path},
         {"local affine score", Algorithm::local, {5, 1}, OutputLevel::score},
+        {"local affine store", Algorithm::local, {5, 1}, OutputLevel::path, true},
+        {"local affine picture", Algorithm::local, {5, 1}, OutputLevel::path, true, true},
         {"local affine path", Algorithm::local, {5, 1}, OutputLevel::path},
         {"global linear path", Algorithm::global, {2, 2}, OutputLevel::path},
         {"edit score", Algorithm::edit, {1, 1}, OutputLevel::score},
+        {"edit picture", Algorithm::edit, {1, 1}, OutputLevel::path, true, true},
         {"edit path", Algorithm::edit, {1, 1}, OutputLevel::path},
         {"dtw abs score", Algorithm::dtw, {1, 1}, OutputLevel::score},
         {"dtw abs path", Algorithm::dtw, {1, 1}, OutputLevel::path},
@@ -87,6 +92,8 @@ int main(int argc, char** argv) {
         cuda::GpuRunOptions o;
         o.copy_back = false;
         o.repeats = reps;
+        if (c.store) o.checkpoint_spacing = kGpuChoosesSpacing;
+        if (c.picture) o.overview_block = (std::max(m, n) + 1 + 4095) / 4096;
         if (!warm && reps > 1) {
             // Let the clocks come up from idle before anything is timed (about a second of fills).
             cuda::GpuRunOptions w = o;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "dpviz/engine.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace dpviz::cuda {
 
@@ -20,6 +21,8 @@ struct GpuRunOptions {
     int32_t checkpoint_spacing = 0;  // level path: a score-level fill that keeps checkpoint lines every K rows and
                                      // columns (a power of two >= 2 gpu_band::kBandRows, or kGpuChoosesSpacing),
                                      // traced over them (store.hpp)
+    int32_t overview_block = 0;      // with checkpoint_spacing: the fill also pools H into DpResult::overview
+    const GpuRect* rect = nullptr;   // level matrix: a rectangle from given borders; only its crop comes back
 };
 
 // Bytes of device memory a request needs (inputs, pipeline buffers, outputs of the level).

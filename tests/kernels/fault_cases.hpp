@@ -126,9 +126,9 @@ inline void expect_cpu_answer(const Problem& p, OutputLevel level, Backend b, co
 
 // The allocation and launch counts of one align_gpu call on `d` with no fault.
 inline gpu_fault::Counts counts_without_fault(Device d, const Problem& p, OutputLevel level, bool dpx,
-                                              int32_t checkpoint_spacing = 0) {
+                                              int32_t checkpoint_spacing = 0, int32_t overview_block = 0) {
     const ScopedFault env(with_device(d, ""));
-    (void)align_gpu(p, level, dpx, {}, checkpoint_spacing);
+    (void)align_gpu(p, level, dpx, {}, checkpoint_spacing, overview_block);
     return gpu_fault::last_run();
 }
 

@@ -62,14 +62,19 @@ TEST(GpuFaultReal, SimulatedDeviceMakesTheDevicesSequence) {
                 EXPECT_EQ(sim.allocations, real.allocations) << what.str();
                 EXPECT_EQ(sim.launches, real.launches) << what.str();
             }
-    // The result store's path: a score-level fill that keeps checkpoint lines.
+    // The result store's path: a score-level fill that keeps checkpoint lines, and pools the
+    // overview too.
     for (const Case& c : all)
-        for (const bool dpx : {true, false}) {
-            const gpu_fault::Counts real = counts_without_fault(Device::real, c.problem, OutputLevel::path, dpx, 256);
-            const gpu_fault::Counts sim = counts_without_fault(Device::simulated, c.problem, OutputLevel::path, dpx, 256);
-            EXPECT_EQ(sim.allocations, real.allocations) << c.name << " store";
-            EXPECT_EQ(sim.launches, real.launches) << c.name << " store";
-        }
+        for (const bool dpx : {true, false})
+            for (const int32_t block : {0, 3}) {
+                const std::string what = c.name + (block ? " store with overview" : " store");
+                const gpu_fault::Counts real =
+                    counts_without_fault(Device::real, c.problem, OutputLevel::path, dpx, 256, block);
+                const gpu_fault::Counts sim =
+                    counts_without_fault(Device::simulated, c.problem, OutputLevel::path, dpx, 256, block);
+                EXPECT_EQ(sim.allocations, real.allocations) << what;
+                EXPECT_EQ(sim.launches, real.launches) << what;
+            }
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // The GPU fill at scale against the CPU: score-level fills through the bottom-row ring (forced
 // down to two rows, so every band reuses a slot), the checkpoint lines an Out::store fill keeps
 // in device memory against those a whole matrix implies, the path traced over them, the local
-// end cell found on the host, and a 1,048,576^2 affine fill that runs on the GPU. Skips cleanly
-// without a device.
+// end cell found on the host, the overview an Out::picture fill pools, windows recomputed on the
+// GPU from its lines, and a 1,048,576^2 affine fill that runs on the GPU. Skips cleanly without
+// a device.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -37,6 +38,7 @@ struct Config {
     Algorithm algo;
     GapPenalties gaps{1, 1};
     bool protein = false;
+    int32_t band = -1;  // DTW's
 };
 
 // Local linear DNA of four letters at score level goes to the one-pair kernel, not the bands:
@@ -54,6 +56,7 @@ Expected<Problem> make(const Config& c, int m, int n, uint32_t seed) {
     so.gaps = c.gaps;
     so.match = 3;
     so.mismatch = -2;
+    so.band = c.band;
     if (c.algo == Algorithm::dtw) return make_dtw_problem({"q", test::random_walk(g, m)}, {"t", test::random_walk(g, n)}, so);
     const std::string letters = c.protein ? kProtein : kDna + "N";
     std::string q = random_text(g, m, letters), t = random_text(g, n, letters);
@@ -128,31 +131,46 @@ TEST(GpuStore, LinesAndPathOverThemEqualTheReference) {
     }
 }
 
-TEST(GpuStore, BigPathsTakeTheGpuStoreAndMatchTheCpu) {
+TEST(GpuStore, BigPathsAndPicturesTakeTheGpuStoreAndMatchTheCpu) {
     DPVIZ_REQUIRE_GPU();
     if (quick()) GTEST_SKIP() << "quick run";
-    // 8,400^2 cells >= kCheckpointPathCells: align() traces over the GPU's lines.
+    // 8,400^2 cells >= kCheckpointPathCells: align() traces over the GPU's lines, and a picture
+    // (level matrix with an overview) has the GPU's store pool it, as the CPU's store does.
     std::mt19937 g(5);
     const std::string q = random_text(g, 8400, kDna + "N");
     const std::string t = test::mutate(g, q, kDna, 0.05);
-    for (const Algorithm algo : {Algorithm::local, Algorithm::global, Algorithm::edit}) {
-        ScoringOptions so;
-        so.gaps = {5, 1};
-        auto p = make_problem(algo, {"q", q}, {"t", t}, so);
-        ASSERT_TRUE(p);
-        AlignOptions o;
-        auto gpu = align(*p, o);
-        ASSERT_TRUE(gpu) << gpu.error().message;
-        EXPECT_EQ(gpu->backend, Backend::cuda) << algorithm_name(algo);
-        EXPECT_TRUE(gpu->fallback.empty()) << gpu->fallback;
-        ASSERT_TRUE(gpu->checkpoints) << algorithm_name(algo);
-        o.backend = Backend::cpu;
-        o.path_memory = PathMemory::direction_bits;
-        auto cpu = align(*p, o);
-        ASSERT_TRUE(cpu) << cpu.error().message;
-        cpu->dirs = {};  // the store's path keeps none
-        test::expect_same(*cpu, *gpu, OutputLevel::path, std::string(algorithm_name(algo)));
-    }
+    for (const Algorithm algo : {Algorithm::local, Algorithm::global, Algorithm::edit})
+        for (const bool picture : {false, true}) {
+            const std::string what = std::string(algorithm_name(algo)) + (picture ? " picture" : " path");
+            ScoringOptions so;
+            so.gaps = {5, 1};
+            auto p = make_problem(algo, {"q", q}, {"t", t}, so);
+            ASSERT_TRUE(p);
+            AlignOptions o;
+            if (picture) {
+                o.level = OutputLevel::matrix;
+                o.overview_side = 1000;
+            }
+            auto gpu = align(*p, o);
+            ASSERT_TRUE(gpu) << what << ": " << gpu.error().message;
+            EXPECT_EQ(gpu->backend, Backend::cuda) << what;
+            EXPECT_TRUE(gpu->fallback.empty()) << gpu->fallback;
+            EXPECT_TRUE(gpu->H.empty()) << what << ": a whole H came back";
+            ASSERT_TRUE(gpu->checkpoints) << what;
+            EXPECT_EQ(bool(gpu->overview), picture) << what;
+            o.backend = Backend::cpu;
+            if (!picture) o.path_memory = PathMemory::direction_bits;
+            auto cpu = align(*p, o);
+            ASSERT_TRUE(cpu) << cpu.error().message;
+            if (picture) {
+                ASSERT_TRUE(cpu->overview);
+                EXPECT_EQ(gpu->overview->H.data, cpu->overview->H.data) << what;
+                EXPECT_EQ(gpu->overview->min, cpu->overview->min) << what;
+                EXPECT_EQ(gpu->overview->max, cpu->overview->max) << what;
+            }
+            cpu->dirs = {};  // the store's path keeps none
+            test::expect_same(*cpu, *gpu, OutputLevel::path, what);
+        }
 }
 
 TEST(GpuStore, AffineMillionSquaredScoreRunsOnTheGpu) {
@@ -177,4 +195,86 @@ TEST(GpuStore, AffineMillionSquaredScoreRunsOnTheGpu) {
     const DpResult cpu = align_cpu(*p, OutputLevel::score, 0);
     EXPECT_EQ(gpu->score, cpu.score);
     EXPECT_EQ(gpu->end, cpu.end);
+}
+
+TEST(GpuStore, OverviewPooledByTheFillEqualsTheWholeMatrixs) {
+    DPVIZ_REQUIRE_GPU();
+    // Blocks of one cell, of a few (not dividing a lane's 4 rows or a step's 2 columns), of
+    // about a band, and of more than one; DTW with a band has unreachable cells inside.
+    std::vector<Config> configs = kConfigs;
+    configs.push_back({"dtw-band", Algorithm::dtw, {1, 1}, false, 40});
+    uint32_t seed = 300;
+    for (const Config& c : configs)
+        for (const auto& [m, n] : shapes())
+            for (const int32_t block : quick() ? std::vector<int32_t>{5} : std::vector<int32_t>{1, 5, 64, 131}) {
+                auto p = make(c, m, n, seed++);
+                ASSERT_TRUE(p) << p.error().message;
+                const DpResult ref = align_reference(*p);
+                const Overview want = overview_from_matrix(*p, ref.H, block);
+                for (const bool dpx : {true, false}) {
+                    std::ostringstream what;
+                    what << c.name << " " << m << "x" << n << " B " << block << (dpx ? " dpx" : " dpx-free");
+                    auto r = align_gpu(*p, OutputLevel::path, dpx, {}, 256, block);
+                    ASSERT_TRUE(r) << what.str() << ": " << r.error().message;
+                    ASSERT_TRUE(r->overview) << what.str();
+                    const Overview& got = *r->overview;
+                    EXPECT_EQ(got.block, block) << what.str();
+                    EXPECT_EQ(got.lowest, want.lowest) << what.str();
+                    EXPECT_EQ(got.H.rows, want.H.rows) << what.str();
+                    EXPECT_EQ(got.H.cols, want.H.cols) << what.str();
+                    EXPECT_EQ(got.H.data, want.H.data) << what.str() << ": texels";
+                    EXPECT_EQ(got.min, want.min) << what.str();
+                    EXPECT_EQ(got.max, want.max) << what.str();
+                    EXPECT_EQ(got.any_finite, want.any_finite) << what.str();
+                    EXPECT_EQ(got.any_unreachable, want.any_unreachable) << what.str();
+                    DpResult path_ref = ref;
+                    path_ref.dirs = {};
+                    test::expect_same(path_ref, *r, OutputLevel::path, what.str());
+                }
+            }
+}
+
+TEST(GpuStore, WindowsRecomputedOnTheGpuEqualTheWholeMatrix) {
+    DPVIZ_REQUIRE_GPU();
+    std::vector<Config> configs = kConfigs;
+    configs.push_back({"dtw-band", Algorithm::dtw, {1, 1}, false, 40});
+    uint32_t seed = 500;
+    std::mt19937 g(17);
+    for (const Config& c : configs)
+        for (const auto& [m, n] : shapes()) {
+            auto p = make(c, m, n, seed++);
+            ASSERT_TRUE(p) << p.error().message;
+            const DpResult ref = align_reference(*p);
+            auto r = align_gpu(*p, OutputLevel::path, true, {}, 256);
+            ASSERT_TRUE(r) << c.name << ": " << r.error().message;
+            ASSERT_TRUE(r->checkpoints && r->checkpoints->source && r->checkpoints->source->on_gpu()) << c.name;
+            // The whole matrix, windows across lines and at the edges, and one too small for a launch.
+            std::vector<Window> windows = {{0, m + 1, 0, n + 1}, {m - 300, m + 1, n - 300, n + 1}, {5, 6, 7, 9}};
+            for (int k = 0; k < (quick() ? 2 : 6); ++k) {
+                const int i0 = int(g() % uint32_t(m - 200)), j0 = int(g() % uint32_t(n - 200));
+                windows.push_back({i0, std::min(m + 1, i0 + 200 + int(g() % 400)), j0, std::min(n + 1, j0 + 200 + int(g() % 400))});
+            }
+            for (const Window w : windows)
+                for (const bool dirs : {true, false}) {
+                    std::ostringstream what;
+                    what << c.name << " " << m << "x" << n << " rows " << w.i0 << ":" << w.i1 << " columns " << w.j0
+                         << ":" << w.j1 << (dirs ? "" : " values only");
+                    const WindowValues v = compute_window(*p, *r->checkpoints, w, dirs);
+                    EXPECT_EQ(v.fallback, "") << what.str();
+                    // Where it was computed: a rectangle of 2^16 cells or more goes to the GPU.
+                    if (w.cells() >= 65536) EXPECT_TRUE(v.on_gpu) << what.str();
+                    if (w.cells() < 100) EXPECT_FALSE(v.on_gpu) << what.str();
+                    ASSERT_EQ(v.w, w) << what.str();
+                    for (int i = w.i0; i < w.i1; ++i)
+                        for (int j = w.j0; j < w.j1; ++j) {
+                            const int oi = i - w.i0, oj = j - w.j0;
+                            ASSERT_EQ(v.H.at(oi, oj), ref.H.at(i, j)) << what.str() << " H(" << i << "," << j << ")";
+                            if (dirs) ASSERT_EQ(v.dirs.at(oi, oj), ref.dirs.at(i, j)) << what.str() << " bits(" << i << "," << j << ")";
+                            if (p->affine()) {
+                                ASSERT_EQ(v.E.at(oi, oj), ref.E.at(i, j)) << what.str() << " E(" << i << "," << j << ")";
+                                ASSERT_EQ(v.F.at(oi, oj), ref.F.at(i, j)) << what.str() << " F(" << i << "," << j << ")";
+                            }
+                        }
+                }
+        }
 }

@@ -71,7 +71,8 @@ public:
 
     // The run align_gpu returns instead of the device's: a usage error for a bad switch, the
     // injected no-device error, or the simulated device's run. nullopt: run the real device.
-    std::optional<Expected<DpResult>> instead(const Problem& p, OutputLevel level, int32_t checkpoint_spacing = 0);
+    std::optional<Expected<DpResult>> instead(const Problem& p, OutputLevel level, int32_t checkpoint_spacing = 0,
+                                              int32_t overview_block = 0);
 
     // Injection points (reached through the free functions below).
     std::optional<std::string> allocation_fault();

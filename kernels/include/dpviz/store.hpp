@@ -37,17 +37,22 @@ struct WindowValues {
     Grid<int32_t> H, E, F;
     Grid<uint8_t> dirs;
     Grid<uint16_t> back;
+    bool on_gpu = false;   // recomputed on the GPU that holds the lines
+    std::string fallback;  // the GPU was to compute the window and could not (why): the CPU did
 };
 
 // Where lines live that the host does not hold (a GPU fill's, in device memory): edge() writes
 // entries k = from .. to (from >= 1) of row line `line` (H, and F with affine gaps; column line:
 // H, E) to h[k - from] and gap[k - from]. A failure is kept, not thrown: the values are then the
-// rules' borders, and failed() says why (whoever hands the result on checks it).
+// rules' borders, and failed() says why (whoever hands the result on checks it). edge() may be
+// called from several threads at once.
 class LineSource {
 public:
     virtual ~LineSource() = default;
     virtual void edge(bool column, int32_t line, int32_t from, int32_t to, int32_t* h, int32_t* gap) const = 0;
     virtual std::string failed() const = 0;
+    // The lines are a GPU's: windows big enough to pay for a launch are recomputed there too.
+    virtual bool on_gpu() const { return false; }
 };
 
 // Restart values on the borders of K x K tiles: the whole of every row i = K, 2K, ... <= M
@@ -126,6 +131,11 @@ void pool_grid(Overview& o, int32_t i0, int32_t j0, const Grid<int32_t>& g);
 Overview overview_from_matrix(const Problem& p, const Grid<int32_t>& H, int32_t block);
 // Pools `from` (the same shape) into `into`: what two threads of one fill kept.
 void merge_overview(Overview& into, const Overview& from);
+// The overview of p at block B from what a fill that pooled only the interior cells kept (a
+// GPU's): its texels (any value that is not finite where it pooled nothing) and the worst finite
+// value of those cells (the lowest; the largest when pooling the lowest), or one not finite. The
+// borders are pooled by the rules.
+Overview overview_from_interior(const Problem& p, int32_t block, const std::vector<int32_t>& texels, int32_t worst);
 // The path in overview texels: each cell's block, runs of the same block kept once.
 std::vector<Cell> overview_path(const Overview& o, const std::vector<Cell>& path);
 
@@ -152,6 +162,11 @@ inline constexpr int32_t kMaxCheckpointSpacing = 8192;
 // of every K-th column, and one segment of K columns' backpointers).
 uint64_t checkpoint_bytes(const Problem& p, int32_t spacing);
 uint64_t traceback_tile_bytes(const Problem& p, int32_t spacing);
+// While a traceback walks a tile, other threads fill up to this many of the tiles it may enter
+// next, when a tile is at most kMaxPrefetchSpacing a side (traceback_tile_bytes counts them).
+inline constexpr int32_t kPrefetchTiles = 12;
+inline constexpr int32_t kMaxPrefetchSpacing = 1024;
+int32_t prefetched_tiles(int32_t spacing);
 // The spacing for a budget of bytes, or 0 when even kMaxCheckpointSpacing does not fit.
 int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget);
 // Empty checkpoints of p at spacing K and the phases (every value kNegInf but where the lines
@@ -167,8 +182,10 @@ Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& matrix, in
 // value for value and bit for bit, to the same cells of a level-matrix fill. The window is
 // clipped to the matrix. Cost: at most (K + rows) x (K + cols) cells (a trellis: (K + cols)
 // whole columns, from the kept column before the window).
-// Without `with_dirs` only the values (WindowValues::dirs and back empty), a third faster.
-WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs = true);
+// Without `with_dirs` only the values (WindowValues::dirs and back empty), a third faster;
+// without `with_gaps` no E and F (affine gaps: two thirds of the values a window copies).
+WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs = true,
+                            bool with_gaps = true);
 // The traceback from `end` over direction bits recomputed tile by tile: the same path as
 // traceback() over a whole direction grid (the same tie-breaks), in K x K bytes beside the
 // checkpoints.
