@@ -116,7 +116,8 @@ Computation and output:
   --region I0:I1,J0:J1 a window of the matrix: rows I0..I1-1 and columns J0..J1-1, 0-based
                        (row 0 and column 0 are the borders). With --png the PNG shows that
                        window at full resolution. The window is recomputed exactly from the
-                       checkpoints of a CPU fill (docs/algorithms.md, "Matrices of any size")
+                       checkpoints of the fill, on the GPU when it ran there (docs/algorithms.md,
+                       "Matrices of any size")
   --layer L            H (default): the matrix H; landscape: the best score of an alignment
                        through each cell (a forward and a backward fill; docs/algorithms.md),
                        for --png and --table; not for --algo viterbi
@@ -193,8 +194,9 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
                                      " would both go to standard output; give --png a file"));
     if (!png.empty())  // refuse a destination that cannot be written before the fill, not after it
         if (auto dest = render::resolve_destination(png); !dest) return fail(err, dest.error());
-    // A window (--region, --table) is recomputed from the checkpoints of a CPU fill; the landscape
-    // (--layer landscape) comes from those and the checkpoints of the reversed problem.
+    // A window (--region, --table) is recomputed from the checkpoints of the fill (a GPU's on that
+    // GPU); the landscape (--layer landscape) comes from those of a CPU fill and of the reversed
+    // problem's, and a trellis's store is the CPU's.
     const std::string table = get("--table");
     const bool windowed = a.has("--region") || a.has("--table");
     const std::string layer = get("--layer", "H");
@@ -211,9 +213,9 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
             return fail(err, usage_error("--layer landscape is not computed for --algo viterbi (its backward fill "
                                          "is the problem reversed, and a hidden Markov model reversed is no model "
                                          "of the same kind); --png and --table show the trellis (--layer H)"));
-        if (*backend == Backend::cuda || *backend == Backend::cuda_portable)
-            return fail(err, usage_error(what + " recompute the matrix from the checkpoints of a CPU fill: use "
-                                                "--backend cpu, cpu-reference or auto"));
+        if ((landscape || viterbi) && (*backend == Backend::cuda || *backend == Backend::cuda_portable))
+            return fail(err, usage_error(what + (viterbi ? " of a trellis recompute it" : " recomputes the matrix") +
+                                         " from the checkpoints of a CPU fill: use --backend cpu, cpu-reference or auto"));
         if (table == "-" && (png_to_stdout || *format != OutputFormat::text))
             return fail(err, usage_error("--table - is the only output: give --png and --format a file or drop them"));
         if (table.empty() && png.empty())
@@ -260,7 +262,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     opt.backend = *backend;
     opt.level = score_only ? OutputLevel::score : (png.empty() ? OutputLevel::path : OutputLevel::matrix);
     if ((windowed || landscape) && *backend != Backend::cpu_reference) {
-        opt.backend = Backend::cpu;
+        if (landscape || viterbi) opt.backend = Backend::cpu;
         opt.level = OutputLevel::path;
         opt.path_memory = PathMemory::checkpoints;
     }

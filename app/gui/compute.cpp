@@ -29,6 +29,8 @@ constexpr int kPyramidMinSide = 128;
 // A window of a GPU-resident matrix reaches this far past what was asked (cells), so small
 // pans and neighbouring tooltips need no new copy.
 constexpr int kWindowMargin = 32;
+// A store result's view windows carry E and F up to this many cells (see view_window).
+constexpr int64_t kGapWindowCells = int64_t(1) << 20;
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -193,13 +195,14 @@ std::atomic<void (*)()> g_window_ready{nullptr};
 
 // Cells [w.i0, w.i1) x [w.j0, w.j1) of a store result, exactly. With `land`, their landscape too
 // and as the mask the cells at its optimum; without, the path's cells in it (a subset of `path`
-// is enough).
+// is enough). With `gaps`, E and F (affine gaps) too.
 std::shared_ptr<const StoreWindow> compute_store_window(const Problem& p, const Checkpoints& k,
                                                         const std::vector<Cell>& path, Window w,
-                                                        const LandscapeLayer* land = nullptr) {
-    WindowValues v = compute_window(p, k, w);
+                                                        const LandscapeLayer* land = nullptr, bool gaps = true) {
+    WindowValues v = compute_window(p, k, w, true, gaps);
     auto out = std::make_shared<StoreWindow>();
     out->w = v.w;
+    out->on_gpu = v.on_gpu;
     Grid<uint8_t> mask;
     mask.reset(v.w.rows(), v.w.cols(), 0);
     if (land) {
@@ -263,11 +266,14 @@ std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0,
     const int32_t mi = kWindowMargin + want.rows() / 8, mj = kWindowMargin + want.cols() / 8;
     const Window w{std::max(want.i0 - mi, 0), std::min(want.i1 + mi, rows()), std::max(want.j0 - mj, 0),
                    std::min(want.j1 + mj, cols())};
+    // A store result shows E and F (affine gaps) in tables and tooltips only, never as a layer:
+    // a view's window carries them while it is small enough for those (a third of the copying).
+    const bool gaps = w.cells() <= kGapWindowCells;
     std::vector<Cell> path;
     for (const Cell c : result.path)
         if (c.i >= w.i0 && c.i < w.i1 && c.j >= w.j0 && c.j < w.j1) path.push_back(c);
     if (wait) {
-        view_window_ = compute_store_window(problem, *result.checkpoints, path, w, land.get());
+        view_window_ = compute_store_window(problem, *result.checkpoints, path, w, land.get(), gaps);
         return view_window_;
     }
     // Tens to a hundred ms for millions of cells: off the UI thread, which draws the overview
@@ -275,8 +281,8 @@ std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0,
     if (!shared_problem_) shared_problem_ = std::make_shared<const Problem>(problem);
     pending_ = std::make_shared<PendingWindow>();
     pending_->w = w;
-    std::thread([slot = pending_, p = shared_problem_, k = result.checkpoints, path = std::move(path), w, land] {
-        auto done = compute_store_window(*p, *k, path, w, land.get());
+    std::thread([slot = pending_, p = shared_problem_, k = result.checkpoints, path = std::move(path), w, land, gaps] {
+        auto done = compute_store_window(*p, *k, path, w, land.get(), gaps);
         {
             std::lock_guard l(slot->m);
             slot->done = std::move(done);
@@ -323,7 +329,7 @@ MatrixRefs Computed::window(int i0, int i1, int j0, int j1) const {
         const Window want{trellis ? 0 : std::clamp(i0 - 1, 0, rows()), trellis ? rows() : std::clamp(i1, 0, rows()),
                           std::clamp(j0 - 1, 0, cols()), std::clamp(j1, 0, cols())};
         std::lock_guard lock(cache_mutex_);
-        if (view_window_ && view_window_->covers(want)) return store_refs(*view_window_);
+        if (view_window_ && view_window_->covers(want, false, problem.affine())) return store_refs(*view_window_);
         if (!cell_window_ || !cell_window_->covers(want)) {
             const Window w{std::max(want.i0 - kWindowMargin, 0), std::min(want.i1 + kWindowMargin, rows()),
                            std::max(want.j0 - kWindowMargin, 0), std::min(want.j1 + kWindowMargin, cols())};
@@ -608,18 +614,11 @@ Expected<Problem> build_problem(const JobRequest& req, std::vector<std::string>*
 
 namespace {
 
-// The store path: the CPU fills checkpoints and the overview; the view's pyramid starts at the
-// overview (one texel per block), the path's mask at its blocks.
+// The store path: a fill that keeps checkpoints and pools the overview (on the GPU when the
+// backend is one, as align() routes it; its windows are then recomputed there too); the view's
+// pyramid starts at the overview (one texel per block), the path's mask at its blocks.
 JobOutcome store_outcome(const JobRequest& req, JobContext& ctx, Problem problem, AlignOptions opt,
                          std::string note, std::chrono::steady_clock::time_point t0, JobOutcome out) {
-    if (req.params.backend == BackendChoice::dpx || req.params.backend == BackendChoice::dpx_free) {
-        // Never silently: the timing panel shows the note.
-        const std::string why = "the GPU backends keep whole matrices and direction bits; the result store of " +
-                                std::to_string(problem.rows()) + " x " + std::to_string(problem.cols()) +
-                                " cells ran on the CPU";
-        note = note.empty() ? why : note + "; " + why;
-    }
-    opt.backend = Backend::cpu;
     opt.path_memory = PathMemory::checkpoints;
     opt.overview_side = std::max(req.engine.store_overview_side, 1);
     auto r = align(problem, opt);
@@ -769,7 +768,7 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
         // A device error (or DTW without a path, which align() reports): the host path answers.
         if (!d)
             device_note = "GPU-resident view unavailable (" + d.error().message + "); " +
-                          (store ? "result store on the CPU" : "host path");
+                          (store ? "result store" : "host path");
     }
 
     if (store) return store_outcome(req, ctx, std::move(*problem), opt, device_note, t0, std::move(out));

@@ -81,18 +81,25 @@ struct StoreWindow {
     Grid<uint8_t> dirs;
     Grid<uint16_t> back;   // Viterbi: the predecessor rows (no direction bits)
     uint64_t version = 0;  // a new number for every window computed
+    bool on_gpu = false;   // recomputed on the GPU that holds the checkpoints
     bool has_landscape() const { return !landscape.levels.empty(); }
+    bool has_gaps() const { return !e.levels.empty(); }  // E and F (affine gaps; small windows only)
     const render::ValuePyramid& pyramid(Layer l) const {
         return l == Layer::E ? e : l == Layer::F ? f : l == Layer::landscape ? landscape : h;
     }
-    bool covers(const Window& x, bool with_landscape = false) const {
-        return x.i0 >= w.i0 && x.j0 >= w.j0 && x.i1 <= w.i1 && x.j1 <= w.j1 && (!with_landscape || has_landscape());
+    bool covers(const Window& x, bool with_landscape = false, bool with_gaps = false) const {
+        return x.i0 >= w.i0 && x.j0 >= w.j0 && x.i1 <= w.i1 && x.j1 <= w.j1 && (!with_landscape || has_landscape()) &&
+               (!with_gaps || has_gaps());
     }
 };
 
 struct Computed {
     uint64_t id = 0;
     Problem problem;
+    // A store result whose checkpoints are in GPU memory (its windows are recomputed there).
+    bool store_on_gpu() const {
+        return result.checkpoints && result.checkpoints->source && result.checkpoints->source->on_gpu();
+    }
     DpResult result;  // host path: its H, E, F live in the pyramids below (levels[0]); GPU-resident: in `device`
     render::ValuePyramid h, e, f;  // host path only; Viterbi: e is delta minus its column's best
     render::MaskPyramid mask;      // host path; GPU-resident: mask_pyramid() builds it on first use

@@ -96,6 +96,8 @@ Measurements (print a table, exit; no session is used):
                                to the frame showing the new matrix texture and path (glFinish),
                                with the job's stages (fill, traceback, pyramid, view prep, texture)
   --measure-upload N           time N (at least 50) texture updates of a 2048x2048 view
+  --measure-window N           a matrix opened through the result store: time N exact 2048x2048
+                               windows (at seeded random places) recomputed as zooming in does
   --json                       also print the numbers as one JSON object
   --random-pair LEN            instead of QUERY TARGET: a seeded random DNA pair of LEN residues,
                                ~80% identical (--seed S, default 1)
@@ -150,7 +152,7 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
         "--algo",     "--matrix",   "--match",   "--mismatch", "--gap-open",      "--gap-extend",
         "--band",     "--dtw-cost", "--column",  "--backend",  "--query-record",  "--target-record",
         "--colormap", "--layer",    "--view",    "--hover",    "--size",          "--screenshot",
-        "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
+        "--frames",   "--example",  "--measure-interactive", "--measure-upload", "--measure-window", "--random-pair", "--seed",  "--panel",   "--inspect",  "--lesson",      "--lesson-step",
         "--teach", "--teach-step", "--teach-color", "--threads", "--dtw-scale", "--timeout", "--scale", "--hmm"};
     // The command line's one parser (app/cli_common.hpp); the options are read in order.
     const std::vector<std::string> flags = {"--help", "--seq", "--mask", "--no-session", "--run-all", "--json"};
@@ -289,12 +291,14 @@ Expected<GuiOptions> parse_gui_args(const std::vector<std::string>& args_in, con
                 if (*n < 1) return usage_error("--lesson-step must be 1 or more");
                 o.lesson_step = *n;
             }
-        } else if (a == "--measure-interactive" || a == "--measure-upload" || a == "--random-pair") {
+        } else if (a == "--measure-interactive" || a == "--measure-upload" || a == "--measure-window" ||
+                   a == "--random-pair") {
             auto n = to_int(a, v);
             if (!n) return n.error();
             if (*n < 1 || *n > 1000000) return usage_error(a + " must be between 1 and 1000000");
             if (a == "--measure-interactive") o.measure.interactive = *n;
             else if (a == "--measure-upload") o.measure.upload = std::max(*n, 50);
+            else if (a == "--measure-window") o.measure.window = *n;
             else random_pair = *n;
             o.use_session = false;
         } else if (a == "--threads") {
@@ -657,6 +661,10 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
                         measure.set_upload_back_to_back(*b2b);
                     else err << "dpviz: --measure-upload: " << ms.error().message << "\n";
                 }
+                if (done && !measure.failed() && measure.wants_windows()) {
+                    if (s.result && s.result->stored()) measure.time_windows(*s.result, 2048);
+                    else err << "dpviz: --measure-window: the matrix is held whole (no result store): no window to recompute\n";
+                }
                 if (done || measure.trials() > 0) measure.report(s, out, err);  // no empty table after a timeout
                 if (measure.failed()) code = app::kExitInput;
                 if (!screenshot || !done) break;  // no screenshot of a measurement that timed out
@@ -740,7 +748,8 @@ int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     // The saved session first (unless the command line turns it off), the command line on top.
     AppState session;
     const bool no_session = has_option(args, "--no-session") || has_option(args, "--screenshot") ||
-                            has_option(args, "--measure-interactive") || has_option(args, "--measure-upload");
+                            has_option(args, "--measure-interactive") || has_option(args, "--measure-upload") ||
+                            has_option(args, "--measure-window");
     if (!no_session) {
         session.notice = load_session(session, config_dir());
         if (!session.notice.empty()) err << "dpviz: note: " << session.notice << "\n";

@@ -111,6 +111,25 @@ bool InteractiveMeasure::after_frame(const AppState& s, uint64_t drawn_result, d
     return !pending_ && started_ >= opt_.interactive + kWarmup;
 }
 
+void InteractiveMeasure::time_windows(const Computed& c, int side) {
+    std::mt19937_64 rng(20261201);
+    const int h = std::min(side, c.rows() + 1), w = std::min(side, c.cols() + 1);
+    for (int k = 0; k < opt_.window; ++k) {
+        const int i0 = int(rng() % uint64_t(c.rows() + 2 - h)), j0 = int(rng() % uint64_t(c.cols() + 2 - w));
+        // The engine's exact window alone, then the view's (its margins, mask and pyramids).
+        double t0 = now_ms();
+        (void)compute_window(c.problem, *c.result.checkpoints, Window{i0, i0 + h, j0, j0 + w}, true, false);
+        engine_window_ms_.push_back(now_ms() - t0);
+        t0 = now_ms();
+        const auto got = c.view_window(i0, i0 + h, j0, j0 + w, true);
+        window_ms_.push_back(now_ms() - t0);
+        if (!got) continue;
+        window_ = got->w;
+        window_gpu_ += got->on_gpu;
+    }
+    engine_window_ = Window{0, h, 0, w};
+}
+
 std::string InteractiveMeasure::waiting_for(const AppState& s, uint64_t drawn_result) const {
     std::string what;
     const int total = opt_.interactive + kWarmup;
@@ -146,7 +165,8 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
     const bool stored = c && c->stored();
     out << "  view path: "
         << (resident ? "GPU-resident (fill, pyramid, path on the GPU; texture written from device memory)"
-            : stored ? "result store (checkpoints + overview on the CPU; windows recomputed exactly)"
+            : stored ? (c->store_on_gpu() ? "result store (checkpoints + overview filled on the GPU; windows recomputed exactly there)"
+                                          : "result store (checkpoints + overview filled on the CPU; windows recomputed exactly there)")
                      : "host (matrices copied to the host, pooled and uploaded there)")
         << "\n";
     out << "  GPU: " << s.system.gpu << "\n";
@@ -190,6 +210,18 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
                       m.n);
         out << line;
     }
+    if (!window_ms_.empty()) {
+        std::snprintf(line, sizeof line, "  exact windows: %dx%d cells (compute_window), and the view's %dx%d (its margins, "
+                      "mask and pyramids), %d of %d on the GPU\n", engine_window_.rows(), engine_window_.cols(),
+                      window_.rows(), window_.cols(), window_gpu_, int(window_ms_.size()));
+        out << line;
+        for (const auto& [name, v] : {std::pair{"  window: H and bits (engine)", &engine_window_ms_},
+                                      std::pair{"  window: the view's, ready to draw", &window_ms_}}) {
+            const Summary m = summarize(*v);
+            std::snprintf(line, sizeof line, "  %-40s %9.3f %9.3f %9.3f %9.3f %5d\n", name, m.median, m.p90, m.min, m.max, m.n);
+            out << line;
+        }
+    }
     if (upload_b2b_ms_ >= 0) {
         std::snprintf(line, sizeof line, "  texture update %dx%d, %d back to back: %.3f ms per draw\n", upload_w_, upload_h_,
                       int(upload_ms_.size()), upload_b2b_ms_);
@@ -221,6 +253,11 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
     if (!upload_ms_.empty())
         out << ",\"upload\":{\"width\":" << upload_w_ << ",\"height\":" << upload_h_ << ",\"ms\":" << obj(rows.back().second)
             << ",\"back_to_back_ms\":" << upload_b2b_ms_ << "}";
+    if (!window_ms_.empty())
+        out << ",\"window\":{\"rows\":" << engine_window_.rows() << ",\"cols\":" << engine_window_.cols()
+            << ",\"engine_ms\":" << obj(summarize(engine_window_ms_)) << ",\"view_rows\":" << window_.rows()
+            << ",\"view_cols\":" << window_.cols() << ",\"on_gpu\":" << window_gpu_
+            << ",\"view_ms\":" << obj(summarize(window_ms_)) << "}";
     out << "}\n";
 }
 

@@ -11,9 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "dpviz/store.hpp"
 #include "gui/app_state.hpp"
 
 namespace dpviz::gui {
+
+struct Computed;
 
 // A DNA pair of about `length` residues each, ~80% identical (the target is the query with
 // ~10% substitutions, ~5% insertions and ~5% deletions), the same for the same seed.
@@ -22,6 +25,7 @@ std::pair<std::string, std::string> random_dna_pair(int length, uint64_t seed);
 struct MeasureOptions {
     int interactive = 0;  // parameter changes to time (0: off)
     int upload = 0;       // timed draws of a 2048^2 view (0: off; at least 50 when on)
+    int window = 0;       // timed exact windows of a store result (0: off)
     bool json = false;    // also print one JSON object
 };
 
@@ -36,7 +40,7 @@ class InteractiveMeasure {
 public:
     explicit InteractiveMeasure(MeasureOptions o) : opt_(o) {}
 
-    bool active() const { return opt_.interactive > 0 || opt_.upload > 0; }
+    bool active() const { return opt_.interactive > 0 || opt_.upload > 0 || opt_.window > 0; }
     // Top of a frame: when the previous trial is on screen (or at the start, the first result),
     // changes gap open (alternating two values) and requests a recompute.
     void before_frame(AppState& s);
@@ -54,6 +58,11 @@ public:
         gl_ms_ = gl_ms;
     }
     bool wants_upload() const { return opt_.upload > 0; }
+    bool wants_windows() const { return opt_.window > 0; }
+    // opt_.window exact windows of side x side cells of `c` (a store result), each at a seeded
+    // random place: the engine's window (compute_window) and the view's, as a zoom in computes
+    // it (Computed::view_window), timed.
+    void time_windows(const Computed& c, int side);
     int upload_repeats() const { return opt_.upload; }
     void set_upload_back_to_back(double ms) { upload_b2b_ms_ = ms; }
     void set_upload_times(std::vector<double> ms, int w, int h) {
@@ -90,6 +99,10 @@ private:
     std::vector<double> upload_ms_;
     int upload_w_ = 0, upload_h_ = 0;
     double upload_b2b_ms_ = -1;  // per draw, the same draws back to back (one glFinish at the end)
+    std::vector<double> window_ms_, engine_window_ms_;
+    Window window_;               // the last window computed (the view's plus its margins)
+    Window engine_window_;        // the shape of the engine's windows
+    int window_gpu_ = 0;          // how many of them the GPU computed
     std::string error_;
 };
 

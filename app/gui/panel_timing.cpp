@@ -91,12 +91,13 @@ void draw_timing(AppState& s) {
                          "each of the %lld cells takes the max over %d predecessors",
                          static_cast<long long>(r.cells), s.result->problem.rows());
         else if (s.result->stored())
-            text_wrapped("result store (matrix too big to hold): checkpoints every %d rows and columns (%.1f MiB) "
-                         "and an overview of %d x %d blocks of %d x %d cells, on the CPU; windows are recomputed "
-                         "exactly as you zoom in",
+            text_wrapped("result store (matrix too big to hold): checkpoints every %d rows and columns (%.1f MiB "
+                         "in %s memory) and an overview of %d x %d blocks of %d x %d cells, pooled by the fill; "
+                         "windows are recomputed exactly on the %s as you zoom in",
                          r.checkpoints->spacing,
                          double(checkpoint_bytes(s.result->problem, r.checkpoints->spacing)) / (1 << 20),
-                         r.overview->H.rows, r.overview->H.cols, r.overview->block, r.overview->block);
+                         s.result->store_on_gpu() ? "GPU" : "host", r.overview->H.rows, r.overview->H.cols,
+                         r.overview->block, r.overview->block, s.result->store_on_gpu() ? "GPU" : "CPU");
         else
             text_wrapped("level matrix: H%s and the direction bits kept for the view, %s",
                          s.result->problem.affine() ? ", E, F" : "",

@@ -1,6 +1,7 @@
 // `dpviz align --region I0:I1,J0:J1 --table FILE / --png FILE`: the window's values, recomputed
-// from the checkpoints of a CPU fill, against the reference's whole matrices cell by cell, for
-// every algorithm; the PNG of a window; one-line errors with their exit codes.
+// from the checkpoints of the fill (a GPU backend's or the CPU's), against the reference's whole
+// matrices cell by cell, for every algorithm; the PNG of a window; one-line errors with their
+// exit codes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "cli_run.hpp"
 #include "dpviz/engine.hpp"
 #include "exit_codes.hpp"
+#include "gpu_dispatch.hpp"
 #include "kernels/result_compare.hpp"
 
 namespace dpviz::app {
@@ -102,6 +104,24 @@ TEST(RegionCli, TableEqualsTheReferenceCells) {
         ASSERT_TRUE(p) << p.error().message;
         expect_table_is_reference(dpviz::test::slurp(dir.path("w.tsv")), *p, align_reference(*p), c.i0, c.i1, c.j0,
                                   c.j1);
+    }
+}
+
+// A GPU backend's window comes from its own store (recomputed on that GPU); without one, the
+// CPU's store answers and says so. Either way the table is the CPU's, value for value.
+TEST(RegionCli, AGpuBackendsWindowEqualsTheCpus) {
+    dpviz::test::TempDir dir;
+    const Pair pair = related_pair(9, 900, 700);
+    const std::string q = dir.file("q.fa", ">q\n" + pair.query + "\n"), t = dir.file("t.fa", ">t\n" + pair.target + "\n");
+    const auto cpu = run({"align", "--region", "300:620,100:400", "--table", dir.path("cpu.tsv"), "--backend", "cpu", q, t});
+    ASSERT_EQ(cpu.code, kExitOk) << cpu.err;
+    for (const char* backend : {"cuda", "cuda-portable", "auto"}) {
+        SCOPED_TRACE(backend);
+        const auto r = run({"align", "--region", "300:620,100:400", "--table", dir.path("gpu.tsv"), "--backend", backend, q, t});
+        ASSERT_EQ(r.code, kExitOk) << r.err;
+        EXPECT_EQ(dpviz::test::slurp(dir.path("gpu.tsv")), dpviz::test::slurp(dir.path("cpu.tsv")));
+        if (!gpu_usable() && std::string(backend) != "auto")
+            EXPECT_NE(r.err.find(std::string(backend) + " unavailable ("), std::string::npos) << r.err;
     }
 }
 
@@ -199,7 +219,7 @@ TEST(RegionCli, ErrorsAreOneLineWithTheirExitCodes) {
     bad({"--region", "0:3,1:x", "--table", out}, kExitUsage, "the columns '1:x' is not START:END");
     bad({"--region", "0:3", "--table", out}, kExitUsage, "is not I0:I1,J0:J1");
     bad({"--region", "0:3,0:3"}, kExitUsage, "--region needs an output");
-    bad({"--region", "0:3,0:3", "--table", out, "--backend", "cuda"}, kExitUsage, "use --backend cpu");
+    bad({"--layer", "landscape", "--table", out, "--backend", "cuda"}, kExitUsage, "use --backend cpu");
     bad({"--table", "-", "--json"}, kExitUsage, "--table - is the only output");
     bad({"--table", dir.path()}, kExitResource, dir.path());
     bad({"--layer", "e", "--table", out}, kExitUsage, "unknown --layer 'e' (H, landscape)");

@@ -293,15 +293,25 @@ TEST(StoreResult, ALongPathZoomedInStaysWithinOneDrawListsIndices) {
     EXPECT_GT(most, 0);
 }
 
-TEST(StoreResult, AGpuRequestForAStoreSaysItRanOnTheCpu) {
+TEST(StoreResult, AGpuRequestForAStoreRunsOnTheGpuOrSaysWhyNot) {
     JobRequest req = pair_request(300, 3);
     req.params.backend = BackendChoice::dpx;
     req.engine.store_from_cells = 0;
     const auto c = run(req);
     ASSERT_TRUE(c);
     ASSERT_TRUE(c->stored());
-    EXPECT_EQ(c->result.backend, Backend::cpu);
-    EXPECT_NE(c->result.fallback.find("result store"), std::string::npos) << c->result.fallback;
+    SystemInfo info;
+    probe_backends(info);
+    if (info.dpx_available) {  // the GPU's store: its lines stay there, and so do its windows
+        EXPECT_EQ(c->result.backend, Backend::cuda);
+        EXPECT_EQ(c->result.fallback, "");
+        ASSERT_TRUE(c->result.checkpoints && c->result.checkpoints->source);
+        EXPECT_TRUE(c->result.checkpoints->source->on_gpu());
+    } else {  // never silently on the CPU
+        EXPECT_EQ(c->result.backend, Backend::cpu);
+        EXPECT_NE(c->result.fallback.find("cuda unavailable ("), std::string::npos) << c->result.fallback;
+        EXPECT_NE(c->result.fallback.find("ran on the CPU"), std::string::npos) << c->result.fallback;
+    }
 }
 
 TEST(StoreResult, CancelStopsAStoreFill) {
