@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Whole-process wall clock and resident memory of dpviz align on the GPU at scale, as a user runs
 # it: a path through the result store (the fill keeps checkpoint lines, the host traces over
-# tiles), score-only fills through the bottom-row ring, beside the CPU's store, and a PNG
-# (the CPU's store: the GPU pools no overview yet).
-# Usage: [SIZES="65536 131072 1048576"] bash scripts/bench_gpu_store.sh [DPVIZ] [OUTDIR]
+# tiles), score-only fills through the bottom-row ring, beside the CPU's store, and a PNG (the
+# store's fill pools the overview on the GPU). With REAL="A.fa B.fa" also a real pair: its path,
+# its score-only score, and the path's alignment rescored outside dpviz (rescore_alignment.py).
+# Usage: [SIZES="65536 131072 1048576"] [REAL="A.fa B.fa"] bash scripts/bench_gpu_store.sh [DPVIZ] [OUTDIR]
 # Prints a markdown table last; the logs stay in OUTDIR.
 set -uo pipefail
 dpviz=${1:-build/app/dpviz}
@@ -12,6 +13,10 @@ sizes=${SIZES:-65536 131072 1048576}
 mkdir -p "$out"
 [[ -x $dpviz ]] || { echo "bench_gpu_store: no dpviz at $dpviz" >&2; exit 2; }
 dpviz=$(realpath "$dpviz")
+here=$(cd "$(dirname "$0")" && pwd)
+matrices=$here/../assets/matrices
+real=()
+[ -n "${REAL:-}" ] && for f in $REAL; do real+=("$(realpath "$f")"); done
 
 # Pairs of ~90 % identity, as scripts/bench_store.sh makes them.
 python3 "$(dirname "$0")/make_pairs.py" "$out" $sizes
@@ -35,6 +40,14 @@ for n in $sizes; do
     [ "$n" -le 131072 ] && run "path $n^2 auto" 300 --json "q$n.fa" "t$n.fa"
     [ "$n" -le 131072 ] && run "path $n^2 cpu" 300 --backend cpu --json "q$n.fa" "t$n.fa"
 done
+if [ ${#real[@]} = 2 ]; then
+    a=${real[0]} b=${real[1]}
+    run "real score" 120 --backend cuda --score-only --json "$a" "$b"
+    run "real path" 120 --backend cuda --json "$a" "$b"
+    run "real png" 120 --backend cuda --png real.png "$a" "$b"
+    rows+=("| real path rescored | \`rescore_alignment.py\` | $(python3 "$here/rescore_alignment.py" real_path.out "$matrices/NUC.4.4" 2>&1) | | | |")
+    rows+=("| real score-only = path's score | | $(grep -o '"score":[-0-9.]*' real_score.out) / $(grep -o '"score":[-0-9.]*' real_path.out) | | | |")
+fi
 
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); cpus: $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 echo "| case | command | exit | wall (m:ss) | resident | JSON |"

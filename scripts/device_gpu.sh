@@ -2,7 +2,9 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench batch viterbi store gpustore diag profile]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile]...
+# BIN=DIR: take dpviz, dpviz_gpu_tests and dpviz_gpu_bench built on the development machine (in DIR,
+# gzipped or not) instead of the build step.
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
 #   googletest/ (Debian's sources), stb/ (headers, libstb.a, stb.pc.in), sm80/*.cubin
 set -u
@@ -56,7 +58,14 @@ fi
 BUILD=$ROOT/build-dev
 TESTS=$BUILD/tests/dpviz_gpu_tests
 BENCH=$BUILD/kernels/cuda/dpviz_gpu_bench
+CLI=$BUILD/app/dpviz
 LIB=$BUILD/kernels/libdpviz_kernels.a
+if [ -n "${BIN:-}" ]; then
+    for z in "$BIN"/*.gz; do [ -f "$z" ] && gunzip -f "$z"; done
+    chmod +x "$BIN"/* 2>/dev/null
+    TESTS=$BIN/dpviz_gpu_tests BENCH=$BIN/dpviz_gpu_bench CLI=$BIN/dpviz
+    note "binaries: built on the development machine ($BIN)"
+fi
 if want build; then
     ok=0
     if cmake -S . -B "$BUILD" -G Ninja -DDPVIZ_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DDPVIZ_TESTS=ON \
@@ -124,32 +133,32 @@ fi
 
 if want store; then
     # The result store on this machine's CPU threads, as a user runs dpviz (scripts/bench_store.sh).
-    timeout 400 bash scripts/bench_store.sh "$BUILD/app/dpviz" "$OUT/store" > "$OUT/store.txt" 2>&1
+    timeout 400 bash scripts/bench_store.sh "$CLI" "$OUT/store" > "$OUT/store.txt" 2>&1
     note "result store (CPU backend): rc=$?"
     tail -n 8 "$OUT/store.txt" | tee -a "$SUMMARY"
 fi
 
 if want gpustore; then
     # The GPU at scale as a user runs dpviz (scripts/bench_gpu_store.sh).
-    timeout 560 bash scripts/bench_gpu_store.sh "$BUILD/app/dpviz" "$OUT/gpustore" > "$OUT/gpustore.txt" 2>&1
+    timeout 560 bash scripts/bench_gpu_store.sh "$CLI" "$OUT/gpustore" > "$OUT/gpustore.txt" 2>&1
     note "GPU store and ring: rc=$?"
-    tail -n 16 "$OUT/gpustore.txt" | tee -a "$SUMMARY"
+    tail -n 24 "$OUT/gpustore.txt" | tee -a "$SUMMARY"
 fi
 
 if want batch; then
-    timeout 300 "$BUILD/app/dpviz" bench --workloads literature > "$OUT/literature.txt" 2>&1
+    timeout 300 "$CLI" bench --workloads literature > "$OUT/literature.txt" 2>&1
     note "literature workloads: rc=$?"
-    timeout 300 "$BUILD/app/dpviz" bench --workloads literature --json > "$OUT/literature.json" 2>&1
+    timeout 300 "$CLI" bench --workloads literature --json > "$OUT/literature.json" 2>&1
 fi
 
 if want sanitize; then
     export DPVIZ_GPU_TEST_QUICK=1
     for tool in memcheck racecheck; do
         timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 9 "$TESTS" \
-            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.TiesGoToTheFirstCellInRowMajorOrder:ScheduleGpu.OwnersMatchTheKernelForSeveralShapes:PairScoreGpu.TiesAsymmetricScoresAndNoPositiveCell:ViterbiGpu.SmallModelsEveryLevel:ViterbiGpu.TiesGoToTheLowestState:ViterbiGpu.ImpossibleObservations:GpuStore.ScoreThroughARingOfTwoRows:GpuStore.LinesAndPathOverThemEqualTheReference' > "$OUT/sanitize_$tool.log" 2>&1
+            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.TiesGoToTheFirstCellInRowMajorOrder:ScheduleGpu.OwnersMatchTheKernelForSeveralShapes:PairScoreGpu.TiesAsymmetricScoresAndNoPositiveCell:ViterbiGpu.SmallModelsEveryLevel:ViterbiGpu.TiesGoToTheLowestState:ViterbiGpu.ImpossibleObservations:GpuStore.ScoreThroughARingOfTwoRows:GpuStore.LinesAndPathOverThemEqualTheReference:GpuStore.OverviewPooledByTheFill*:GpuStore.WindowsRecomputedOnTheGpu*' > "$OUT/sanitize_$tool.log" 2>&1
         note "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize_$tool.log" | tail -1)"
     done
-    timeout 120 compute-sanitizer --leak-check full --error-exitcode 9 "$TESTS" --gtest_filter='GpuFaultReal.*' \
+    timeout "${LEAK_TIMEOUT:-120}" compute-sanitizer --leak-check full --error-exitcode 9 "$TESTS" --gtest_filter='GpuFaultReal.*' \
         > "$OUT/sanitize_leaks_faults.log" 2>&1
     note "compute-sanitizer leak-check (fault tests): rc=$? $(grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$OUT/sanitize_leaks_faults.log" | tail -1)"
     unset DPVIZ_GPU_TEST_QUICK
@@ -182,6 +191,15 @@ if want bench; then
     kill $smi 2>/dev/null
 fi
 
+if want epilogue; then
+    # What the store's epilogues cost over a bare score fill at 1,048,576^2: checkpoint lines, then
+    # lines and the overview (local affine; edit's overview pools the lowest).
+    for c in "local affine s" "local affine picture" "edit score" "edit picture"; do
+        timeout 200 "$BENCH" 1048576 3 "$c" >> "$OUT/epilogue.txt" 2>&1
+    done
+    note "epilogue: rc=$?"
+fi
+
 if want viterbi; then
     # Viterbi decoding of one long sequence under a dense 1024-state model (one block per
     # decoding: docs/gpu.md), every backend, whole process timed. Rows are fractions k/sum, so
@@ -196,7 +214,7 @@ if want viterbi; then
             printf "S%d", r; for (k = 0; k < K; k++) printf " %d/%d", w[k], t; printf "\n" } }' > "$OUT/dense1024.hmm"
     awk 'BEGIN { srand(8); for (i = 0; i < 20000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }' \
         > "$OUT/obs20000.txt"
-    DPVIZ_CLI=${DPVIZ_CLI:-$BUILD/app/dpviz}
+    DPVIZ_CLI=${DPVIZ_CLI:-$CLI}
     timed=(); [ -x /usr/bin/time ] && timed=(/usr/bin/time -v)
     for run in "cuda score" "cuda-portable score" "cuda path" "cuda-portable path" "cpu score"; do
         set -- $run
@@ -230,12 +248,13 @@ if want profile; then
     note "ncu: rc=$? $(grep -E 'Issued Warp Per Scheduler|Stall|No Eligible' "$OUT/ncu.txt" | head -4 | tr -s ' ' | tr '\n' ';')"
 fi
 
-cp "$OUT/bench.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$FINAL/" 2>/dev/null
+cp "$OUT/bench.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"
 cat "$SUMMARY"
 [ -f "$OUT/bench.txt" ] && cat "$OUT/bench.txt"
+[ -f "$OUT/epilogue.txt" ] && cat "$OUT/epilogue.txt"
 [ -f "$OUT/diag.txt" ] && cat "$OUT/diag.txt"
 [ -f "$OUT/literature.txt" ] && cat "$OUT/literature.txt"
 [ -f "$OUT/sass_hot_sm90.txt" ] && grep -E "local (dpx|dpx-free) (score|path)|^edit|^dtw(-noband)? (dpx|dpx-free) score" "$OUT/sass_hot_sm90.txt"

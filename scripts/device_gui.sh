@@ -5,7 +5,10 @@
 #   on the development machine:  bash scripts/device_gui.sh prepare BUILD_DIR
 #       (BUILD_DIR configured with -DDPVIZ_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 and built with
 #        the targets dpviz and dpviz_gui_tests; fills .xvfb/ and .gl/, both git-ignored)
-#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure] [screens] [profile]
+#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure] [store] [screens] [profile]
+#       store: the GUI's result-store tests on the GPU, and with REAL_GUI="A.fa B.fa" a real pair
+#       opened through the GPU's store (parameter change -> overview and path on screen; exact
+#       2048^2 windows recomputed when zoomed in)
 # The GUI stack (ImGui, GLFW, glad) is not installed on the device: the binaries are built here
 # (Debian 12, static cudart) and carried with the X server, GLFW and X client debs.
 set -u
@@ -55,6 +58,16 @@ if want measure; then
     .xvfb/bin/dpviz gui --random-pair 10000 --backend cpu --measure-interactive 3 --json \
         > "$OUT/measure_10k_host.txt" 2>&1 || rc=1
     tail -12 "$OUT/measure_10k_host.txt"
+fi
+if want store; then
+    DPVIZ_REQUIRE_GL=1 .xvfb/bin/dpviz_gui_tests --gtest_filter='StoreResult.*:GuiLandscape*:GlTextureLandscape*:GlTextureStore*' > "$OUT/gui_store_tests.log" 2>&1 || rc=1
+    grep -E '^\[ +(OK|FAILED|SKIPPED|PASSED) ' "$OUT/gui_store_tests.log" | tail -20
+    if [ -n "${REAL_GUI:-}" ]; then
+        # Local, NUC.4.4, gaps 10/1 (gap open 10 <-> 11 for the changes).
+        .xvfb/bin/dpviz gui $REAL_GUI --gap-open 10 --gap-extend 1 --measure-interactive 4 --measure-window 20 --json \
+            --size 1280x800 --screenshot "$OUT/measure_real.png" > "$OUT/measure_real.txt" 2>&1 || rc=1
+        cat "$OUT/measure_real.txt"
+    fi
 fi
 if want screens; then
     # The GPU teaching screenshots of docs/teaching.md (docs/img/teach_*_gpu.png): the DPX
