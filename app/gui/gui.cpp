@@ -15,6 +15,8 @@
 
 #include "gui/gui.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cfloat>
 #include <charconv>
@@ -745,6 +747,12 @@ bool has_option(const std::vector<std::string>& args, const std::string& name) {
 
 int run_gui(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     using namespace dpviz::gui;
+    // Every job allocates the same large buffers again (overviews, pyramids, checkpoints: tens
+    // to hundreds of MB). glibc maps blocks above 32 MB afresh and unmaps them on free, so each
+    // job faulted its pages in again (a third of a 20,000^2 parameter change on the 2-core
+    // machine); kept in the heap, the next job reuses them.
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     // The saved session first (unless the command line turns it off), the command line on top.
     AppState session;
     const bool no_session = has_option(args, "--no-session") || has_option(args, "--screenshot") ||
