@@ -665,7 +665,8 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
                 }
                 if (done && !measure.failed() && measure.wants_windows()) {
                     if (s.result && s.result->stored()) measure.time_windows(*s.result, 2048);
-                    else err << "dpviz: --measure-window: the matrix is held whole (no result store): no window to recompute\n";
+                    else err << "dpviz: --measure-window: the matrix is held whole (no result store): no window to "
+                                "recompute\n";
                 }
                 if (done || measure.trials() > 0) measure.report(s, out, err);  // no empty table after a timeout
                 if (measure.failed()) code = app::kExitInput;

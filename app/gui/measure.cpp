@@ -164,10 +164,10 @@ void InteractiveMeasure::report(const AppState& s, std::ostream& out, std::ostre
     out << "  texture path: " << s.system.upload_path << " (" << s.system.upload_note << ")\n";
     const bool stored = c && c->stored();
     out << "  view path: "
-        << (resident ? "GPU-resident (fill, pyramid, path on the GPU; texture written from device memory)"
-            : stored ? (c->store_on_gpu() ? "result store (checkpoints + overview filled on the GPU; windows recomputed exactly there)"
-                                          : "result store (checkpoints + overview filled on the CPU; windows recomputed exactly there)")
-                     : "host (matrices copied to the host, pooled and uploaded there)")
+        << (resident ? std::string("GPU-resident (fill, pyramid, path on the GPU; texture written from device memory)")
+            : stored ? std::string("result store (checkpoints + overview filled on the ") +
+                           (c->store_on_gpu() ? "GPU" : "CPU") + "; windows recomputed exactly there)"
+                     : std::string("host (matrices copied to the host, pooled and uploaded there)"))
         << "\n";
     out << "  GPU: " << s.system.gpu << "\n";
     struct Column {

@@ -793,7 +793,8 @@ bool gpu_usable() {
 Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control,
                              int32_t checkpoint_spacing, int32_t overview_block) {
     gpu_fault::Run run;  // this call's allocation and launch numbers (DPVIZ_GPU_FAULT, test-only)
-    if (auto r = run.instead(p, level, checkpoint_spacing, overview_block)) return std::move(*r);  // no-device, simulate, bad switch
+    // No-device, simulate, or a bad switch:
+    if (auto r = run.instead(p, level, checkpoint_spacing, overview_block)) return std::move(*r);
     if (auto st = cuda::device_ready(); !st) return st.error();
     if (p.algo == Algorithm::viterbi) return align_viterbi_gpu(p, level, dpx, control);
     if (p.rows() == 0 || p.cols() == 0) {
