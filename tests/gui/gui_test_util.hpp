@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <thread>
 #include <variant>
@@ -141,6 +142,15 @@ inline void click_at(HeadlessImGui& ui, AppState& s, Worker& w, ImVec2 pos) {
 }
 
 inline std::string assets() { return DPVIZ_ASSETS; }
+
+// A job run to its end on this thread (no worker, no frames): its result, or a test failure
+// naming the error.
+inline std::shared_ptr<const Computed> run_to_result(const JobRequest& req) {
+    JobContext ctx;
+    JobOutcome out = run_job(req, ctx);
+    EXPECT_TRUE(out.computed) << (out.error ? out.error->message : "no result");
+    return out.computed;
+}
 
 // One side's input pasted as a single FASTA record.
 inline InputSide pasted(const std::string& name, const std::string& residues) {

@@ -28,13 +28,6 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-std::shared_ptr<const Computed> run(const JobRequest& req) {
-    JobContext ctx;
-    JobOutcome out = run_job(req, ctx);
-    EXPECT_TRUE(out.computed) << (out.error ? out.error->message : "no result");
-    return out.computed;
-}
-
 JobRequest dna_request(Algorithm algo, int length, uint64_t seed) {
     const auto [q, t] = random_dna_pair(length, seed);
     JobRequest req;
@@ -102,7 +95,7 @@ TEST(GuiLandscape, AWholeResultHoldsTheEnginesLandscapeOfEveryCell) {
     cases.push_back({"DTW in a band", banded});
     for (const Case& k : cases) {
         SCOPED_TRACE(k.name);
-        const auto c = run(k.req);
+        const auto c = run_to_result(k.req);
         ASSERT_TRUE(c);
         ASSERT_FALSE(c->stored());
         EXPECT_TRUE(c->has_layer(Layer::landscape));
@@ -141,7 +134,7 @@ TEST(GuiLandscape, ViterbiHasNone) {
     req.query.path = assets() + "/examples/casino.hmm";
     req.target.path = assets() + "/examples/casino_rolls.txt";
     req.params.algo = Algorithm::viterbi;
-    const auto c = run(req);
+    const auto c = run_to_result(req);
     ASSERT_TRUE(c);
     EXPECT_FALSE(c->has_layer(Layer::landscape));
     c->request_landscape(1, /*wait=*/true);
@@ -157,10 +150,10 @@ protected:
         JobRequest req = dna_request(Algorithm::global, 600, 11);
         req.params.gap_open = Hundredths::units(5);
         req.params.gap_extend = Hundredths::units(1);
-        whole = run(req);
+        whole = run_to_result(req);
         req.engine.store_from_cells = 0;
         req.engine.store_overview_side = 64;
-        store = run(req);
+        store = run_to_result(req);
         ASSERT_TRUE(whole && store);
         ASSERT_TRUE(store->stored());
         ASSERT_EQ(store->store_block(), 10);
@@ -272,7 +265,7 @@ TEST_F(GuiLandscapeStore, TheMatrixPngSaysTheLayerAndDrawsTheLandscapesOverview)
 TEST(GuiLandscape, AWholeResultsMatrixPngDrawsEveryCellsLandscape) {
     TempDir dir;
     AppState s = fresh_state();
-    s.result = run(dna_request(Algorithm::local, 140, 21));
+    s.result = run_to_result(dna_request(Algorithm::local, 140, 21));
     ASSERT_TRUE(s.result);
     s.view.layer = Layer::landscape;
     // Not built yet: the export shows (and says) H, as the view does.
@@ -298,10 +291,10 @@ class GlTextureLandscape : public dpviz::testing::GlContextTest {};
 
 TEST_F(GlTextureLandscape, TheTextureHoldsTheLandscapesOverviewThenItsCells) {
     JobRequest req = dna_request(Algorithm::global, 600, 11);
-    const auto whole = run(req);
+    const auto whole = run_to_result(req);
     req.engine.store_from_cells = 0;
     req.engine.store_overview_side = 64;
-    const auto store = run(req);
+    const auto store = run_to_result(req);
     ASSERT_TRUE(whole && store && store->stored());
     whole->request_landscape(2, /*wait=*/true);
     store->request_landscape(2, /*wait=*/true);
@@ -398,7 +391,7 @@ TEST_F(GuiLandscapeFrames, TheRadioButtonBuildsTheLayerAndTheViewShowsItsValues)
 // What --screenshot waits for: the landscape's build, named, before the view can show it.
 TEST(GuiLandscape, PendingWorkWaitsForTheLandscape) {
     AppState s = fresh_state();
-    s.result = run(dna_request(Algorithm::global, 60, 31));
+    s.result = run_to_result(dna_request(Algorithm::global, 60, 31));
     ASSERT_TRUE(s.result);
     s.view.layer = Layer::landscape;
     EXPECT_TRUE(wants_landscape(s));

@@ -31,13 +31,6 @@ JobRequest pair_request(int length, uint64_t seed) {
     return req;
 }
 
-std::shared_ptr<const Computed> run(const JobRequest& req) {
-    JobContext ctx;
-    JobOutcome out = run_job(req, ctx);
-    EXPECT_TRUE(out.computed) << (out.error ? out.error->message : "no result");
-    return out.computed;
-}
-
 // The same 600 x 600 pair through the store (threshold 0, overview side 64: B = 10) and the host
 // path (whole matrices): what the store shows must be what the full fill holds.
 class StoreVsWhole : public ::testing::Test {
@@ -46,10 +39,10 @@ protected:
         JobRequest req = pair_request(600, 11);
         req.params.gap_open = Hundredths::units(5);  // affine: E and F too
         req.params.gap_extend = Hundredths::units(1);
-        whole = run(req);
+        whole = run_to_result(req);
         req.engine.store_from_cells = 0;
         req.engine.store_overview_side = 64;
-        store = run(req);
+        store = run_to_result(req);
         ASSERT_TRUE(whole && store);
         ASSERT_FALSE(whole->stored());
         ASSERT_TRUE(store->stored());
@@ -201,10 +194,10 @@ using dpviz::testing::texture_texels;
 
 TEST_F(GlTextureStore, ZoomedOutTheTextureHoldsOverviewBlocksZoomedInTheFullFillsCells) {
     JobRequest req = pair_request(600, 11);
-    const auto whole = run(req);
+    const auto whole = run_to_result(req);
     req.engine.store_from_cells = 0;
     req.engine.store_overview_side = 64;
-    const auto store = run(req);
+    const auto store = run_to_result(req);
     ASSERT_TRUE(whole && store && store->stored());
     AppState s = fresh_state();
     s.result = store;
@@ -244,7 +237,7 @@ TEST(StoreResult, APairAboveTheThresholdOpensThroughTheStore) {
     JobRequest req = pair_request(10, 5);
     req.query = pasted("q", q);
     req.target = pasted("t", t.substr(0, 8200));
-    const auto c = run(req);
+    const auto c = run_to_result(req);
     ASSERT_TRUE(c);
     ASSERT_TRUE(c->stored());
     EXPECT_TRUE(c->result.H.empty());
@@ -274,7 +267,7 @@ TEST(StoreResult, APairAboveTheThresholdOpensThroughTheStore) {
 // the canvas (one polyline of every point overflowed ImGui's 16-bit indices and garbled the
 // rulers and the colorbar drawn after it).
 TEST(StoreResult, ALongPathZoomedInStaysWithinOneDrawListsIndices) {
-    const auto c = run(pair_request(17000, 4));
+    const auto c = run_to_result(pair_request(17000, 4));
     ASSERT_TRUE(c && c->stored());
     ASSERT_GT(c->result.path.size(), 17000u);
     HeadlessImGui ui;
@@ -297,7 +290,7 @@ TEST(StoreResult, AGpuRequestForAStoreRunsOnTheGpuOrSaysWhyNot) {
     JobRequest req = pair_request(300, 3);
     req.params.backend = BackendChoice::dpx;
     req.engine.store_from_cells = 0;
-    const auto c = run(req);
+    const auto c = run_to_result(req);
     ASSERT_TRUE(c);
     ASSERT_TRUE(c->stored());
     SystemInfo info;

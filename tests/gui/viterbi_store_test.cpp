@@ -16,13 +16,6 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-std::shared_ptr<const Computed> run(const JobRequest& req) {
-    JobContext ctx;
-    JobOutcome out = run_job(req, ctx);
-    EXPECT_TRUE(out.computed) << (out.error ? out.error->message : "no result");
-    return out.computed;
-}
-
 // A model of 90 states (more than a window's margin of rows: the inspector must read rows far
 // from the cell) as an HMM file of exact fractions, some transitions impossible.
 std::string many_state_model(std::mt19937& rng, int S) {
@@ -59,10 +52,10 @@ protected:
         req.query.path = model;
         req.target = pasted("obs", symbols);
         req.device_view = false;
-        whole = run(req);
+        whole = run_to_result(req);
         req.engine.store_from_cells = 0;
         req.engine.store_overview_side = 64;
-        store = run(req);
+        store = run_to_result(req);
         ASSERT_TRUE(whole && store);
         ASSERT_FALSE(whole->stored());
         ASSERT_TRUE(store->stored());
