@@ -42,6 +42,7 @@ using wavefront::Store;
 // Steps per chunk: the unit of hand-over between bands. Its buffers (H, E, F, bits) stay in L1/L2,
 // and one hand-over costs about one cache-line transfer, small against 256 steps of work.
 constexpr int32_t kChunkSteps = cpu_band::kChunkSteps;  // the teaching views' schedule models it too
+static_assert(kChunkSteps <= wavefront::kMaxPoolSteps, "the overview's pool takes a chunk's steps at once");
 static_assert(kChunkSteps % 16 == 0, "the kernels copy direction bits in blocks of 16 steps");
 // threads = 0 (automatic) runs smaller problems on the calling thread: below ~1 ms of work,
 // starting threads and filling the pipeline cost about what a second core saves.
@@ -463,15 +464,28 @@ private:
         }
     }
 
-    // The chunk's cells pooled into this thread's overview, a lane's row at a time.
+    // The chunk's cells pooled into this thread's overview by the instruction set's pool.
     void keep_overview(Scratch& x, const ChunkPlace& c) {
-        const int32_t sign = plan_.negate ? -1 : 1;
-        for (int k = 0; k < c.rows; ++k) {
-            const int32_t lo = c.first_col(k), hi = c.last_col(k);
-            if (lo > hi) continue;
-            const int32_t* v = x.h.data() + size_t(lo + k - c.a) * c.lanes + k;  // cell (i0 + k, lo): step lo + k
-            pool_row(x.overview, c.i0 + k, lo, hi - lo + 1, v, c.lanes, sign);
-        }
+        Overview& o = x.overview;
+        wavefront::PoolChunk pc;
+        pc.h = x.h.data();
+        pc.a = c.a;
+        pc.z = c.z;
+        pc.n = c.n;
+        pc.rows = c.rows;
+        pc.i0 = c.i0;
+        pc.sign = plan_.negate ? -1 : 1;
+        pc.block = o.block;
+        pc.lowest = o.lowest;
+        pc.bound = int32_t(kScoreBound);
+        pc.texels = o.H.data.data();
+        pc.texel_cols = o.H.cols;
+        wavefront::PoolRange range{o.min, o.max, o.any_finite, o.any_unreachable};
+        isa_.pool(pc, range);
+        o.min = range.min;
+        o.max = range.max;
+        o.any_finite = range.any_finite;
+        o.any_unreachable = range.any_unreachable;
     }
 
     // Direction bits into the grid: at levels path and matrix (a checkpoint fill keeps none).

@@ -74,10 +74,36 @@ struct Chunk {
 
 using ChunkFn = void (*)(const Kernel&, const Band&, const Chunk&);
 
+// A chunk's H pooled into an overview (dpviz/store.hpp) at block B: lane k's cells are row i0 + k,
+// columns max(1, a - k) .. min(n, z - k), each value times `sign`. A texel keeps the largest value
+// of its cells (the lowest when `lowest`); values outside (-bound, bound) are not finite and only
+// mark the overview as holding unreachable cells.
+struct PoolChunk {
+    const int32_t* h = nullptr;    // the chunk's H buffer (lanes x steps, as Chunk::h)
+    int32_t a = 1, z = 0;          // steps
+    int32_t n = 0;                 // N
+    int rows = 0;                  // real rows of the band
+    int32_t i0 = 0;                // the band's first row
+    int32_t sign = 1;
+    int32_t block = 1;
+    bool lowest = false;
+    int32_t bound = 0;
+    int32_t* texels = nullptr;     // texel (0, 0); rows of texel_cols texels
+    int64_t texel_cols = 0;
+};
+// The finite values' range, updated by a pool.
+struct PoolRange {
+    int32_t min = 0, max = 0;
+    bool any_finite = false, any_unreachable = false;
+};
+using PoolFn = void (*)(const PoolChunk&, PoolRange&);
+inline constexpr int32_t kMaxPoolSteps = 256;  // the pool's fast path takes chunks of up to this many steps
+
 struct Isa {
     const char* name = "";  // "sse2", "avx2", "avx512"
     int lanes = 0;
     ChunkFn run = nullptr;
+    PoolFn pool = nullptr;
 };
 
 Isa isa_sse2();

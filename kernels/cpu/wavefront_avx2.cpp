@@ -31,6 +31,6 @@
 // Outside the target region: parallel.cpp calls this on any x86-64 before it checks the CPU.
 namespace dpviz::wavefront {
 
-Isa isa_avx2() { return {"avx2", 8, &avx2::run_chunk}; }
+Isa isa_avx2() { return {"avx2", 8, &avx2::run_chunk, &avx2::pool_chunk}; }
 
 }  // namespace dpviz::wavefront

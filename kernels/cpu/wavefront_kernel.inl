@@ -368,6 +368,119 @@ void run_chunk(const Kernel& k, const Band& b, const Chunk& c) {
     if (c.grid) place_dirs(k, c);
 }
 
+// The chunk's cells pooled cell by cell, lane by lane: the chunks holding a value that is not
+// finite (DTW outside its band).
+void pool_cells(const PoolChunk& c, PoolRange& r) {
+    const int32_t B = c.block;
+    int32_t lo = r.any_finite ? r.min : INT32_MAX, hi = r.any_finite ? r.max : INT32_MIN;
+    for (int k = 0; k < c.rows; ++k) {
+        int32_t* row = c.texels + int64_t((c.i0 + k) / B) * c.texel_cols;
+        const int32_t first = c.a - k > 1 ? c.a - k : 1, last = c.z - k < c.n ? c.z - k : c.n;
+        for (int32_t j = first; j <= last; ++j) {
+            const int32_t x = c.sign * c.h[int64_t(j + k - c.a) * kLanes + k];
+            if (x <= -c.bound || x >= c.bound) {
+                r.any_unreachable = true;
+                continue;
+            }
+            int32_t& t = row[j / B];
+            t = c.lowest ? (x < t ? x : t) : (x > t ? x : t);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+    }
+    if (lo <= hi) {
+        r.min = lo;
+        r.max = hi;
+        r.any_finite = true;
+    }
+}
+
+// The chunk's H pooled into an overview (PoolChunk in wavefront.hpp), whole anti-diagonals at a
+// time. Steps are grouped by B (group g: steps gB .. gB + B - 1); lane k = qB + r sees, in group
+// g, columns of block g - q - 1 before its r-th step and of block g - q from it on. So each lane
+// keeps three accumulators: `carry` (block g - q - 1 from the group before), `before` and `from`;
+// at a group's end carry + before is a whole block, and `from` becomes the carry. The blocks'
+// values are held until the chunk's range is known: a chunk with a value that is not finite is
+// pooled again by pool_cells.
+template <bool kLowest>
+DPVIZ_ALWAYS_INLINE vint pick(vint x, vint y) {
+    return kLowest ? vmin(x, y) : vmax(x, y);
+}
+
+template <bool kLowest>
+void pool_steps(const PoolChunk& c, PoolRange& r) {
+    constexpr int32_t kNone = kLowest ? INT32_MAX : INT32_MIN;  // no cell (never a finite value)
+    const int32_t B = c.block;
+    const vint lane = lane_index(), none = splat(kNone);
+    const vint neg = splat(c.sign < 0 ? -1 : 0), last = splat(c.n), rows = splat(c.rows);
+    const vint lane_r = lane - lane / B * B;
+    if (c.z - c.a + 1 > kMaxPoolSteps) return pool_cells(c, r);
+    constexpr int kMaxGroups = kMaxPoolSteps + 2;  // B = 1: one a step
+    vint done[kMaxGroups];
+    int32_t done_group[kMaxGroups];
+    int groups = 0;
+    vint carry = none, before = none, from = none;
+    vint low = splat(INT32_MAX), high = splat(INT32_MIN);
+    int32_t g = c.a / B, u = c.a % B;
+    for (int32_t t = c.a; t <= c.z; ++t) {
+        vint v = load(c.h + int64_t(t - c.a) * kLanes);
+        v = (v ^ neg) - neg;
+        const vint j = splat(t) - lane;
+        const vint ok = (j >= 1) & (j <= last) & (lane < rows);
+        low = ok ? vmin(low, v) : low;
+        high = ok ? vmax(high, v) : high;
+        const vint in_from = ok & (lane_r <= splat(u));
+        const vint in_before = ok & ~(lane_r <= splat(u));
+        from = in_from ? pick<kLowest>(from, v) : from;
+        before = in_before ? pick<kLowest>(before, v) : before;
+        if (++u == B) {
+            done[groups] = pick<kLowest>(carry, before);
+            done_group[groups++] = g - 1;
+            carry = from;
+            before = from = none;
+            u = 0;
+            ++g;
+        }
+    }
+    done[groups] = pick<kLowest>(carry, before);
+    done_group[groups++] = g - 1;
+    done[groups] = from;
+    done_group[groups++] = g;
+
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    for (int k = 0; k < kLanes; ++k) {
+        lo = low[k] < lo ? low[k] : lo;
+        hi = high[k] > hi ? high[k] : hi;
+    }
+    if (lo > hi) return;  // no cell
+    if (lo <= -c.bound || hi >= c.bound) return pool_cells(c, r);
+    int32_t* texel_row[kLanes];
+    int32_t q[kLanes];
+    for (int k = 0; k < c.rows; ++k) {
+        texel_row[k] = c.texels + int64_t((c.i0 + k) / B) * c.texel_cols;
+        q[k] = k / B;
+    }
+    for (int x = 0; x < groups; ++x) {
+        for (int k = 0; k < c.rows; ++k) {
+            const int32_t value = done[x][k];
+            if (value == kNone) continue;
+            int32_t& t = texel_row[k][done_group[x] - q[k]];
+            t = kLowest ? (value < t ? value : t) : (value > t ? value : t);
+        }
+    }
+    if (r.any_finite) {
+        lo = r.min < lo ? r.min : lo;
+        hi = r.max > hi ? r.max : hi;
+    }
+    r.min = lo;
+    r.max = hi;
+    r.any_finite = true;
+}
+
+void pool_chunk(const PoolChunk& c, PoolRange& r) {
+    c.lowest ? pool_steps<true>(c, r) : pool_steps<false>(c, r);
+}
+
 #undef DPVIZ_ALWAYS_INLINE
 
 }  // namespace

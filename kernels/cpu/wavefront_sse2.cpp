@@ -15,6 +15,6 @@
 #undef DPVIZ_LANES
 namespace dpviz::wavefront {
 
-Isa isa_sse2() { return {"sse2", 4, &sse2::run_chunk}; }
+Isa isa_sse2() { return {"sse2", 4, &sse2::run_chunk, &sse2::pool_chunk}; }
 
 }  // namespace dpviz::wavefront

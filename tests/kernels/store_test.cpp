@@ -145,40 +145,45 @@ TEST(ResultStore, CheckpointsWindowsAndPathMatchTheReference) {
 }
 
 // The overview the fill pools equals the one the reference's whole H implies, for every
-// algorithm, block size and thread count.
+// algorithm, block size (narrower and wider than a band of lanes), thread count and instruction
+// set's pool (it runs on the kernel's chunks of steps: the longer rows cross several).
 TEST(ResultStore, OverviewPooledByTheFillMatchesTheReference) {
     std::mt19937 rng(42);
     const int32_t blocks[] = {1, 3, 7, 16, 50};
-    for (const Kind& kind : kKinds) {
-        for (int round = 0; round < 4; ++round) {
-            const int m = 1 + int(rng() % 200), n = 1 + int(rng() % 210);
-            const Problem p = random_problem(rng, kind, m, n);
-            const int32_t B = blocks[rng() % std::size(blocks)];
-            SCOPED_TRACE(std::string(kind.name) + " " + std::to_string(m) + "x" + std::to_string(n) + " B=" +
-                         std::to_string(B));
-            const DpResult ref = align_reference(p);
-            Expected<DpResult> got = align_cpu_checkpoints(p, 64, 1 + rng() % 3, RunControl{}, B);
-            ASSERT_TRUE(got) << got.error().message;
-            ASSERT_TRUE(got->overview);
-            const Overview want = overview_from_matrix(p, ref.H, B);
-            const Overview& o = *got->overview;
-            EXPECT_EQ(o.block, B);
-            EXPECT_EQ(first_difference(o.H, want.H), "");
-            EXPECT_EQ(o.min, want.min);
-            EXPECT_EQ(o.max, want.max);
-            EXPECT_EQ(o.any_finite, want.any_finite);
-            EXPECT_EQ(o.any_unreachable, want.any_unreachable);
-            // The path in texels: one move (or none) between neighbours, inside the grid.
-            const std::vector<Cell> path = overview_path(o, got->path);
-            ASSERT_FALSE(path.empty());
-            EXPECT_EQ(path.back(), (Cell{ref.end.i / B, ref.end.j / B}));
-            for (size_t k = 1; k < path.size(); ++k) {
-                EXPECT_LE(path[k].i - path[k - 1].i, 1);
-                EXPECT_LE(path[k].j - path[k - 1].j, 1);
-                EXPECT_FALSE(path[k] == path[k - 1]);
+    for (const char* isa : {"sse2", "avx2", "avx512"}) {
+        setenv("DPVIZ_CPU_ISA", isa, 1);
+        for (const Kind& kind : kKinds) {
+            for (int round = 0; round < 4; ++round) {
+                const int m = 1 + int(rng() % 200), n = 1 + int(rng() % (round % 2 ? 900 : 210));
+                const Problem p = random_problem(rng, kind, m, n);
+                const int32_t B = blocks[rng() % std::size(blocks)];
+                SCOPED_TRACE(std::string(isa) + " " + kind.name + " " + std::to_string(m) + "x" + std::to_string(n) +
+                             " B=" + std::to_string(B));
+                const DpResult ref = align_reference(p);
+                Expected<DpResult> got = align_cpu_checkpoints(p, 64, 1 + rng() % 3, RunControl{}, B);
+                ASSERT_TRUE(got) << got.error().message;
+                ASSERT_TRUE(got->overview);
+                const Overview want = overview_from_matrix(p, ref.H, B);
+                const Overview& o = *got->overview;
+                EXPECT_EQ(o.block, B);
+                EXPECT_EQ(first_difference(o.H, want.H), "");
+                EXPECT_EQ(o.min, want.min);
+                EXPECT_EQ(o.max, want.max);
+                EXPECT_EQ(o.any_finite, want.any_finite);
+                EXPECT_EQ(o.any_unreachable, want.any_unreachable);
+                // The path in texels: one move (or none) between neighbours, inside the grid.
+                const std::vector<Cell> path = overview_path(o, got->path);
+                ASSERT_FALSE(path.empty());
+                EXPECT_EQ(path.back(), (Cell{ref.end.i / B, ref.end.j / B}));
+                for (size_t k = 1; k < path.size(); ++k) {
+                    EXPECT_LE(path[k].i - path[k - 1].i, 1);
+                    EXPECT_LE(path[k].j - path[k - 1].j, 1);
+                    EXPECT_FALSE(path[k] == path[k - 1]);
+                }
             }
         }
     }
+    unsetenv("DPVIZ_CPU_ISA");
     EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 4095, 20), 2048), 2);
     EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 4096, 20), 2048), 3);
 }
