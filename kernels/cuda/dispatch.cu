@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -280,7 +281,9 @@ Expected<float> elapsed(const Event& a, const Event& b) {
 }
 
 // The lines of an Out::store fill, left in device memory: the host's tiles fetch the edges they
-// restart from (a few kB each), so no line crosses to the host unasked.
+// restart from (a few kB each), so no line crosses to the host unasked. A read's two copies (H and
+// the gap state) go out on one of a few streams into pinned memory and are waited for once: tiles
+// are filled on several threads, and copies on the default stream would queue behind each other.
 class DeviceLines final : public LineSource {
 public:
     DeviceBuffer<int2> bot_h, bot_f;        // the ring, then the row lines as {value, tag} pairs (biased)
@@ -289,23 +292,43 @@ public:
     long long pitch = 0;
     int32_t bias = 0;
 
+    ~DeviceLines() override {
+        for (Reader& r : readers_) cudaFreeHost(r.pinned);
+    }
+
     void edge(bool column, int32_t line, int32_t from, int32_t to, int32_t* h, int32_t* gap) const override {
-        const size_t n = size_t(to - from) + 1;
-        cudaError_t e = cudaSuccess;
+        const size_t n = size_t(to - from) + 1, one = column ? n * 4 : n * 8;  // bytes of one line's read
+        Reader* rd = take_reader(2 * one);
+        cudaError_t e = rd ? cudaSuccess : cudaErrorMemoryAllocation;
+        const void* src_h = nullptr;
+        const void* src_gap = nullptr;
         if (column) {
             const size_t at = size_t(line / K - 1) * (size_t(M) + 1) + size_t(from);
-            e = cudaMemcpy(h, col_h.get() + at, n * 4, cudaMemcpyDeviceToHost);
-            if (e == cudaSuccess && gap) e = cudaMemcpy(gap, col_e.get() + at, n * 4, cudaMemcpyDeviceToHost);
+            src_h = col_h.get() + at;
+            src_gap = col_e.get() + at;
         } else {
             const size_t at = size_t(ring + line / K - 1) * size_t(pitch) + kColPad + size_t(from) - 1;
-            std::vector<int2> pairs(n);
-            e = cudaMemcpy(pairs.data(), bot_h.get() + at, n * 8, cudaMemcpyDeviceToHost);
-            for (size_t x = 0; x < n; ++x) h[x] = pairs[x].x - bias;
-            if (e == cudaSuccess && gap) {
-                e = cudaMemcpy(pairs.data(), bot_f.get() + at, n * 8, cudaMemcpyDeviceToHost);
-                for (size_t x = 0; x < n; ++x) gap[x] = pairs[x].x - bias;
+            src_h = bot_h.get() + at;
+            src_gap = bot_f.get() + at;
+        }
+        char* buf = rd ? static_cast<char*>(rd->pinned) : nullptr;
+        if (e == cudaSuccess) e = cudaMemcpyAsync(buf, src_h, one, cudaMemcpyDeviceToHost, rd->stream.get());
+        if (e == cudaSuccess && gap) e = cudaMemcpyAsync(buf + one, src_gap, one, cudaMemcpyDeviceToHost, rd->stream.get());
+        if (e == cudaSuccess) e = cudaStreamSynchronize(rd->stream.get());
+        if (e == cudaSuccess) {
+            if (column) {
+                std::copy_n(reinterpret_cast<const int32_t*>(buf), n, h);
+                if (gap) std::copy_n(reinterpret_cast<const int32_t*>(buf + one), n, gap);
+            } else {
+                const int2* ph = reinterpret_cast<const int2*>(buf);
+                for (size_t x = 0; x < n; ++x) h[x] = ph[x].x - bias;
+                if (gap) {
+                    const int2* pg = reinterpret_cast<const int2*>(buf + one);
+                    for (size_t x = 0; x < n; ++x) gap[x] = pg[x].x - bias;
+                }
             }
         }
+        if (rd) give_back(rd);
         if (e == cudaSuccess) return;
         cudaGetLastError();
         {
@@ -325,8 +348,49 @@ public:
     bool on_gpu() const override { return true; }
 
 private:
+    // A stream and a pinned buffer for one read at a time; as many as threads read at once.
+    struct Reader {
+        Stream stream;
+        void* pinned = nullptr;
+        size_t bytes = 0;
+        bool busy = false;
+    };
+
+    // A free reader with at least `bytes` of pinned memory, or nullptr when none can be made.
+    Reader* take_reader(size_t bytes) const {
+        std::lock_guard lock(readers_mutex_);
+        Reader* r = nullptr;
+        for (Reader& x : readers_)
+            if (!x.busy) { r = &x; break; }
+        if (!r) {
+            r = &readers_.emplace_back();
+            if (!r->stream.create()) {
+                readers_.pop_back();
+                return nullptr;
+            }
+        }
+        if (r->bytes < bytes) {
+            cudaFreeHost(r->pinned);
+            r->bytes = std::max(bytes, size_t(64) << 10);
+            if (cudaMallocHost(&r->pinned, r->bytes) != cudaSuccess) {
+                cudaGetLastError();
+                r->pinned = nullptr;
+                r->bytes = 0;
+                return nullptr;
+            }
+        }
+        r->busy = true;
+        return r;
+    }
+    void give_back(Reader* r) const {
+        std::lock_guard lock(readers_mutex_);
+        r->busy = false;
+    }
+
     mutable std::mutex error_mutex_;
     mutable std::string error_;
+    mutable std::mutex readers_mutex_;
+    mutable std::deque<Reader> readers_;  // a deque: readers handed out keep their address
 };
 
 // The end cell of a local fill whose lines were kept: the first cell of row bi with H == best,
@@ -789,6 +853,8 @@ bool gpu_usable() {
     static const bool usable = bool(cuda::device_ready());
     return usable;
 }
+
+void prepare_gpu() { (void)gpu_usable(); }
 
 Expected<DpResult> align_gpu(const Problem& p, OutputLevel level, bool dpx, const RunControl& control,
                              int32_t checkpoint_spacing, int32_t overview_block) {
