@@ -350,14 +350,26 @@ constexpr int64_t kGpuWindowCells = int64_t(1) << 16;
 
 // The rectangle's inputs as a problem of their own.
 Problem rect_problem(const Problem& p, const Rect& rc) {
-    Problem sub = p;
+    // Every member but the inputs, which are sliced: a copy of a whole pair would cost a tile of
+    // a 1,048,576^2 traceback more than its fill.
+    Problem sub;
+    sub.algo = p.algo;
+    sub.query_name = p.query_name;
+    sub.target_name = p.target_name;
+    sub.matrix = p.matrix;
+    sub.gaps = p.gaps;
+    sub.score_scale = p.score_scale;
+    sub.dtw_scale = p.dtw_scale;
+    sub.dtw_cost = p.dtw_cost;
+    sub.band = p.band;
+    sub.band_shift = p.band_shift;
+    sub.hmm = p.hmm;
+    sub.hmm_fixed = p.hmm_fixed;
     const size_t i0 = size_t(rc.r0), h = size_t(rc.r1 - rc.r0), j0 = size_t(rc.c0), w = size_t(rc.c1 - rc.c0);
     auto slice = [](const auto& v, size_t from, size_t n) { return std::decay_t<decltype(v)>(v.begin() + from, v.begin() + from + n); };
     if (p.algo == Algorithm::dtw) {
         sub.query_fixed = slice(p.query_fixed, i0, h);
         sub.target_fixed = slice(p.target_fixed, j0, w);
-        sub.query_signal.clear();
-        sub.target_signal.clear();
     } else {
         sub.query_codes = slice(p.query_codes, i0, h);
         sub.target_codes = slice(p.target_codes, j0, w);
