@@ -16,9 +16,12 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <utility>
 
 // Header-only, every function static: this is the one translation unit that includes it.
@@ -144,16 +147,15 @@ Status check_grid(const Grid<int32_t>& H) {
 
 namespace {
 
-// Resamples and colorizes H into `area` of img (inside it, checked by the callers).
-void colorize_into(const Grid<int32_t>& H, const ColorScale& scale, Image& img, Rect area, bool lowest = false) {
-    const std::vector<int64_t> col = block_starts(H.cols, area.w);
-    const std::vector<int64_t> row = block_starts(H.rows, area.h);
+// Pixel rows [y0, y1) of colorize_into.
+void colorize_rows(const Grid<int32_t>& H, const ColorScale& scale, Image& img, Rect area, bool lowest,
+                   const std::vector<int64_t>& col, const std::vector<int64_t>& row, int y0, int y1) {
     std::vector<int32_t> pooled(static_cast<size_t>(area.w));
     const size_t row_bytes = static_cast<size_t>(area.w) * 3;
     const auto line = [&](int y) { return &img.rgb[(static_cast<size_t>(area.y + y) * img.width + area.x) * 3]; };
-    for (int y = 0; y < area.h; ++y) {
+    for (int y = y0; y < y1; ++y) {
         const int64_t r0 = row[y], r1 = std::max(row[y + 1], r0 + 1);
-        if (y > 0 && r0 == row[y - 1]) {  // upscaled: the same cell row as the pixel row above
+        if (y > y0 && r0 == row[y - 1]) {  // upscaled: the same cell row as the pixel row above
             std::memcpy(line(y), line(y - 1), row_bytes);
             continue;
         }
@@ -174,6 +176,39 @@ void colorize_into(const Grid<int32_t>& H, const ColorScale& scale, Image& img, 
         }
         for (int x = 0; x < area.w; ++x) put(img, area.x + x, area.y + y, scale.color(pooled[x]));
     }
+}
+
+// Resamples and colorizes H into `area` of img (inside it, checked by the callers): bands of
+// pixel rows on the machine's cores when the picture is big (each pixel is its own, so the
+// image does not depend on how the rows are shared).
+void colorize_into(const Grid<int32_t>& H, const ColorScale& scale, Image& img, Rect area, bool lowest = false) {
+    const std::vector<int64_t> col = block_starts(H.cols, area.w);
+    const std::vector<int64_t> row = block_starts(H.rows, area.h);
+    constexpr int64_t kPixelsPerThread = 1 << 18;
+    const int64_t pixels = int64_t(area.w) * area.h;
+    const int threads = int(std::clamp<int64_t>(std::min<int64_t>(std::thread::hardware_concurrency(), 16), 1,
+                                                std::max<int64_t>(1, pixels / kPixelsPerThread)));
+    if (threads == 1) return colorize_rows(H, scale, img, area, lowest, col, row, 0, area.h);
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> failed(static_cast<size_t>(threads));  // bad_alloc, rethrown here
+    const auto band = [&](int t, int y0, int y1) {
+        try {
+            colorize_rows(H, scale, img, area, lowest, col, row, y0, y1);
+        } catch (...) {
+            failed[size_t(t)] = std::current_exception();
+        }
+    };
+    const auto first_row = [&](int t) { return int(int64_t(area.h) * t / threads); };
+    try {
+        for (int t = 1; t < threads; ++t) pool.emplace_back(band, t, first_row(t), first_row(t + 1));
+    } catch (const std::system_error&) {  // no thread to spare: the rest on this one
+    }
+    const int started = int(pool.size()) + 1;
+    band(0, 0, first_row(1));
+    if (started < threads) band(0, first_row(started), area.h);
+    for (std::thread& t : pool) t.join();
+    for (const std::exception_ptr& e : failed)
+        if (e) std::rethrow_exception(e);
 }
 
 }  // namespace

@@ -31,8 +31,9 @@ Status write_png_atomic(const Image& img, const std::string& path) {
     if (!file) return file.error();
     // One filter for every row ("up": each row against the one above, which suits a heatmap's
     // smooth columns) instead of trying all five per row: half the encoding time of a 4096^2
-    // overview for a file of about the same size. Set once, before any encoding.
-    static const bool filter_set = (stbi_write_force_png_filter = 2, true);
+    // overview for a file of about the same size. And stb's fastest match search (level 5, its
+    // lowest; 8 by default): a quarter less time for a file 2 % larger. Set once, before any encoding.
+    static const bool filter_set = (stbi_write_force_png_filter = 2, stbi_write_png_compression_level = 5, true);
     (void)filter_set;
     if (!stbi_write_png_to_func(write_to_file, &*file, img.width, img.height, 3, img.rgb.data(), img.width * 3))
         return resource_error("writing " + path + ": PNG encoding failed (out of memory)");  // stb's only failure
