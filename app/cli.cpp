@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "batch_cmd.hpp"
@@ -152,6 +154,7 @@ Expected<SequenceInput> load_sequence(const std::string& arg, bool literal, cons
 }
 
 int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const auto started = std::chrono::steady_clock::now();  // JSON `job_ms`: the whole job, not only the fill
     auto parsed = parse_args(args, 1,
                              {"--algo", "--matrix", "--alphabet", "--match", "--mismatch", "--gap-open", "--gap-extend",
                               "--dtw-cost", "--band", "--dtw-scale", "--column", "--query-record",
@@ -174,6 +177,14 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const auto backend = parse_backend(get("--backend", "auto"));
     if (!backend)
         return fail(err, usage_error("unknown --backend '" + get("--backend") + "' (auto, cpu, cpu-reference, cuda, cuda-portable)"));
+    // The GPU's setup while the inputs are read (joined when the command returns, or before the fill).
+    std::jthread gpu_setup;
+    if (*backend != Backend::cpu && *backend != Backend::cpu_reference) {
+        try {
+            gpu_setup = std::jthread(prepare_gpu);
+        } catch (const std::system_error&) {  // no thread: the fill sets the GPU up itself
+        }
+    }
     const bool literal = a.flags.count("--seq") > 0;
     const bool score_only = a.flags.count("--score-only") > 0;
     const std::string png = get("--png");
@@ -285,6 +296,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
         hopt.auto_colormap = false;
     }
 
+    if (gpu_setup.joinable()) gpu_setup.join();
     auto result = align_with_progress(*problem, opt, err, a.flags.count("--quiet") > 0);
     if (!result) return fail(err, result.error());
     if (!result->fallback.empty()) err << "dpviz: note: " << one_line(result->fallback) << "\n";
@@ -350,6 +362,7 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     record.problem = &*problem;
     record.result = &*result;
     record.path = !score_only;  // the reference backend traces back anyway: show what was asked for
+    record.job_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     out << *header << format_pair(*format, record, info);
     // A note for the reader of the text view; the other formats are read by programs.
     if (!png.empty() && *format == OutputFormat::text) out << "# PNG: " << png << "\n";

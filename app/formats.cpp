@@ -169,6 +169,7 @@ void json_timing(std::ostringstream& o, const PairOutput& out) {
         if (out.path) o << ",\"traceback_ms\":" << json_number(r.traceback_ms);
         const double seconds = (r.fill_ms + (out.path ? r.traceback_ms : 0.0)) / 1000.0;
         o << ",\"gcups\":" << json_number(seconds > 0 ? double(r.cells) / seconds / 1e9 : 0.0);
+        if (out.job_ms >= 0) o << ",\"job_ms\":" << json_number(out.job_ms);
     }
 }
 

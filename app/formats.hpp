@@ -41,6 +41,7 @@ struct PairOutput {
     int64_t pair = 0;            // batch: the pair's 1-based number ("pair" in JSON and TSV); 0 for align
     bool timed = true;           // fill_ms / traceback_ms are this pair's own (not for batch scores)
     bool dtw_reference = true;   // result->dtw_reference was computed (not for batch scores)
+    double job_ms = -1.0;        // align: the command's wall clock up to this record (JSON `job_ms`); < 0: none
 };
 
 // What a header says beyond the pairs.

@@ -29,10 +29,13 @@ run() {  # name, timeout, then the dpviz arguments
     local rc=$? wall rss facts
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$out/$log.time")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2 / 1024}' "$out/$log.time")
-    facts=$(grep -o '"score":[-0-9.]*\|"backend":"[a-z-]*"\|"fill_ms":[0-9.]*\|"traceback_ms":[0-9.]*\|"checkpoint_spacing":[0-9]*\|"fallback":"[^"]*"' "$out/$log.out" | tr '\n' ' ')
+    facts=$(grep -o '"score":[-0-9.]*\|"backend":"[a-z-]*"\|"fill_ms":[0-9.]*\|"traceback_ms":[0-9.]*\|"job_ms":[0-9.]*\|"checkpoint_spacing":[0-9]*\|"fallback":"[^"]*"' "$out/$log.out" | tr '\n' ' ')
     rows+=("| $name | \`dpviz align $*\` | rc $rc | ${wall:-?} | ${rss:-?} MiB | $facts |")
 }
 cd "$out"
+# What every run pays before and after its work: the process, and the GPU's setup and teardown.
+run "start: 8^2 cpu" 60 --backend cpu --json --seq ACGTACGT ACGTTCGT
+run "start: 8^2 cuda" 60 --backend cuda --json --seq ACGTACGT ACGTTCGT
 for n in $sizes; do
     run "score $n^2 cuda" 120 --backend cuda --score-only --json "q$n.fa" "t$n.fa"
     run "path $n^2 cuda" 120 --backend cuda --json "q$n.fa" "t$n.fa"

@@ -25,6 +25,8 @@ Expected<DpResult> align_gpu_owners(const Problem&, bool, Grid<uint32_t>&) {
     return device_error("this dpviz was built without CUDA");
 }
 
+void prepare_gpu() {}
+
 std::string gpu_description() { return "not available: this dpviz was built without CUDA"; }
 
 }  // namespace dpviz

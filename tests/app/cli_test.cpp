@@ -81,6 +81,9 @@ TEST(Cli, JsonCarriesEveryFieldAndTheReferenceScore) {
     EXPECT_EQ(json_field(r.out, "backend"), "\"cpu\"");
     EXPECT_EQ(json_field(r.out, "cells"), std::to_string(q.size() * t.size()));
     EXPECT_EQ(json_field(r.out, "query_end"), std::to_string(q.size()));
+    // The whole job's wall clock holds the fill and the traceback it reports.
+    EXPECT_GE(std::stod(json_field(r.out, "job_ms")),
+              std::stod(json_field(r.out, "fill_ms")) + std::stod(json_field(r.out, "traceback_ms")));
 
     // The same problem through the library's reference: the CLI must report its score.
     const CliResult ref = run({"align", "--seq", "--json", "--algo", "global", "--matrix", "BLOSUM62", "--gap-open", "10",

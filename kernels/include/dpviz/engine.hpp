@@ -98,6 +98,10 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
 Expected<DpResult> align_cpu_checkpoints(const Problem& p, int32_t spacing, unsigned threads,
                                          const RunControl& control, int32_t overview_block = 0);
 
+// Sets the GPU up (its context: about 0.3 s on an H200) and returns when it is ready or known to
+// be missing; a no-op without CUDA. Called on a thread of its own, it overlaps reading the inputs.
+void prepare_gpu();
+
 // The GPU in one line for the timing panel: "NVIDIA H200 (132 SMs, 140.4 GiB, driver 13.0,
 // compute capability 9.0)", or "not available: WHY" (no device, built without CUDA, ...).
 std::string gpu_description();
