@@ -234,7 +234,7 @@ std::string format_json(const PairOutput& out) {
     if (p.algo == Algorithm::dtw) {
         o << ",\"dtw_cost\":\"" << dtw_cost_name(p.dtw_cost) << "\",\"band\":" << p.band
           << ",\"dtw_scale\":" << json_number(p.dtw_scale) << ",\"dtw_distance\":" << json_number(r.dtw_distance);
-        if (out.dtw_reference)
+        if (out.dtw_reference && !std::isnan(r.dtw_reference))  // not computed for the largest pairs
             o << ",\"dtw_reference\":" << json_number(r.dtw_reference)
               << ",\"dtw_quantization_error\":" << json_number(r.dtw_distance - r.dtw_reference);
     }

@@ -43,6 +43,8 @@ void draw_summary(const Computed& c) {
         figure("identity %d/%d (%.1f%%)", a.identical, a.length, 100.0 * a.identity());
         if (uses_substitution_matrix(p.algo)) figure("similarity %d/%d (%.1f%%)", a.similar, a.length, 100.0 * a.similarity());
         figure("gaps %d/%d (%.1f%%)", a.gaps, a.length, a.length ? 100.0 * a.gaps / a.length : 0.0);
+    } else if (std::isnan(c.result.dtw_reference)) {
+        figure("distance %.6g (double precision: not computed above 2^30 cells)", c.result.dtw_distance);
     } else {
         figure("distance %.6g (double precision %.6g, quantization %.2g)", c.result.dtw_distance, c.result.dtw_reference,
                c.result.dtw_distance - c.result.dtw_reference);

@@ -112,9 +112,13 @@ std::string format_pair_text(const Problem& p, const DpResult& r) {
     o << "# CIGAR: " << (a.cigar.empty() ? "*" : a.cigar) << "\n";
     o << "# Score: " << p.score_text(r.score) << "\n";
     if (p.algo == Algorithm::dtw) {
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "# Distance: %.9g (double precision: %.9g, quantization error %.3g)\n",
-                      r.dtw_distance, r.dtw_reference, r.dtw_distance - r.dtw_reference);
+        char buf[160];
+        if (std::isnan(r.dtw_reference))
+            std::snprintf(buf, sizeof buf, "# Distance: %.9g (double precision: not computed above 2^30 cells)\n",
+                          r.dtw_distance);
+        else
+            std::snprintf(buf, sizeof buf, "# Distance: %.9g (double precision: %.9g, quantization error %.3g)\n",
+                          r.dtw_distance, r.dtw_reference, r.dtw_distance - r.dtw_reference);
         o << buf;
     }
     o << "# Backend: " << backend_name(r.backend) << (r.fallback.empty() ? "" : " (" + r.fallback + ")") << "\n";

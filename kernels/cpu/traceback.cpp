@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "dpviz/engine.hpp"
 #include "dpviz/store.hpp"
@@ -159,6 +160,7 @@ double dtw_distance_from_score(const Problem& p, int32_t score) {
 
 double dtw_reference_distance(const Problem& p) {
     const int M = p.rows(), N = p.cols();
+    if (int64_t(M) * int64_t(N) > kDtwReferenceCells) return std::numeric_limits<double>::quiet_NaN();
     const double inf = 1e300;
     std::vector<double> prev(N + 1, inf), cur(N + 1, inf);
     prev[0] = 0.0;

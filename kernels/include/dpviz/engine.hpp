@@ -53,6 +53,9 @@ struct AlignOptions {
     int32_t overview_side = 0;
     HintStyle hints = HintStyle::command_line;
     RunControl control;
+    // A GPU backend that is missing or faults: false returns its device error instead of the
+    // CPU's answer (benchmarks, which must not time the CPU in the GPU's place).
+    bool cpu_fallback = true;
 };
 
 // Bytes a request needs on the host for the given output level (matrices, bits and path).
@@ -134,7 +137,10 @@ Alignment make_alignment(const Problem& p, const std::vector<Cell>& path);
 // distances.
 void finish_result(const Problem& p, DpResult& r);
 
-// DTW in double precision over the raw signals (same band), for the quantization report.
+// DTW in double precision over the raw signals (same band), for the quantization report; NaN
+// above kDtwReferenceCells cells (one thread, about 1.5 s at the limit on an H200's host: past
+// it the report would take minutes after a GPU's fill of a second).
+inline constexpr int64_t kDtwReferenceCells = int64_t(1) << 30;
 double dtw_reference_distance(const Problem& p);
 // DTW integer score -> distance in signal units.
 double dtw_distance_from_score(const Problem& p, int32_t score);
