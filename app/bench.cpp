@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench_literature.hpp"
+#include "bench_scan.hpp"
 #include "cli.hpp"
 #include "cli_common.hpp"
 #include "dpviz/engine.hpp"
@@ -28,6 +29,50 @@
 #endif
 
 namespace dpviz::app {
+
+std::string cpu_model() {
+    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (!f) return "unknown";
+    char line[512];
+    std::string model = "unknown";
+    while (std::fgets(line, sizeof line, f)) {
+        std::string s(line);
+        if (s.rfind("model name", 0) == 0) {
+            model = s.substr(s.find(':') + 2);
+            if (!model.empty() && model.back() == '\n') model.pop_back();
+            break;
+        }
+    }
+    std::fclose(f);
+    return model;
+}
+
+BenchPair make_bench_pair(int length, bool protein, uint32_t seed) {
+    const std::string alphabet = protein ? "ARNDCQEGHILKMFPSTWYV" : "ACGT";
+    std::mt19937 rng(seed * 7919u + uint32_t(length));
+    std::uniform_int_distribution<size_t> pick(0, alphabet.size() - 1);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    BenchPair p;
+    p.name = std::string(protein ? "protein-" : "dna-") +
+             (length % 1000 == 0 ? std::to_string(length / 1000) + "k" : std::to_string(length));
+    for (int k = 0; k < length; ++k) p.target += alphabet[pick(rng)];
+    for (const char c : p.target) {
+        const double x = u(rng);
+        if (x < 0.03) continue;
+        if (x < 0.06) p.query += alphabet[pick(rng)];
+        p.query += x < 0.16 ? alphabet[pick(rng)] : c;
+    }
+    std::normal_distribution<double> step(0.0, 1.0);
+    double a = 0.0, b = 0.0;
+    for (int k = 0; k < length; ++k) {
+        a += step(rng);
+        b = 0.8 * b + 0.2 * a + 0.1 * step(rng);
+        p.query_signal.push_back(a);
+        p.target_signal.push_back(b);
+    }
+    return p;
+}
+
 namespace {
 
 constexpr const char* kBenchHelp = R"(Usage: dpviz bench [options]
@@ -57,6 +102,17 @@ Times fill and fill + traceback on generated pairs: seeded random sequences and 
                      the targets apply at 1): a GPU full of pairs, where the kernels are bound
                      by instruction issue rather than by a pair's wavefront
 
+  --scan             one pair per workload at growing sizes, as a big pair runs: local linear
+                     (match 2, mismatch -1, gap 2), local affine (NUC.4.4, gaps 10/1), edit
+                     distance and DTW; each at score level, as the picture's fill (the result
+                     store's checkpoint lines and overview) and with a path; TCUPS and the
+                     epilogues' cost over the score fill. --pairs N or MxN sets the sizes
+                     (default 16384 to 1048576 by doubling, and 185000x2200000); --backend
+                     defaults to cuda,cuda-portable (cpu is scanned up to 65,536^2). Rows of
+                     one pair must agree on the score. Exit 1 when a row fails or disagrees,
+                     5 when the GPU asked for does not run (the CPU never stands in for it).
+                     Timed runs: 3 below 131,072^2, else 1 (--repeat); a warm-up below 262,144^2.
+
 GCUPS = M*N cells / time. "ratio" = the dpviz CPU backend's fill+traceback GCUPS over the
 fastest correct parasail variant's.
 )";
@@ -78,6 +134,8 @@ struct Options {
     bool json = false;
     bool literature = false;  // --workloads literature
     int copies = 1;           // --copies K (literature only)
+    bool scan = false;        // --scan
+    std::vector<std::pair<int, int>> shapes = default_scan_shapes();  // --scan's --pairs
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -109,7 +167,7 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
     auto parsed = parse_args(args, 0,
                              {"--workloads", "--backend", "--algo", "--alphabet", "--pairs", "--length", "--level",
                               "--copies", "--repeat", "--threads", "--seed"},
-                             {"--help", "--json", "--peer", "--large"}, "dpviz bench --help");
+                             {"--help", "--json", "--peer", "--large", "--scan"}, "dpviz bench --help");
     if (!parsed) return parsed.error();
     const Args& a = *parsed;
     if (a.flags.count("--help")) {
@@ -121,6 +179,21 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
     o.json = flag("--json");
     o.peer = flag("--peer");
     const bool large = flag("--large");
+    o.scan = flag("--scan");
+    if (o.scan) {
+        for (const char* name : {"--workloads", "--algo", "--alphabet", "--length", "--level", "--copies", "--peer", "--large"})
+            if (a.has(name) || a.flags.count(name))
+                return usage_error(std::string(name) + " does not apply to --scan (its workloads, levels and sizes are fixed; --pairs sets sizes)");
+        o.backends = {Backend::cuda, Backend::cuda_portable};
+        if (a.has("--pairs")) {
+            o.shapes.clear();
+            for (const std::string& v : split(a.get("--pairs"))) {
+                const auto shape = parse_scan_shape(v);
+                if (!shape) return usage_error("--pairs with --scan expects N or MxN (each 1 to 4,194,304, k and M allowed), got '" + v + "'");
+                o.shapes.push_back(*shape);
+            }
+        }
+    }
     if (a.has("--workloads")) {
         const std::string v = a.get("--workloads");
         if (v != "pairs" && v != "literature") return usage_error("--workloads is pairs or literature, got '" + v + "'");
@@ -140,6 +213,8 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
             }
         }
     }
+    if (o.scan && std::find(o.backends.begin(), o.backends.end(), Backend::cpu_reference) != o.backends.end())
+        return usage_error("--scan does not time cpu-reference (it keeps whole matrices); --backend cpu, cuda, cuda-portable");
     if (a.has("--algo")) {
         // The workloads are pairs of sequences or signals: an HMM decoding has none.
         const std::string v = a.get("--algo");
@@ -164,7 +239,7 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
     }
     const bool pairs_given = a.has("--pairs") || a.has("--length");
     for (const char* name : {"--pairs", "--length"}) {
-        if (!a.has(name)) continue;
+        if (!a.has(name) || o.scan) continue;
         o.lengths.clear();
         const std::string v = a.get(name);
         for (const std::string& s : std::string(name) == "--length" ? std::vector<std::string>{v} : split(v)) {
@@ -198,7 +273,7 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
     }
     if (o.copies != 1 && !o.literature) return usage_error("--copies applies to --workloads literature only");
     for (const int n : o.lengths)
-        if (n > 20000 && !large) return usage_error("lengths above 20k need --large (" + std::to_string(n) + ")");
+        if (n > 20000 && !large && !o.scan) return usage_error("lengths above 20k need --large (" + std::to_string(n) + ")");
     if (large && !pairs_given) o.lengths.push_back(65536);
     return o;
 }
@@ -206,39 +281,6 @@ Expected<Options> parse_options(const std::vector<std::string>& args, bool& help
 // ---------------------------------------------------------------------------------------------
 // Pairs
 // ---------------------------------------------------------------------------------------------
-
-struct Pair {
-    std::string name;
-    std::string query, target;                 // sequences
-    std::vector<double> query_signal, target_signal;  // DTW
-};
-
-// A random sequence and a copy with ~10% substitutions, ~3% insertions and ~3% deletions.
-Pair make_pair(int length, bool protein, uint32_t seed) {
-    const std::string alphabet = protein ? "ARNDCQEGHILKMFPSTWYV" : "ACGT";
-    std::mt19937 rng(seed * 7919u + uint32_t(length));
-    std::uniform_int_distribution<size_t> pick(0, alphabet.size() - 1);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    Pair p;
-    p.name = std::string(protein ? "protein-" : "dna-") +
-             (length % 1000 == 0 ? std::to_string(length / 1000) + "k" : std::to_string(length));
-    for (int k = 0; k < length; ++k) p.target += alphabet[pick(rng)];
-    for (const char c : p.target) {
-        const double x = u(rng);
-        if (x < 0.03) continue;
-        if (x < 0.06) p.query += alphabet[pick(rng)];
-        p.query += x < 0.16 ? alphabet[pick(rng)] : c;
-    }
-    std::normal_distribution<double> step(0.0, 1.0);
-    double a = 0.0, b = 0.0;
-    for (int k = 0; k < length; ++k) {
-        a += step(rng);
-        b = 0.8 * b + 0.2 * a + 0.1 * step(rng);
-        p.query_signal.push_back(a);
-        p.target_signal.push_back(b);
-    }
-    return p;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Measurements
@@ -267,7 +309,7 @@ int repeats_for(const Options& o, int64_t cells) {
     return cells > 1'000'000'000 ? 1 : cells > 50'000'000 ? 3 : 10;
 }
 
-Row run_backend(const Options& o, const Pair& pair, const Problem& p, Backend b) {
+Row run_backend(const Options& o, const BenchPair& pair, const Problem& p, Backend b) {
     Row row;
     row.pair = pair.name;
     row.algo = algorithm_name(p.algo);
@@ -316,7 +358,7 @@ std::vector<std::string> parasail_variants(Algorithm a) {
     return out;
 }
 
-Row run_parasail(const Options& o, const Pair& pair, const Problem& p, const std::string& variant, int64_t want) {
+Row run_parasail(const Options& o, const BenchPair& pair, const Problem& p, const std::string& variant, int64_t want) {
     Row row;
     row.pair = pair.name;
     row.algo = algorithm_name(p.algo);
@@ -419,22 +461,6 @@ struct Summary {  // per pair and algorithm: dpviz cpu against the fastest corre
     double ours = 0, theirs = 0;
 };
 
-std::string cpu_model() {
-    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
-    if (!f) return "unknown";
-    char line[512];
-    std::string model = "unknown";
-    while (std::fgets(line, sizeof line, f)) {
-        std::string s(line);
-        if (s.rfind("model name", 0) == 0) {
-            model = s.substr(s.find(':') + 2);
-            if (!model.empty() && model.back() == '\n') model.pop_back();
-            break;
-        }
-    }
-    std::fclose(f);
-    return model;
-}
 
 void print_table(std::ostream& out, const std::vector<Row>& rows, const std::vector<Summary>& summary) {
     out << std::left << std::setw(12) << "pair" << std::setw(11) << "algo" << std::setw(30) << "backend" << std::right
@@ -504,6 +530,16 @@ int run_bench(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return kExitOk;
     }
     const Options& o = *parsed;
+    if (o.scan) {
+        ScanOptions so;
+        so.shapes = o.shapes;
+        so.backends = o.backends;
+        so.repeat = o.repeat;
+        so.threads = o.threads;
+        so.seed = o.seed;
+        so.json = o.json;
+        return run_scan_bench(so, out, err);
+    }
     if (o.literature) {
         LiteratureOptions lo;
         lo.repeats = o.repeat.value_or(10);
@@ -532,7 +568,7 @@ int run_bench(const std::vector<std::string>& args, std::ostream& out, std::ostr
     std::vector<Row> rows;
     std::vector<Summary> summary;
     for (const int length : o.lengths) {
-        const Pair pair = make_pair(length, o.protein, o.seed);
+        const BenchPair pair = make_bench_pair(length, o.protein, o.seed);
         for (const Algorithm algo : o.algos) {
             Expected<Problem> p = algo == Algorithm::dtw
                                       ? make_dtw_problem({"query", pair.query_signal}, {"target", pair.target_signal}, scoring)

@@ -195,7 +195,7 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
             r = on_cpu ? run_cpu(spacing) : align_gpu(p, gpu_level, true, ctl, gpu_spacing, block);
             break;
     }
-    if (!r && r.error().kind == ErrorKind::device) {
+    if (!r && r.error().kind == ErrorKind::device && opt.cpu_fallback) {
         // A GPU that is missing or faulted never costs the user the answer: the CPU computes it.
         // (A cancelled run is not a device error: it ends here with ErrorKind::cancelled.)
         const std::string why = r.error().message;

@@ -1,0 +1,278 @@
+// `dpviz bench --scan`: fills of one growing pair per workload, score level, the picture's store
+// fill and a path, on each backend; TCUPS and the epilogues' cost in one table.
+#include "bench_scan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "bench.hpp"
+#include "cli_common.hpp"
+#include "dpviz/engine.hpp"
+#include "exit_codes.hpp"
+#include "matrix_file.hpp"
+
+namespace dpviz::app {
+
+namespace {
+
+constexpr int kMaxScanSide = 1 << 22;
+// A row that failed, or whose score differs from the pair's first row (documented in the help).
+constexpr int kExitScanWrong = 1;
+// The CPU is not scanned past this many cells: a 65,536^2 fill takes seconds on 16 cores,
+// 1,048,576^2 would take minutes per row.
+constexpr int64_t kCpuScanCells = int64_t(1) << 32;
+// The picture's fill pools an overview for a PNG of this side (dpviz align --png's default).
+constexpr int32_t kScanOverviewSide = 2048;
+
+struct Workload {
+    const char* name;
+    Algorithm algo;
+    bool matrix;  // NUC.4.4 10/1 (affine); else match 2, mismatch -1, gap 2 (linear)
+};
+constexpr Workload kWorkloads[] = {
+    {"local linear", Algorithm::local, false},
+    {"local affine", Algorithm::local, true},
+    {"edit", Algorithm::edit, false},
+    {"dtw", Algorithm::dtw, false},
+};
+
+enum class Level { score, picture, path };
+const char* level_name(Level l) { return l == Level::score ? "score" : l == Level::picture ? "picture" : "path"; }
+
+struct ScanRow {
+    std::string workload, backend;
+    Level level = Level::score;
+    int m = 0, n = 0;
+    int runs = 0;
+    double ms = 0;        // median: fill (score, picture) or fill + traceback (path)
+    double score_ms = 0;  // the same shape and backend at score level (for the epilogue's share)
+    int64_t score = 0;
+    std::string note;
+    int64_t cells() const { return int64_t(m) * n; }
+    double tcups() const { return ms > 0 ? double(cells()) / ms / 1e9 : 0; }
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n == 0 ? 0.0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Timed runs: 3 below 2^34 cells (131,072^2), else 1; a warm-up run first below 2^36.
+int repeats_for(const ScanOptions& o, int64_t cells) { return o.repeat ? *o.repeat : cells < (int64_t(1) << 34) ? 3 : 1; }
+
+Expected<Problem> scan_problem(const Workload& w, int m, int n, uint32_t seed) {
+    // The target is the first n of the pair's random sequence (or signal), the query the first m
+    // of its mutated copy: made an eighth longer, so that the copy (shortened by its deletions)
+    // has m letters.
+    const int64_t made = std::max<int64_t>(m, n) + std::max<int64_t>(m, n) / 8 + 64;
+    BenchPair pair = make_bench_pair(int(std::min<int64_t>(made, INT32_MAX)), false, seed);
+    pair.target.resize(size_t(n));
+    pair.target_signal.resize(size_t(n));
+    pair.query.resize(size_t(m));
+    pair.query_signal.resize(size_t(m));
+    ScoringOptions s;
+    if (w.algo == Algorithm::dtw) return make_dtw_problem({"query", pair.query_signal}, {"target", pair.target_signal}, s);
+    if (w.matrix) {
+        auto matrix = load_matrix("NUC.4.4");
+        if (!matrix) return matrix.error();
+        s.matrix = *matrix;
+        s.gaps = GapPenalties{10, 1};
+    } else {
+        s.match = 2;
+        s.mismatch = -1;
+        s.gaps = GapPenalties{2, 2};
+    }
+    return make_problem(w.algo, {"query", pair.query}, {"target", pair.target}, s);
+}
+
+ScanRow run_level(const ScanOptions& o, const Problem& p, const Workload& w, Backend b, Level level) {
+    ScanRow row;
+    row.workload = w.name;
+    row.backend = backend_name(b);
+    row.level = level;
+    row.m = p.rows();
+    row.n = p.cols();
+    AlignOptions opt;
+    opt.backend = b;
+    opt.threads = o.threads;
+    opt.cpu_fallback = false;
+    opt.level = level == Level::score ? OutputLevel::score : level == Level::path ? OutputLevel::path : OutputLevel::matrix;
+    if (level == Level::picture) opt.overview_side = kScanOverviewSide;
+    const int runs = repeats_for(o, row.cells());
+    std::vector<double> ms;
+    for (int k = row.cells() < (int64_t(1) << 36) ? -1 : 0; k < runs; ++k) {  // k < 0: the warm-up
+        Expected<DpResult> r = align(p, opt);
+        if (!r) {
+            row.note = (r.error().kind == ErrorKind::device ? "not run: " : "failed: ") + r.error().message;
+            return row;
+        }
+        if (!r->fallback.empty()) {  // never the CPU's time in a GPU's row
+            row.note = "not run: " + r->fallback;
+            return row;
+        }
+        if (level == Level::picture && !r->overview) {  // below kCheckpointPathCells
+            row.note = "skipped: a picture this small keeps the whole matrix";
+            return row;
+        }
+        row.score = r->score;
+        if (k >= 0) ms.push_back(level == Level::path ? r->fill_ms + r->traceback_ms : r->fill_ms);
+    }
+    row.runs = int(ms.size());
+    row.ms = median(ms);
+    return row;
+}
+
+std::string shape_text(int m, int n) {
+    return m == n ? std::to_string(n) + "^2" : std::to_string(m) + " x " + std::to_string(n);
+}
+
+void print_header(std::ostream& out) {
+    out << std::left << std::setw(14) << "workload" << std::setw(20) << "M x N" << std::setw(15) << "backend"
+        << std::setw(9) << "level" << std::right << std::setw(5) << "runs" << std::setw(12) << "ms" << std::setw(9)
+        << "TCUPS" << std::setw(12) << "vs score" << "  note\n";
+}
+
+void print_row(std::ostream& out, const ScanRow& r) {
+    out << std::left << std::setw(14) << r.workload << std::setw(20) << shape_text(r.m, r.n) << std::setw(15)
+        << r.backend << std::setw(9) << level_name(r.level) << std::right << std::setw(5) << r.runs;
+    if (r.runs > 0) {
+        out << std::fixed << std::setprecision(2) << std::setw(12) << r.ms << std::setprecision(3) << std::setw(9)
+            << r.tcups();
+        if (r.level != Level::score && r.score_ms > 0) {
+            std::ostringstream pct;
+            pct << std::showpos << std::fixed << std::setprecision(1) << (r.ms / r.score_ms - 1) * 100 << " %";
+            out << std::setw(12) << pct.str();
+        } else {
+            out << std::setw(12) << "";
+        }
+    } else {
+        out << std::setw(12) << "-" << std::setw(9) << "-" << std::setw(12) << "";
+    }
+    out << "  " << r.note << std::endl;  // a row at a time: a long scan shows its progress
+}
+
+void print_json(std::ostream& out, const std::string& gpu, const std::vector<ScanRow>& rows) {
+    out << "{\n  \"cpu\":\"" << json_escape(cpu_model()) << "\",\n  \"gpu\":\"" << json_escape(gpu)
+        << "\",\n  \"rows\":[\n";
+    for (size_t k = 0; k < rows.size(); ++k) {
+        const ScanRow& r = rows[k];
+        out << "    {\"workload\":\"" << r.workload << "\", \"m\":" << r.m << ", \"n\":" << r.n << ", \"backend\":\""
+            << r.backend << "\", \"level\":\"" << level_name(r.level) << "\", \"runs\":" << r.runs
+            << ", \"ms\":" << r.ms << ", \"tcups\":" << r.tcups() << ", \"score\":" << r.score;
+        if (r.level != Level::score && r.score_ms > 0) out << ", \"over_score\":" << (r.ms / r.score_ms - 1);
+        if (!r.note.empty()) out << ", \"note\":\"" << json_escape(r.note) << "\"";
+        out << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
+    }
+    out << "  ]\n}\n";
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> default_scan_shapes() {
+    std::vector<std::pair<int, int>> s;
+    for (int n = 16384; n <= 1048576; n *= 2) s.push_back({n, n});
+    s.push_back({185000, 2200000});
+    return s;
+}
+
+std::optional<std::pair<int, int>> parse_scan_shape(const std::string& text) {
+    auto side = [](std::string s) -> std::optional<int> {
+        int64_t scale = 1;
+        if (!s.empty() && (s.back() == 'k' || s.back() == 'K')) scale = 1000;
+        if (!s.empty() && s.back() == 'M') scale = 1 << 20;
+        if (scale > 1) s.pop_back();
+        if (s.empty() || s.size() > 9 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+            return std::nullopt;
+        const int64_t v = std::stoll(s) * scale;
+        if (v < 1 || v > kMaxScanSide) return std::nullopt;
+        return int(v);
+    };
+    const size_t x = text.find('x');
+    const auto m = side(text.substr(0, x));
+    const auto n = x == std::string::npos ? m : side(text.substr(x + 1));
+    if (!m || !n) return std::nullopt;
+    return std::pair{*m, *n};
+}
+
+int run_scan_bench(const ScanOptions& o, std::ostream& out, std::ostream& err) {
+    const std::string gpu = gpu_description();
+    for (const Backend b : o.backends)
+        if ((b == Backend::cuda || b == Backend::cuda_portable) && gpu.rfind("not available", 0) == 0) {
+            err << "dpviz: bench --scan: no GPU for --backend " << backend_name(b) << " (" << gpu
+                << "); --backend cpu scans the CPU\n";
+            return kExitDevice;
+        }
+    std::vector<ScanRow> rows;
+    bool device_lost = false, wrong = false;
+    if (!o.json) {
+        out << "dpviz bench --scan: " << cpu_model() << ", " << std::thread::hardware_concurrency()
+            << " hardware threads; GPU: " << gpu << "\n"
+            << "local linear: match 2, mismatch -1, gap 2; local affine: NUC.4.4, gaps 10/1; ms: median fill (score, "
+               "picture) or fill + traceback (path); TCUPS = M*N / ms; vs score: over the score-level fill\n";
+        print_header(out);
+    }
+    for (const auto& [m, n] : o.shapes) {
+        for (const Workload& w : kWorkloads) {
+            Expected<Problem> p = scan_problem(w, m, n, o.seed);
+            if (!p) {
+                err << "dpviz: bench --scan " << w.name << " " << shape_text(m, n) << ": " << p.error().message << "\n";
+                return p.error().kind == ErrorKind::usage ? kExitUsage : kExitInput;
+            }
+            std::optional<int64_t> first_score;
+            for (const Backend b : o.backends) {
+                const bool cpu = b == Backend::cpu || b == Backend::cpu_reference;
+                double score_ms = 0;
+                for (const Level level : {Level::score, Level::picture, Level::path}) {
+                    ScanRow row;
+                    if (cpu && int64_t(p->rows()) * p->cols() > kCpuScanCells) {
+                        row.workload = w.name;
+                        row.backend = backend_name(b);
+                        row.level = level;
+                        row.m = p->rows();
+                        row.n = p->cols();
+                        row.note = "skipped: the CPU is scanned up to 65,536^2";
+                    } else {
+                        row = run_level(o, *p, w, b, level);
+                    }
+                    device_lost = device_lost || row.note.rfind("not run", 0) == 0;
+                    if (level == Level::score) score_ms = row.ms;
+                    row.score_ms = score_ms;
+                    if (row.runs > 0) {
+                        if (first_score && row.score != *first_score) {
+                            row.note = "MISMATCH: the score differs from the first row's of this pair";
+                            wrong = true;
+                        }
+                        if (!first_score) first_score = row.score;
+                    }
+                    wrong = wrong || row.note.rfind("failed", 0) == 0;
+                    if (!o.json) print_row(out, row);
+                    rows.push_back(row);
+                    if (device_lost) break;
+                }
+                if (device_lost) break;
+            }
+            if (device_lost) break;
+        }
+        if (device_lost) break;
+    }
+    if (o.json) print_json(out, gpu, rows);
+    if (device_lost) {
+        err << "dpviz: bench --scan: the GPU stopped answering (see the last row); the scan ends there\n";
+        return kExitDevice;
+    }
+    if (wrong) {
+        err << "dpviz: bench --scan: a row failed or its score differs from the pair's first row (see the notes)\n";
+        return kExitScanWrong;
+    }
+    return kExitOk;
+}
+
+}  // namespace dpviz::app
