@@ -99,6 +99,27 @@ TEST(Formats, DtwJsonHasNoGappedStrings) {
     EXPECT_EQ(c.out, json_field(r.out, "cigar").substr(1, json_field(r.out, "cigar").size() - 2) + "\n");
 }
 
+// Past kDtwReferenceCells the double-precision distance is not computed (NaN): JSON leaves its
+// fields out, the text says so.
+TEST(Formats, DtwWithoutItsReferenceSaysSo) {
+    auto p = make_dtw_problem({"q", {0, 1, 2}}, {"t", {0, 1, 1, 2}}, ScoringOptions{});
+    ASSERT_TRUE(p);
+    DpResult r = align_reference(*p);
+    finish_result(*p, r);
+    PairOutput out;
+    out.problem = &*p;
+    out.result = &r;
+    ASSERT_FALSE(std::isnan(r.dtw_reference));
+    EXPECT_NE(json_field(format_pair(OutputFormat::json, out), "dtw_reference"), "<missing>");
+    r.dtw_reference = std::nan("");
+    const std::string json = format_pair(OutputFormat::json, out);
+    EXPECT_EQ(json_field(json, "dtw_reference"), "<missing>") << json;
+    EXPECT_EQ(json_field(json, "dtw_quantization_error"), "<missing>") << json;
+    EXPECT_NE(json_field(json, "dtw_distance"), "<missing>") << json;
+    EXPECT_NE(format_pair(OutputFormat::text, out).find("double precision: not computed above 2^30 cells"),
+              std::string::npos);
+}
+
 // ---------------------------------------------------------------------------------------------
 // SAM
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // algorithm, written out in fixture_tables.inc, checked against the reference and the fast CPU backend.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -179,6 +180,20 @@ TEST(Literature, DtwWarpsRepeatedSamplesForFree) {
     EXPECT_EQ(r.score, 0);
     EXPECT_DOUBLE_EQ(r.dtw_reference, 0.0);
     EXPECT_EQ(r.path.size(), 9u);  // (0,0) and eight matched pairs
+}
+
+// The double-precision reference stops at kDtwReferenceCells: past it, NaN (not computed) at
+// once, where one thread would take minutes after the fill.
+TEST(Literature, DtwReferenceIsNotComputedPastItsLimit) {
+    ScoringOptions s;
+    const std::vector<double> q(32769, 1.0), t(32768, 0.5);
+    auto p = make_dtw_problem({"q", q}, {"t", t}, s);
+    ASSERT_TRUE(p);
+    ASSERT_GT(int64_t(p->rows()) * p->cols(), kDtwReferenceCells);
+    EXPECT_TRUE(std::isnan(dtw_reference_distance(*p)));
+    auto small = make_dtw_problem({"q", {q.begin(), q.begin() + 100}}, {"t", {t.begin(), t.begin() + 50}}, s);
+    ASSERT_TRUE(small);
+    EXPECT_DOUBLE_EQ(dtw_reference_distance(*small), 50.0);  // a warping path of 100 cells, each |1 - 0.5|
 }
 
 }  // namespace
