@@ -44,6 +44,7 @@ Usage:
 
 Exit codes:
   0  success
+  1  dpviz bench --scan only: a measured row failed or disagrees with its pair's first row
   2  usage error (unknown option, bad parameter value or combination)
   3  input error (unreadable, malformed or empty input; unknown record or column; a line
      too long; residue not in the matrix)

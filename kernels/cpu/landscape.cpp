@@ -133,6 +133,8 @@ Overview landscape_overview(const LandscapeSource& s, int32_t block, unsigned th
             }
         }
     };
+    // Progress from the start: the other threads may take every row before this one takes any.
+    if (!control.cancelled()) control.report(0.0);
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
     work(0);
