@@ -23,8 +23,6 @@ namespace dpviz::app {
 namespace {
 
 constexpr int kMaxScanSide = 1 << 22;
-// A row that failed, or whose score differs from the pair's first row (documented in the help).
-constexpr int kExitScanWrong = 1;
 // The CPU is not scanned past this many cells: a 65,536^2 fill takes seconds on 16 cores,
 // 1,048,576^2 would take minutes per row.
 constexpr int64_t kCpuScanCells = int64_t(1) << 32;

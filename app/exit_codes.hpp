@@ -4,6 +4,7 @@
 namespace dpviz::app {
 
 inline constexpr int kExitOk = 0;
+inline constexpr int kExitScanWrong = 1;  // dpviz bench --scan: a row failed or disagrees on the score
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitInput = 3;
 inline constexpr int kExitResource = 4;

@@ -258,7 +258,7 @@ std::set<int> help_codes(const std::string& help) {
 TEST(ExitCodes, HelpAndReadmeListTheSameCodes) {
     const test::CliResult help = test::run({"--help"});
     ASSERT_EQ(help.code, kExitOk);
-    const std::set<int> expected = {kExitOk, kExitUsage, kExitInput, kExitResource, kExitDevice};
+    const std::set<int> expected = {kExitOk, kExitScanWrong, kExitUsage, kExitInput, kExitResource, kExitDevice};
     EXPECT_EQ(help_codes(help.out), expected);
     const std::string readme = slurp(std::string(DPVIZ_ASSETS) + "/../README.md");
     std::set<int> in_readme;
