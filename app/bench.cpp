@@ -30,6 +30,12 @@
 
 namespace dpviz::app {
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n == 0 ? 0.0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 std::string cpu_model() {
     std::FILE* f = std::fopen("/proc/cpuinfo", "r");
     if (!f) return "unknown";
@@ -297,12 +303,6 @@ struct Row {
     double fill_gcups() const { return fill_ms > 0 ? double(cells) / fill_ms / 1e6 : 0; }
     double total_gcups() const { return total_ms > 0 ? double(cells) / total_ms / 1e6 : 0; }
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0.0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int repeats_for(const Options& o, int64_t cells) {
     if (o.repeat) return *o.repeat;

@@ -18,6 +18,8 @@ struct BenchPair {
 // A random sequence of `length` and a copy with ~10% substitutions, ~3% insertions and ~3%
 // deletions; the same for the same arguments on every machine.
 BenchPair make_bench_pair(int length, bool protein, uint32_t seed);
+// The median of timings (0 for none): what every bench table reports.
+double median(std::vector<double> v);
 // The CPU's model name from /proc/cpuinfo, or "unknown".
 std::string cpu_model();
 

@@ -57,12 +57,6 @@ struct ScanRow {
     double tcups() const { return ms > 0 ? double(cells()) / ms / 1e9 : 0; }
 };
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0.0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // Timed runs: 3 below 2^34 cells (131,072^2), else 1; a warm-up run first below 2^36.
 int repeats_for(const ScanOptions& o, int64_t cells) { return o.repeat ? *o.repeat : cells < (int64_t(1) << 34) ? 3 : 1; }
 
