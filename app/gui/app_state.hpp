@@ -19,6 +19,10 @@
 #include "gui/teach_playback.hpp"
 #include "gui/view_math.hpp"
 
+namespace dpviz::app {
+struct SassReport;  // sass_report.hpp
+}  // namespace dpviz::app
+
 namespace dpviz::gui {
 
 struct Computed;  // compute.hpp: one finished job (problem, result, pyramids, mask, text)
@@ -143,15 +147,13 @@ struct PanelsOpen {
     bool wavefront = false;                                        // playback and ownership (teach_playback.hpp)
 };
 
-struct SassReport;  // teach_machine_code.hpp
-
 // Teaching views (teach_*.hpp): the open lesson and the machine-code report, loaded on first use.
 struct TeachState {
     int lesson = -1;               // index into lessons(), -1 = none open
     int step = 0;
     bool view_pending = false;     // the step's view settings wait for its result
     bool layout_pending = false;   // a lesson opened: place the panels for it (next frame)
-    std::shared_ptr<const SassReport> sass;
+    std::shared_ptr<const app::SassReport> sass;
 };
 
 // Progress of the worker (copied from the job runner every frame).

@@ -14,9 +14,9 @@
 #include "gui/files.hpp"
 #include "gui/gui.hpp"
 #include "gui/teach_inspector.hpp"
-#include "gui/teach_machine_code.hpp"
 #include "gui_test_util.hpp"
 #include "hmm_file.hpp"
+#include "sass_report.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -323,7 +323,7 @@ TEST(GuiViterbiArgs, HmmModelAndObservations) {
 TEST_F(GuiViterbi, TeachingViewsSayWhatRunsAndWhatDoesNotApply) {
     open_casino(ui, s, w);
     ASSERT_TRUE(s.result);
-    EXPECT_EQ(fill_kernel_name(s.result->problem, true, OutputLevel::matrix), "viterbi dpx matrix");
+    EXPECT_EQ(app::fill_kernel_name(s.result->problem, true, OutputLevel::matrix), "viterbi dpx matrix");
     s.panels.machine_code = s.panels.wavefront = true;
     s.wavefront.view = TeachView::playback;
     for (int k = 0; k < 3; ++k) ui.frame(s, &w);

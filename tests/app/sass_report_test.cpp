@@ -1,0 +1,173 @@
+// The SASS reports' data: the shipped reports parse, DPX opcodes are flagged where the report
+// counts them and DPX-free kernels show none, every algorithm's fill kernel is found by name, the
+// res-usage parser and the occupancy rules, the fallback order.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "dpviz/engine.hpp"
+#include "gpu_model.hpp"
+#include "sass_report.hpp"
+#include "temp_dir.hpp"
+
+namespace dpviz::app {
+namespace {
+
+using dpviz::test::TempDir;
+
+std::string docs_sass() { return std::string(DPVIZ_ASSETS) + "/../docs/sass"; }
+
+std::string read(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+int dpx_ops(const OpCounts& ops) {
+    int n = 0;
+    for (const auto& [op, count] : ops)
+        if (is_dpx_opcode(op)) n += count;
+    return n;
+}
+
+TEST(SassReport, DpxOpcodes) {
+    EXPECT_TRUE(is_dpx_opcode("VIADDMNMX"));
+    EXPECT_TRUE(is_dpx_opcode("VIADDMNMX.RELU"));
+    EXPECT_TRUE(is_dpx_opcode("VIMNMX3"));
+    EXPECT_TRUE(is_dpx_opcode("VIBMNMX"));
+    EXPECT_TRUE(is_dpx_opcode("VIMNMX.16x2"));
+    EXPECT_FALSE(is_dpx_opcode("VIMNMX"));  // a two-input integer max: plain ALU on sm_90
+    EXPECT_FALSE(is_dpx_opcode("FMNMX"));
+    EXPECT_FALSE(is_dpx_opcode("IADD3"));
+}
+
+TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
+    int cells = 0;
+    const auto loops = parse_sass_loops(read(docs_sass() + "/sass_hot_sm90.txt"), &cells);
+    EXPECT_EQ(cells, 16);
+    ASSERT_GE(loops.size(), 40u);
+    for (const SassLoop& k : loops) {
+        EXPECT_EQ(dpx_ops(k.ops), k.dpx) << k.kernel;  // the DPX column is the flagged opcodes' sum
+        EXPECT_NEAR(k.per_cell, double(k.instructions) / cells, 0.01) << k.kernel;
+        if (k.kernel.find("dpx-free") != std::string::npos) {
+            EXPECT_EQ(k.dpx, 0) << k.kernel;
+        }
+        else EXPECT_GT(k.dpx, 0) << k.kernel;
+    }
+}
+
+TEST(SassReport, ShippedMixReportParses) {
+    const auto mix = parse_sass_mix(read(docs_sass() + "/sass_mix_sm90.txt"));
+    int fills = 0;
+    for (const SassMix& k : mix) {
+        fills += k.kernel.rfind("fill ", 0) == 0;  // besides: the end-cell search and unpack_dirs
+        EXPECT_EQ(dpx_ops(k.ops), k.dpx) << k.kernel;
+        int sum = 0;
+        for (const auto& [op, n] : k.ops) sum += n;
+        EXPECT_LE(sum, k.total) << k.kernel;
+        if (k.kernel.find("dpx-free") != std::string::npos) {
+            EXPECT_EQ(k.dpx, 0) << k.kernel;
+        }
+    }
+    EXPECT_GE(fills, 48);  // 8 algorithm variants x DPX / DPX-free x 3 output levels
+}
+
+TEST(SassReport, EveryAlgorithmsKernelIsInTheReport) {
+    const SassReport r = load_sass_report("", docs_sass());
+    EXPECT_NE(r.loops_source.find("shipped"), std::string::npos) << r.loops_source;
+    ScoringOptions s;
+    for (const Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs,
+                              Algorithm::glocal}) {
+        for (const int open : {1, 5}) {
+            s.gaps = {open, 1};
+            auto p = make_problem(a, {"q", "ACGT"}, {"t", "ACGA"}, s);
+            ASSERT_TRUE(p);
+            for (const bool dpx : {true, false})
+                for (const OutputLevel lv : {OutputLevel::score, OutputLevel::path, OutputLevel::matrix}) {
+                    const std::string name = fill_kernel_name(*p, dpx, lv);
+                    EXPECT_TRUE(r.loop(name)) << name;
+                    EXPECT_TRUE(r.whole(name)) << name;
+                }
+        }
+    }
+    for (const DtwCost c : {DtwCost::abs, DtwCost::squared})
+        for (const int band : {-1, 2}) {  // without a band: the kernels without the band test
+            s.dtw_cost = c;
+            s.band = band;
+            auto p = make_dtw_problem({"q", {1, 2, 3}}, {"t", {1, 3}}, s);
+            ASSERT_TRUE(p);
+            const std::string name = fill_kernel_name(*p, true, OutputLevel::matrix);
+            EXPECT_EQ(name.find("-noband") != std::string::npos, band < 0) << name;
+            EXPECT_TRUE(r.loop(name)) << name;
+            EXPECT_TRUE(r.loop(fill_kernel_name(*p, false, OutputLevel::matrix)));
+        }
+    s.band = -1;
+    s.gaps = {5, 1};
+    auto p = make_problem(Algorithm::semiglobal, {"q", "ACGT"}, {"t", "ACGA"}, s);
+    EXPECT_EQ(fill_kernel_name(*p, true, OutputLevel::matrix), "align-affine dpx matrix");
+}
+
+TEST(SassReport, ResourceUsageAndShortNames) {
+    const std::string text =
+        "Resource usage:\n"
+        " Common:\n  GLOBAL:0\n"
+        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE0ELb1ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE2EEEvNS1_10FillParamsE:\n"
+        "  REG:40 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:1024 TEXTURE:0 SURFACE:0 SAMPLER:0\n"
+        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE3ELb0ELb0ELb1EEENS0_4cell11PortableOpsELNS1_3OutE0EEEvNS1_10FillParamsE:\n"
+        "  REG:56 STACK:8 SHARED:16 LOCAL:0\n"
+        " Function _Z11unpack_dirsPKjPhiiii:\n"
+        "  REG:16 STACK:0 SHARED:0 LOCAL:0\n"
+        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE3ELb0ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE1EEEvNS1_10FillParamsE:\n"
+        "  REG:48 STACK:0 SHARED:0 LOCAL:0\n";
+    const auto res = parse_res_usage(text);
+    ASSERT_EQ(res.size(), 3u);  // unpack_dirs is not a fill kernel
+    EXPECT_EQ(res[2].kernel, "dtw-noband dpx path");
+    EXPECT_EQ(res[0].kernel, "align-local dpx matrix");
+    EXPECT_EQ(res[0].registers, 40);
+    EXPECT_EQ(res[1].kernel, "dtw-squared dpx-free score");
+    EXPECT_EQ(res[1].registers, 56);
+    EXPECT_EQ(res[1].shared_static, 16);
+}
+
+TEST(SassReport, Sm90Occupancy) {
+    // 64 registers: 2048 per warp, 32 warps per SM = 8 blocks of 4 warps, half the SM.
+    auto o = sm90_occupancy(64, 4, 8192);
+    ASSERT_TRUE(o);
+    EXPECT_EQ(o->warps_per_sm, 32);
+    EXPECT_DOUBLE_EQ(o->fraction, 0.5);
+    EXPECT_EQ(o->limiter, "registers");
+    // 32 registers: the warp limit (64) binds.
+    o = sm90_occupancy(32, 4, 1024);
+    EXPECT_EQ(o->warps_per_sm, 64);
+    // 100 KB of shared memory per block: two blocks.
+    o = sm90_occupancy(32, 4, 100 * 1024);
+    EXPECT_EQ(o->blocks_per_sm, 2);
+    EXPECT_EQ(o->limiter, "shared memory");
+    EXPECT_FALSE(sm90_occupancy(0, 4, 0));
+    EXPECT_FALSE(sm90_occupancy(300, 4, 0));
+}
+
+TEST(SassReport, BuildReportFirstShippedReportAsFallback) {
+    TempDir dir;
+    // A build without cuobjdump writes "n/a": the shipped report is used instead.
+    std::ofstream(dir.file("sass_report.txt")) << "n/a: cuobjdump not found at configure time\n";
+    SassReport r = load_sass_report(dir.path(), docs_sass());
+    EXPECT_NE(r.mix_source.find("shipped"), std::string::npos) << r.mix_source;
+    EXPECT_FALSE(r.mix.empty());
+    // A build's own loop report wins over the shipped one.
+    std::ofstream(dir.file("sass_hot.txt")) << "steady-state loop of each fill kernel (8 cells per iteration)\n"
+                                            << "align dpx matrix    80 instr  10.00 /cell  DPX   8   VIMNMX3=8 IADD3=4\n";
+    r = load_sass_report(dir.path(), docs_sass());
+    EXPECT_NE(r.loops_source.find("this build"), std::string::npos) << r.loops_source;
+    EXPECT_EQ(r.cells_per_iteration, 8);
+    ASSERT_EQ(r.loops.size(), 1u);
+    EXPECT_EQ(r.loops[0].ops.size(), 2u);
+    // Nothing anywhere: n/a, no crash.
+    r = load_sass_report("", "");
+    EXPECT_NE(r.loops_source.find("n/a"), std::string::npos);
+    EXPECT_TRUE(r.loops.empty());
+}
+
+}  // namespace
+}  // namespace dpviz::app
