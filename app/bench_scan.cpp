@@ -1,5 +1,6 @@
 // `dpviz bench --scan`: fills of one growing pair per workload, score level, the picture's store
-// fill and a path, on each backend; TCUPS and the epilogues' cost in one table.
+// fill and a path, on each backend; TCUPS, the epilogues' cost and, for a GPU row, the fill
+// against the issue bound of its kernel's instructions per cell, in one table.
 #include "bench_scan.hpp"
 
 #include <algorithm>
@@ -15,8 +16,11 @@
 #include "bench.hpp"
 #include "cli_common.hpp"
 #include "dpviz/engine.hpp"
+#include "assets_dir.hpp"
 #include "exit_codes.hpp"
+#include "gpu_model.hpp"
 #include "matrix_file.hpp"
+#include "sass_report.hpp"
 
 namespace dpviz::app {
 
@@ -50,8 +54,10 @@ struct ScanRow {
     int m = 0, n = 0;
     int runs = 0;
     double ms = 0;        // median: fill (score, picture) or fill + traceback (path)
+    double fill_ms = 0;   // median fill (the path's too): what the issue bound is compared with
     double score_ms = 0;  // the same shape and backend at score level (for the epilogue's share)
     int64_t score = 0;
+    KernelBound bound;    // GPU rows: the kernel that ran and its issue bound (kernel "" on the CPU)
     std::string note;
     int64_t cells() const { return int64_t(m) * n; }
     double tcups() const { return ms > 0 ? double(cells()) / ms / 1e9 : 0; }
@@ -99,7 +105,7 @@ ScanRow run_level(const ScanOptions& o, const Problem& p, const Workload& w, Bac
     opt.level = level == Level::score ? OutputLevel::score : level == Level::path ? OutputLevel::path : OutputLevel::matrix;
     if (level == Level::picture) opt.overview_side = kScanOverviewSide;
     const int runs = repeats_for(o, row.cells());
-    std::vector<double> ms;
+    std::vector<double> ms, fill;
     for (int k = row.cells() < (int64_t(1) << 36) ? -1 : 0; k < runs; ++k) {  // k < 0: the warm-up
         Expected<DpResult> r = align(p, opt);
         if (!r) {
@@ -115,10 +121,14 @@ ScanRow run_level(const ScanOptions& o, const Problem& p, const Workload& w, Bac
             return row;
         }
         row.score = r->score;
-        if (k >= 0) ms.push_back(level == Level::path ? r->fill_ms + r->traceback_ms : r->fill_ms);
+        row.bound.kernel = ran_kernel_name(p, *r);
+        if (k < 0) continue;
+        ms.push_back(level == Level::path ? r->fill_ms + r->traceback_ms : r->fill_ms);
+        fill.push_back(r->fill_ms);
     }
     row.runs = int(ms.size());
     row.ms = median(ms);
+    row.fill_ms = median(fill);
     return row;
 }
 
@@ -129,7 +139,8 @@ std::string shape_text(int m, int n) {
 void print_header(std::ostream& out) {
     out << std::left << std::setw(14) << "workload" << std::setw(20) << "M x N" << std::setw(15) << "backend"
         << std::setw(9) << "level" << std::right << std::setw(5) << "runs" << std::setw(12) << "ms" << std::setw(9)
-        << "TCUPS" << std::setw(12) << "vs score" << "  note\n";
+        << "TCUPS" << std::setw(12) << "vs score" << std::setw(12) << "instr/cell" << std::setw(13) << "bound TCUPS"
+        << std::setw(10) << "of bound" << "  kernel; note\n";
 }
 
 void print_row(std::ostream& out, const ScanRow& r) {
@@ -148,7 +159,10 @@ void print_row(std::ostream& out, const ScanRow& r) {
     } else {
         out << std::setw(12) << "-" << std::setw(9) << "-" << std::setw(12) << "";
     }
-    out << "  " << r.note << std::endl;  // a row at a time: a long scan shows its progress
+    const ScanBoundText b = scan_bound_text(r.bound);
+    // A row at a time (endl): a long scan shows its progress.
+    out << std::setw(12) << b.per_cell << std::setw(13) << b.bound_tcups << std::setw(10) << b.fraction << "  "
+        << r.bound.kernel << (r.bound.kernel.empty() || r.note.empty() ? "" : "; ") << r.note << std::endl;
 }
 
 void print_json(std::ostream& out, const std::string& gpu, const std::vector<ScanRow>& rows) {
@@ -160,6 +174,10 @@ void print_json(std::ostream& out, const std::string& gpu, const std::vector<Sca
             << r.backend << "\", \"level\":\"" << level_name(r.level) << "\", \"runs\":" << r.runs
             << ", \"ms\":" << r.ms << ", \"tcups\":" << r.tcups() << ", \"score\":" << r.score;
         if (r.level != Level::score && r.score_ms > 0) out << ", \"over_score\":" << (r.ms / r.score_ms - 1);
+        if (!r.bound.kernel.empty()) out << ", \"kernel\":\"" << r.bound.kernel << "\"";
+        if (r.bound.per_cell > 0) out << ", \"instr_per_cell\":" << r.bound.per_cell;
+        if (r.bound.bound_cells_per_s > 0) out << ", \"bound_tcups\":" << r.bound.bound_cells_per_s / 1e12;
+        if (r.bound.fraction > 0) out << ", \"of_bound\":" << r.bound.fraction;
         if (!r.note.empty()) out << ", \"note\":\"" << json_escape(r.note) << "\"";
         out << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }
@@ -167,6 +185,24 @@ void print_json(std::ostream& out, const std::string& gpu, const std::vector<Sca
 }
 
 }  // namespace
+
+ScanBoundText scan_bound_text(const KernelBound& b) {
+    ScanBoundText t;
+    char text[32];
+    if (b.per_cell > 0) {
+        std::snprintf(text, sizeof text, "%.2f", b.per_cell);
+        t.per_cell = text;
+    }
+    if (b.bound_cells_per_s > 0) {
+        std::snprintf(text, sizeof text, "%.3f", b.bound_cells_per_s / 1e12);
+        t.bound_tcups = text;
+    }
+    if (b.fraction > 0) {
+        std::snprintf(text, sizeof text, "%.1f %%", b.fraction * 100);
+        t.fraction = text;
+    }
+    return t;
+}
 
 std::vector<std::pair<int, int>> default_scan_shapes() {
     std::vector<std::pair<int, int>> s;
@@ -202,13 +238,23 @@ int run_scan_bench(const ScanOptions& o, std::ostream& out, std::ostream& err) {
                 << "); --backend cpu scans the CPU\n";
             return kExitDevice;
         }
+    // The issue bound of a GPU row: its kernel's instructions per cell (the SASS report's
+    // steady-state loop) on this GPU's SMs and clock.
+    const SassReport sass = load_default_sass_report(find_assets_dir());
+    const GpuFigures figures = parse_gpu_figures(gpu).value_or(GpuFigures{});
     std::vector<ScanRow> rows;
     bool device_lost = false, wrong = false;
     if (!o.json) {
         out << "dpviz bench --scan: " << cpu_model() << ", " << std::thread::hardware_concurrency()
             << " hardware threads; GPU: " << gpu << "\n"
             << "local linear: match 2, mismatch -1, gap 2; local affine: NUC.4.4, gaps 10/1; ms: median fill (score, "
-               "picture) or fill + traceback (path); TCUPS = M*N / ms; vs score: over the score-level fill\n";
+               "picture) or fill + traceback (path); TCUPS = M*N / ms; vs score: over the score-level fill\n"
+            << "instr/cell: the GPU kernel's steady-state loop (SASS report: " << sass.loops_source
+            << "; n/a: no line for the kernel, or a CPU row); bound TCUPS = SMs x 4 schedulers x SM clock x 32 lanes "
+               "/ instr/cell";
+        if (figures.sms > 0)
+            out << " (" << figures.sms << " SMs; clock: " << figures.clock_source << ")";
+        out << "; of bound: the fill's TCUPS over it\n";
         print_header(out);
     }
     for (const auto& [m, n] : o.shapes) {
@@ -233,6 +279,8 @@ int run_scan_bench(const ScanOptions& o, std::ostream& out, std::ostream& err) {
                         row.note = "skipped: the CPU is scanned up to 65,536^2";
                     } else {
                         row = run_level(o, *p, w, b, level);
+                        if (row.runs > 0 && !row.bound.kernel.empty())
+                            row.bound = kernel_bound(sass, row.bound.kernel, figures, row.cells(), row.fill_ms);
                     }
                     device_lost = device_lost || row.note.rfind("not run", 0) == 0;
                     if (level == Level::score) score_ms = row.ms;

@@ -1,11 +1,130 @@
-// The GPU model: the band kernels' launch shape and sm_90 occupancy (see gpu_model.hpp).
+// The GPU model behind the instructions-per-cell bound and the timing panel's verdicts (see
+// gpu_model.hpp).
 #include "gpu_model.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <regex>
 
 #include "dpviz/band_shape.hpp"
+#include "dpviz/engine.hpp"
 
 namespace dpviz::app {
+
+namespace {
+
+// Resident warps per SM by compute capability (the CUDA programming guide's table).
+int warps_per_sm_of(int major, int minor) {
+    if (major == 7) return minor == 5 ? 32 : 64;
+    if (major == 8) return minor == 0 ? 64 : 48;
+    if (major == 9) return 64;
+    return 0;
+}
+
+// The SM boost clock of the data sheet, most specific name first.
+struct KnownClock {
+    const char* name_part;
+    double mhz;
+};
+constexpr KnownClock kKnownClocks[] = {
+    {"H100 PCIe", 1755}, {"H100 NVL", 1785}, {"H100", 1980}, {"H200", 1980}, {"A100", 1410},
+};
+
+std::string with_commas(int64_t v) {
+    std::string s = std::to_string(v);
+    for (int k = int(s.size()) - 3; k > (v < 0 ? 1 : 0); k -= 3) s.insert(size_t(k), ",");
+    return s;
+}
+
+}  // namespace
+
+std::optional<GpuFigures> parse_gpu_figures(std::string_view description) {
+    static const std::regex head(R"(^(.+?) \((\d+) SMs\b)");
+    static const std::regex cc(R"(compute capability (\d+)\.(\d+))");
+    const std::string d(description);
+    std::smatch m;
+    if (d.rfind("not available", 0) == 0 || !std::regex_search(d, m, head)) return std::nullopt;
+    GpuFigures g;
+    g.name = m[1];
+    g.sms = std::stoi(m[2]);
+    if (std::regex_search(d, m, cc)) g.warps_per_sm = warps_per_sm_of(std::stoi(m[1]), std::stoi(m[2]));
+    for (const KnownClock& k : kKnownClocks)
+        if (g.name.find(k.name_part) != std::string::npos) {
+            g.clock_mhz = k.mhz;
+            char text[128];
+            std::snprintf(text, sizeof text, "the %s's boost clock, %.0f MHz (data sheet; the engine reports no clock)",
+                          k.name_part, k.mhz);
+            g.clock_source = text;
+            break;
+        }
+    if (g.clock_mhz == 0) g.clock_source = "unknown: the engine reports no clock and dpviz has no data sheet for " + g.name;
+    return g;
+}
+
+GpuFigures gpu_figures() { return parse_gpu_figures(gpu_description()).value_or(GpuFigures{}); }
+
+double issue_bound_cells_per_s(const GpuFigures& g, double instructions_per_cell) {
+    if (g.sms <= 0 || g.clock_mhz <= 0 || instructions_per_cell <= 0) return 0.0;
+    return double(g.sms) * 4.0 * g.clock_mhz * 1e6 * 32.0 / instructions_per_cell;
+}
+
+KernelBound kernel_bound(const SassReport& r, const std::string& kernel, const GpuFigures& g, int64_t cells,
+                         double fill_ms) {
+    KernelBound b;
+    b.kernel = kernel;
+    if (const SassLoop* loop = r.loop(kernel)) b.per_cell = loop->per_cell;
+    b.bound_cells_per_s = issue_bound_cells_per_s(g, b.per_cell);
+    if (b.bound_cells_per_s > 0 && fill_ms > 0 && cells > 0)
+        b.fraction = double(cells) / (fill_ms * 1e-3) / b.bound_cells_per_s;
+    return b;
+}
+
+const char* bound_name(Bound b) {
+    switch (b) {
+        case Bound::launch: return "launch overhead";
+        case Bound::ramp: return "the wavefront's ramp";
+        case Bound::issue: return "the issue rate";
+    }
+    return "?";
+}
+
+BoundVerdict which_bound(const BoundInput& in) {
+    BoundVerdict v;
+    char text[320];
+    if (in.cells < kLaunchBoundCells || in.fill_ms < kFixedCostDominatesMs) {
+        v.bound = Bound::launch;
+        std::snprintf(text, sizeof text,
+                      "%s cells in %.3f ms: %s, so a launch and the fill's set-up cost more than the cells",
+                      with_commas(in.cells).c_str(), in.fill_ms,
+                      in.cells < kLaunchBoundCells ? "fewer than 2048^2" : "a fill this short is mostly a fixed cost");
+        v.why = text;
+        return v;
+    }
+    const int bands = gpu_band::band_count(in.rows);
+    const int64_t slots = int64_t(in.sms) * in.warps_per_sm;
+    if (slots > 0 && double(bands) < kRampWarpFraction * double(slots)) {
+        v.bound = Bound::ramp;
+        std::snprintf(text, sizeof text,
+                      "%s band%s of %d rows = as many warps, against %s warp slots (%d SMs x %d): %.1f warps per SM, "
+                      "too few to issue every cycle through each cell's dependency chain, and the front ramps up and "
+                      "down at the corners",
+                      with_commas(bands).c_str(), bands == 1 ? "" : "s", gpu_band::kBandRows,
+                      with_commas(slots).c_str(), in.sms, in.warps_per_sm, double(bands) / in.sms);
+        v.why = text;
+        return v;
+    }
+    v.bound = Bound::issue;
+    if (slots > 0)
+        std::snprintf(text, sizeof text,
+                      "%s bands keep the GPU's %s warp slots busy enough: each scheduler issues one instruction a "
+                      "cycle, so the instructions per cell set the pace",
+                      with_commas(bands).c_str(), with_commas(slots).c_str());
+    else
+        std::snprintf(text, sizeof text, "%s bands; the GPU's warp slots are unknown: judged by the issue rate",
+                      with_commas(bands).c_str());
+    v.why = text;
+    return v;
+}
 
 LaunchShape band_launch_shape(const Problem& p) {
     // The kernels' own rules (band_shape.hpp) with the H200's 227 KiB of opt-in shared memory
@@ -37,5 +156,6 @@ std::optional<Occupancy> sm90_occupancy(int regs, int warps_per_block, int smem_
     o.fraction = double(o.warps_per_sm) / kWarpsPerSm;
     return o;
 }
+
 
 }  // namespace dpviz::app

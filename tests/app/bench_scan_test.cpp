@@ -1,8 +1,10 @@
-// dpviz bench --scan: its shapes, its refusals, and on the CPU one store-sized pair per workload
-// whose levels (score fill, the picture's store fill, a path over the checkpoints) agree.
+// dpviz bench --scan: its shapes, its refusals, the issue-bound columns (printed from stubbed
+// figures; n/a on CPU rows), and on the CPU one store-sized pair per workload whose levels
+// (score fill, the picture's store fill, a path over the checkpoints) agree.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "bench_scan.hpp"
@@ -44,6 +46,49 @@ TEST(BenchScan, RefusesWhatItDoesNotMeasure) {
     }
 }
 
+TEST(BenchScan, IssueBoundColumnsPrintWhatIsKnown) {
+    KernelBound b;
+    b.kernel = "align-affine dpx score";
+    ScanBoundText t = scan_bound_text(b);  // nothing known: every column n/a
+    EXPECT_EQ(t.per_cell, "n/a");
+    EXPECT_EQ(t.bound_tcups, "n/a");
+    EXPECT_EQ(t.fraction, "n/a");
+    // 132 SMs at 1980 MHz, 12.69 instructions per cell: 132 x 4 x 1.98e9 x 32 / 12.69 = 2.636 TCUPS.
+    GpuFigures g;
+    g.sms = 132;
+    g.clock_mhz = 1980;
+    SassReport r;
+    r.loops = parse_sass_loops("align-affine dpx score   203 instr  12.69 /cell  DPX  48   VIADDMNMX=48\n");
+    b = kernel_bound(r, "align-affine dpx score", g, int64_t(65536) * 65536, 16.29);
+    t = scan_bound_text(b);
+    EXPECT_EQ(t.per_cell, "12.69");
+    EXPECT_EQ(t.bound_tcups, "2.636");
+    EXPECT_EQ(t.fraction, "10.0 %");  // 4.295e9 cells in 16.29 ms = 0.2637 TCUPS
+    g.clock_mhz = 0;  // a GPU whose clock is unknown: the loop's count, no bound
+    t = scan_bound_text(kernel_bound(r, "align-affine dpx score", g, int64_t(65536) * 65536, 16.29));
+    EXPECT_EQ(t.per_cell, "12.69");
+    EXPECT_EQ(t.bound_tcups, "n/a");
+    EXPECT_EQ(t.fraction, "n/a");
+}
+
+TEST(BenchScan, CpuRowsHaveNoIssueBound) {
+    const auto r = run({"bench", "--scan", "--backend", "cpu", "--pairs", "1k", "--repeat", "1"});
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    EXPECT_NE(r.out.find("instr/cell"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("bound TCUPS"), std::string::npos) << r.out;
+    std::istringstream lines(r.out);
+    int rows = 0;
+    for (std::string l; std::getline(lines, l);) {
+        if (l.find("1000^2") == std::string::npos) continue;
+        ++rows;
+        int na = 0;
+        for (size_t at = l.find("n/a"); at != std::string::npos; at = l.find("n/a", at + 1)) ++na;
+        EXPECT_EQ(na, 3) << "instr/cell, bound TCUPS and of bound: " << l;
+        EXPECT_EQ(l.find(" dpx"), std::string::npos) << "a CPU row names no kernel: " << l;
+    }
+    EXPECT_EQ(rows, 12) << r.out;
+}
+
 // 8192^2 is past kCheckpointPathCells: every level goes through the result store.
 TEST(BenchScan, EveryLevelOfAPairAgreesOnTheScore) {
     const auto r = run({"bench", "--scan", "--backend", "cpu", "--pairs", "8192", "--repeat", "1", "--json"});
@@ -58,6 +103,8 @@ TEST(BenchScan, EveryLevelOfAPairAgreesOnTheScore) {
         EXPECT_EQ(test::json_field(row, "runs"), "1") << row;
         EXPECT_GT(std::stod(test::json_field(row, "tcups")), 0.0) << row;
         EXPECT_EQ(test::json_field(row, "note"), "<missing>") << row;
+        for (const char* gpu_only : {"kernel", "instr_per_cell", "bound_tcups", "of_bound"})
+            EXPECT_EQ(test::json_field(row, gpu_only), "<missing>") << row;
         const std::string level = test::json_field(row, "level");
         EXPECT_EQ(test::json_field(row, "over_score") != "<missing>", level != "\"score\"") << row;
         score[test::json_field(row, "workload")][level] = test::json_field(row, "score");

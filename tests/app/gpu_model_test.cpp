@@ -1,0 +1,158 @@
+// The GPU model: the figures read from the engine's GPU description, the issue bound's
+// arithmetic on stubbed figures and a stubbed SASS report, the kernel a result names, and which
+// bound a fill met (launch overhead, the wavefront's ramp, the issue rate) around each threshold.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "dpviz/band_shape.hpp"
+#include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
+#include "gpu_model.hpp"
+#include "sass_report.hpp"
+
+namespace dpviz::app {
+namespace {
+
+TEST(GpuModel, FiguresFromTheDescription) {
+    const auto h200 = parse_gpu_figures(
+        "NVIDIA H200 (132 SMs, 139.8 GiB, compute capability 9.0, driver CUDA 13.0, runtime 13.0)");
+    ASSERT_TRUE(h200);
+    EXPECT_EQ(h200->name, "NVIDIA H200");
+    EXPECT_EQ(h200->sms, 132);
+    EXPECT_EQ(h200->warps_per_sm, 64);
+    EXPECT_EQ(h200->clock_mhz, 1980);
+    EXPECT_NE(h200->clock_source.find("data sheet"), std::string::npos) << h200->clock_source;
+    const auto pcie = parse_gpu_figures("NVIDIA H100 PCIe (114 SMs, 79.1 GiB, compute capability 9.0)");
+    ASSERT_TRUE(pcie);
+    EXPECT_EQ(pcie->clock_mhz, 1755);  // the more specific name wins over "H100"
+    const auto other = parse_gpu_figures("NVIDIA GeForce RTX 3080 (68 SMs, 9.8 GiB, compute capability 8.6)");
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->warps_per_sm, 48);
+    EXPECT_EQ(other->clock_mhz, 0);  // no data sheet: no bound rather than a guessed one
+    EXPECT_NE(other->clock_source.find("unknown"), std::string::npos);
+    EXPECT_FALSE(parse_gpu_figures("not available: this dpviz was built without CUDA"));
+    EXPECT_FALSE(parse_gpu_figures("garbage"));
+    if (gpu_description().rfind("not available", 0) == 0) EXPECT_EQ(gpu_figures().sms, 0);
+}
+
+TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
+    const SassReport r = [] {
+        SassReport x;
+        x.loops = parse_sass_loops(
+            "steady-state loop of each fill kernel (16 cells per iteration)\n"
+            "align-affine dpx score             203 instr  12.69 /cell  DPX  48   VIADDMNMX=48 IMAD=73\n"
+            "align-affine dpx-free score        251 instr  15.69 /cell  DPX   0   FMNMX=64 IMAD=109\n",
+            &x.cells_per_iteration);
+        return x;
+    }();
+    GpuFigures g;
+    g.sms = 100;
+    g.clock_mhz = 2000;
+    // 100 SMs x 4 schedulers x 2e9 cycles x 32 lanes / 12.69 instructions per cell.
+    const double bound = 100.0 * 4 * 2e9 * 32 / 12.69;
+    EXPECT_NEAR(issue_bound_cells_per_s(g, 12.69), bound, bound * 1e-12);
+    EXPECT_NEAR(issue_bound_cells_per_s(g, 25.38), bound / 2, bound * 1e-12);  // twice the instructions: half
+    // A fill of 2^30 cells in 2 ms against that bound.
+    const int64_t cells = int64_t(1) << 30;
+    const KernelBound k = kernel_bound(r, "align-affine dpx score", g, cells, 2.0);
+    EXPECT_EQ(k.per_cell, 12.69);
+    EXPECT_NEAR(k.bound_cells_per_s, bound, bound * 1e-12);
+    EXPECT_NEAR(k.fraction, double(cells) / 2e-3 / bound, 1e-12);
+    EXPECT_LT(k.fraction, kernel_bound(r, "align-affine dpx score", g, cells, 1.0).fraction);  // faster fill: more of it
+    // The DPX-free kernel's bound is lower by its instruction ratio.
+    EXPECT_NEAR(kernel_bound(r, "align-affine dpx-free score", g, cells, 2.0).bound_cells_per_s / k.bound_cells_per_s,
+                12.69 / 15.69, 1e-12);
+    // Unknown: a kernel without a line, a GPU without a clock, no GPU.
+    const KernelBound missing = kernel_bound(r, "pair-score dpx score", g, cells, 2.0);
+    EXPECT_EQ(missing.per_cell, 0);
+    EXPECT_EQ(missing.bound_cells_per_s, 0);
+    EXPECT_EQ(missing.fraction, 0);
+    GpuFigures no_clock = g;
+    no_clock.clock_mhz = 0;
+    EXPECT_EQ(kernel_bound(r, "align-affine dpx score", no_clock, cells, 2.0).bound_cells_per_s, 0);
+    EXPECT_EQ(kernel_bound(r, "align-affine dpx score", GpuFigures{}, cells, 2.0).fraction, 0);
+    EXPECT_EQ(kernel_bound(r, "align-affine dpx score", g, cells, 0.0).fraction, 0);
+}
+
+TEST(GpuModel, TheKernelAResultNames) {
+    ScoringOptions s;
+    s.match = 2;
+    s.mismatch = -1;
+    s.gaps = {2, 2};
+    const auto local = make_problem(Algorithm::local, {"q", "ACGT"}, {"t", "ACGA"}, s);
+    ASSERT_TRUE(local);
+    DpResult r;
+    r.level = OutputLevel::score;
+    r.backend = Backend::cpu;
+    EXPECT_EQ(ran_kernel_name(*local, r), "");
+    r.backend = Backend::cuda;
+    EXPECT_EQ(ran_kernel_name(*local, r), "pair-score dpx score");  // no band launch shape
+    r.backend = Backend::cuda_portable;
+    EXPECT_EQ(ran_kernel_name(*local, r), "pair-score dpx-free score");
+    r.shape.blocks = 3;
+    r.shape.warps_per_block = 4;
+    EXPECT_EQ(ran_kernel_name(*local, r), "align-local dpx-free score");
+    r.backend = Backend::cuda;
+    r.level = OutputLevel::matrix;
+    EXPECT_EQ(ran_kernel_name(*local, r), "align-local dpx matrix");
+    r.checkpoints = std::make_shared<Checkpoints>();
+    EXPECT_EQ(ran_kernel_name(*local, r), "align-local dpx store");
+    r.overview = std::make_shared<Overview>();
+    EXPECT_EQ(ran_kernel_name(*local, r), "align-local dpx picture");
+    s.gaps = {10, 1};
+    const auto affine = make_problem(Algorithm::local, {"q", "ACGT"}, {"t", "ACGA"}, s);
+    ASSERT_TRUE(affine);
+    DpResult a;
+    a.backend = Backend::cuda;
+    a.level = OutputLevel::score;  // affine: never the one-pair kernel, launch shape or not
+    EXPECT_EQ(ran_kernel_name(*affine, a), "align-local-affine dpx score");
+}
+
+BoundInput input(int64_t m, int64_t n, double fill_ms) {
+    BoundInput in;
+    in.cells = m * n;
+    in.rows = int(m);
+    in.fill_ms = fill_ms;
+    in.sms = 132;
+    in.warps_per_sm = 64;
+    return in;
+}
+
+TEST(GpuModel, WhichBound) {
+    // The globins: a launch.
+    BoundVerdict v = which_bound(input(142, 147, 0.30));
+    EXPECT_EQ(v.bound, Bound::launch);
+    EXPECT_NE(v.why.find("20,874 cells"), std::string::npos) << v.why;
+    // Just below and at 2048^2 (a fill long enough not to be a fixed cost).
+    EXPECT_EQ(which_bound(input(2048, 2047, 1.0)).bound, Bound::launch);
+    EXPECT_NE(which_bound(input(2048, 2048, 1.0)).bound, Bound::launch);
+    // A big matrix filled implausibly fast is still a fixed cost.
+    EXPECT_EQ(which_bound(input(65536, 65536, kFixedCostDominatesMs / 2)).bound, Bound::launch);
+    // 65,536 rows = 512 bands against 132 x 64 = 8,448 warp slots: the ramp.
+    v = which_bound(input(65536, 65536, 6.0));
+    EXPECT_EQ(v.bound, Bound::ramp);
+    EXPECT_NE(v.why.find("512 bands"), std::string::npos) << v.why;
+    EXPECT_NE(v.why.find("8,448 warp slots"), std::string::npos) << v.why;
+    // The threshold: a quarter of the slots, 2,112 bands.
+    const int64_t rows_at = int64_t(2112) * gpu_band::kBandRows;
+    EXPECT_EQ(which_bound(input(rows_at - gpu_band::kBandRows, 1 << 20, 100)).bound, Bound::ramp);
+    EXPECT_EQ(which_bound(input(rows_at, 1 << 20, 100)).bound, Bound::issue);
+    // 1,048,576 rows = 8,192 bands: the issue rate.
+    v = which_bound(input(1 << 20, 1 << 20, 900));
+    EXPECT_EQ(v.bound, Bound::issue);
+    EXPECT_NE(v.why.find("8,192 bands"), std::string::npos) << v.why;
+    // A smaller GPU holds fewer warps: the same 65,536 rows fill a quarter of 16 SMs x 64.
+    BoundInput small = input(65536, 65536, 60);
+    small.sms = 8;
+    EXPECT_EQ(which_bound(small).bound, Bound::issue);
+    // Unknown slots: nothing to judge the ramp against.
+    BoundInput unknown = input(65536, 65536, 6.0);
+    unknown.warps_per_sm = 0;
+    EXPECT_EQ(which_bound(unknown).bound, Bound::issue);
+    EXPECT_STREQ(bound_name(Bound::ramp), "the wavefront's ramp");
+}
+
+}  // namespace
+}  // namespace dpviz::app
