@@ -15,6 +15,7 @@
 #include "dpviz/render/colormap.hpp"
 #include "dpviz/render/gl_view_pixels.hpp"
 #include "dpviz/types.hpp"
+#include "gpu_model.hpp"
 #include "gui/file_dialog.hpp"
 #include "gui/teach_playback.hpp"
 #include "gui/view_math.hpp"
@@ -176,6 +177,8 @@ struct TimingRow {
     std::string note;     // why it is not available, or which backend actually ran
     double fill_ms = 0.0, traceback_ms = 0.0;
     int64_t cells = 0;
+    int rows = 0;        // the fill's rows (its bands of 128)
+    std::string kernel;  // the GPU kernel that filled it (sass_report.hpp: ran_kernel_name); "" on the CPU
     double gcups() const { return fill_ms + traceback_ms > 0 ? double(cells) / ((fill_ms + traceback_ms) * 1e6) : 0.0; }
 };
 
@@ -208,6 +211,7 @@ struct SystemInfo {
     std::string upload_note;       // why host, or the CUDA device
     bool device_view = false;      // the texture takes the interop path: results may stay in GPU memory
     std::string gpu;               // gpu_description(): name, SMs, memory, driver; or "not available: why"
+    app::GpuFigures gpu_figures;   // SMs, SM clock, warp slots (sms = 0 without a GPU)
     bool backends_probed = false;
     bool dpx_available = false, dpx_free_available = false;
     std::string dpx_note, dpx_free_note;  // "not available" reasons

@@ -18,6 +18,7 @@
 #include "hmm_file.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
+#include "sass_report.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -697,6 +698,8 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
                 row.fill_ms = r->fill_ms;
                 row.traceback_ms = r->traceback_ms;
                 row.cells = r->cells;
+                row.rows = problem->rows();
+                row.kernel = app::ran_kernel_name(*problem, *r);
                 row.note = "ran on " + std::string(backend_name(r->backend));
             }
             out.timings.push_back(std::move(row));
@@ -836,6 +839,7 @@ JobOutcome run_job(const JobRequest& req, JobContext& ctx) {
 
 void probe_backends(SystemInfo& info) {
     info.gpu = gpu_description();
+    info.gpu_figures = app::parse_gpu_figures(info.gpu).value_or(app::GpuFigures{});
     ScoringOptions s;
     auto tiny = make_problem(Algorithm::global, {"a", "ACGT"}, {"b", "ACGA"}, s);
     info.backends_probed = true;

@@ -1,7 +1,8 @@
 // Timing panel: the shown result's fill and traceback times and GCUPS, its stages (host or
 // GPU-resident path), the machine (the GPU, GPU backends, GL renderer, texture upload path), and
 // "run all backends": DPX, DPX-free and CPU side by side as bars with numbers and speedups, or
-// "not available" and why.
+// "not available" and why. A GPU fill is set against its kernel's issue bound (instructions per
+// cell from the SASS report) with the bound that applies, in words.
 #include <imgui.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "dpviz/band_shape.hpp"
 #include "gui/compute.hpp"
 #include "gui/panels.hpp"
+#include "gui/teach_machine_code.hpp"
 #include "gui/ui_scale.hpp"
 
 namespace dpviz::gui {
@@ -40,6 +42,12 @@ void draw_machine(const AppState& s) {
             backend_line("DPX", sys.dpx_available, sys.dpx_note);
             backend_line("DPX-free", sys.dpx_free_available, sys.dpx_free_note);
         }
+        if (sys.gpu_figures.sms > 0) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            text_wrapped("issue bound: %d SMs x 4 schedulers x SM clock x 32 lanes / instructions per cell; clock: %s",
+                         sys.gpu_figures.sms, sys.gpu_figures.clock_source.c_str());
+            ImGui::PopStyleColor();
+        }
         text_wrapped("GL renderer: %s", sys.gl_renderer.c_str());
         text_wrapped("texture upload: %s (%s)", sys.upload_path.c_str(), sys.upload_note.c_str());
         ImGui::TreePop();
@@ -49,7 +57,33 @@ void draw_machine(const AppState& s) {
 // A time as the bar prints it, and back: the ratio is taken of these.
 double printed_ms(double ms) { return std::round(ms * 100.0) / 100.0; }
 
+void disabled_wrapped(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
 }  // namespace
+
+std::string fill_bound_text(const app::SassReport& r, const app::GpuFigures& g, const std::string& kernel,
+                            int64_t cells, int rows, double fill_ms) {
+    const app::KernelBound b = app::kernel_bound(r, kernel, g, cells, fill_ms);
+    const app::BoundVerdict v = app::which_bound({cells, rows, fill_ms, g.sms, g.warps_per_sm});
+    char text[640];
+    if (b.per_cell <= 0)
+        std::snprintf(text, sizeof text, "%s: instructions per cell n/a (the SASS report has no line for it). ",
+                      kernel.c_str());
+    else if (b.bound_cells_per_s <= 0)
+        std::snprintf(text, sizeof text, "%s: %.2f instructions per cell (SASS loop); issue bound n/a (%s). ",
+                      kernel.c_str(), b.per_cell, g.sms > 0 ? "this GPU's SM clock is unknown" : "no GPU figures");
+    else
+        std::snprintf(text, sizeof text,
+                      "%s: %.2f instructions per cell (SASS loop) -> issue bound %.3f TCUPS on this GPU; this fill "
+                      "%.4f TCUPS = %.1f %% of it. ",
+                      kernel.c_str(), b.per_cell, b.bound_cells_per_s / 1e12,
+                      fill_ms > 0 ? double(cells) / (fill_ms * 1e-3) / 1e12 : 0.0, b.fraction * 100);
+    return std::string(text) + "Bound: " + app::bound_name(v.bound) + " (" + v.why + ")";
+}
 
 std::string timing_bar_text(const TimingRow& t, double cpu_ms) {
     const double ms = printed_ms(t.fill_ms + t.traceback_ms), cpu = printed_ms(cpu_ms);
@@ -105,6 +139,9 @@ void draw_timing(AppState& s) {
         text_wrapped("job %.2f ms: fill %.2f, traceback %.2f, pyramid %.2f%s, view prep %.2f", st.total, st.fill,
                      st.traceback, st.pyramid, st.on_device ? " (GPU)" : "", st.prepare);
         ImGui::PopStyleColor();
+        if (const std::string kernel = app::ran_kernel_name(s.result->problem, r); !kernel.empty())
+            disabled_wrapped(fill_bound_text(sass_report(s), s.system.gpu_figures, kernel, r.cells,
+                                             s.result->problem.rows(), r.fill_ms));
         if (!r.fallback.empty()) text_wrapped("note: %s", r.fallback.c_str());
     } else {
         ImGui::TextDisabled("No result yet.");
@@ -134,6 +171,8 @@ void draw_timing(AppState& s) {
                 ImGui::SetTooltip("fill %.3f ms (the kernel, or the CPU's fill), traceback %.3f ms, %lld cells; %s%s%s",
                                   t.fill_ms, t.traceback_ms, static_cast<long long>(t.cells), t.note.c_str(),
                                   why.empty() ? "" : "\n", why.c_str());
+            if (!t.kernel.empty())
+                disabled_wrapped(fill_bound_text(sass_report(s), s.system.gpu_figures, t.kernel, t.cells, t.rows, t.fill_ms));
         } else {
             ImGui::TextDisabled("not available");
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "dpviz/render/heatmap.hpp"
+#include "gpu_model.hpp"
 #include "gui/app_state.hpp"
+#include "sass_report.hpp"
 
 namespace dpviz::gui {
 
@@ -23,6 +25,11 @@ std::string timing_bar_text(const TimingRow& t, double cpu_ms);
 // Why a GPU row of a small matrix (below 2048^2 cells) is slower than the CPU's, when it is (""
 // otherwise): `rows`, the matrix's rows, say how few warps it keeps busy.
 std::string timing_bar_why(const TimingRow& t, double cpu_ms, int rows);
+// A GPU fill against its kernel, in words: the kernel, its instructions per cell (the SASS
+// report's steady-state loop), the issue bound they imply on this GPU, the fill's fraction of it,
+// and which bound applies (gpu_model.hpp: which_bound) and why.
+std::string fill_bound_text(const app::SassReport& r, const app::GpuFigures& g, const std::string& kernel,
+                            int64_t cells, int rows, double fill_ms);
 void draw_export(AppState& s);
 
 struct PanelEntry {

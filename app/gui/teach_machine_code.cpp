@@ -133,9 +133,13 @@ void draw_viterbi_machine(const SassReport& r, const Computed& c) {
 
 }  // namespace
 
-void draw_teach_machine_code(AppState& s) {
+const app::SassReport& sass_report(AppState& s) {
     if (!s.teach.sass) s.teach.sass = std::make_shared<const SassReport>(app::load_default_sass_report(s.assets_dir));
-    const SassReport& r = *s.teach.sass;
+    return *s.teach.sass;
+}
+
+void draw_teach_machine_code(AppState& s) {
+    const SassReport& r = sass_report(s);
     if (!s.result) {
         text_wrapped("No matrix yet: the panel shows the kernels of the algorithm that ran.");
         return;

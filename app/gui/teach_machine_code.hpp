@@ -5,8 +5,13 @@
 #pragma once
 
 #include "gui/app_state.hpp"
+#include "sass_report.hpp"
 
 namespace dpviz::gui {
+
+// The SASS report the teaching views and the timing panel read: loaded on first use, then kept
+// in the state.
+const app::SassReport& sass_report(AppState& s);
 
 void draw_teach_machine_code(AppState& s);
 

@@ -1,5 +1,6 @@
 // The timing panel's bars: the ratio each prints against the CPU matches the times it prints
-// (stubbed timings, the bundled globins' among them), and a GPU row slower than the CPU's says why.
+// (stubbed timings, the bundled globins' among them), and a GPU row slower than the CPU's says why;
+// a GPU fill's line against its kernel's issue bound (a stubbed SASS report and GPU).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,8 +8,10 @@
 #include <random>
 #include <string>
 
+#include "gpu_model.hpp"
 #include "gui/app_state.hpp"
 #include "gui/panels.hpp"
+#include "sass_report.hpp"
 
 namespace dpviz::gui {
 namespace {
@@ -85,6 +88,39 @@ TEST(TimingPanel, EveryStubbedRatioMatchesItsTimes) {
         EXPECT_EQ(timing_bar_why(big, cpu_ms, 20000), "") << "no claim about a big matrix";
         if (HasFailure()) return;
     }
+}
+
+TEST(TimingPanel, AGpuFillAgainstItsIssueBound) {
+    app::SassReport r;
+    r.loops = app::parse_sass_loops("align-affine dpx score   203 instr  12.69 /cell  DPX  48   VIADDMNMX=48\n"
+                                    "align-local dpx matrix   374 instr  23.38 /cell  DPX  24   VIMNMX3=24\n");
+    app::GpuFigures g;
+    g.sms = 132;
+    g.warps_per_sm = 64;
+    g.clock_mhz = 1980;
+    // 65,536^2 in 16.29 ms: 0.2637 TCUPS of a 2.636 TCUPS bound; 512 bands against 8,448 warp slots.
+    const int64_t big = int64_t(65536) * 65536;
+    std::string text = fill_bound_text(r, g, "align-affine dpx score", big, 65536, 16.29);
+    for (const char* part : {"align-affine dpx score: 12.69 instructions per cell", "issue bound 2.636 TCUPS",
+                             "this fill 0.2637 TCUPS = 10.0 % of it", "Bound: the wavefront's ramp", "512 bands"})
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in: " << text;
+    // Twice as fast: twice the fraction, the same bound.
+    text = fill_bound_text(r, g, "align-affine dpx score", big, 65536, 16.29 / 2);
+    EXPECT_NE(text.find("= 20.0 % of it"), std::string::npos) << text;
+    // The globins at level matrix: a launch, whatever the instructions.
+    text = fill_bound_text(r, g, "align-local dpx matrix", 142 * 147, 142, 0.30);
+    EXPECT_NE(text.find("23.38 instructions per cell"), std::string::npos) << text;
+    EXPECT_NE(text.find("Bound: launch overhead"), std::string::npos) << text;
+    // 1,048,576^2: the issue rate.
+    text = fill_bound_text(r, g, "align-affine dpx score", int64_t(1) << 40, 1 << 20, 1200);
+    EXPECT_NE(text.find("Bound: the issue rate"), std::string::npos) << text;
+    // A kernel the report lacks, a GPU without a known clock.
+    text = fill_bound_text(r, g, "align-local dpx picture", big, 65536, 40);
+    EXPECT_NE(text.find("instructions per cell n/a"), std::string::npos) << text;
+    EXPECT_EQ(text.find("TCUPS"), std::string::npos) << text;
+    g.clock_mhz = 0;
+    text = fill_bound_text(r, g, "align-affine dpx score", big, 65536, 16.29);
+    EXPECT_NE(text.find("12.69 instructions per cell (SASS loop); issue bound n/a"), std::string::npos) << text;
 }
 
 }  // namespace
