@@ -29,10 +29,14 @@ inline constexpr int kPublish = 32;      // P: steps between two publications of
 inline constexpr int kBandRows = 32 * kRowsPerLane;
 inline constexpr int kGroupRows = kWarps * kBandRows;
 inline constexpr int kScale = 8;         // H << kScale inside the kernel
-inline constexpr int kKeyBits = 20;      // end-cell key: score << 40 | ~i << 20 | ~j
+inline constexpr int kKeyBits = 21;      // end-cell key: score << 42 | ~i << 21 | ~j
 inline constexpr int kMaxDim = (1 << kKeyBits) - 1;
-// H << 8 plus the DPX-free form's bias of 2^30 must stay a positive float below 0x7f800000.
-inline constexpr int64_t kMaxScore = (int64_t(1) << 21) - 1;
+// H << 8 plus the DPX-free form's bias of 2^30 (and a step's offset, < 2^8) must stay a positive
+// float below 0x7f800000, i.e. H < (0x7f800000 - 2^30) / 2^8 = 4,161,536; the key holds it in its
+// 64 - 2 kKeyBits = 22 bits.
+inline constexpr int64_t kMaxScore = 4'000'000;
+static_assert(kMaxScore < (int64_t(1) << (64 - 2 * kKeyBits)), "the end-cell key holds the score");
+static_assert((kMaxScore << kScale) + 255 + (int64_t(1) << 30) < 0x7f800000, "DPX-free values stay finite floats");
 inline constexpr int kSelOff = 256;      // the target's selectors start kSelOff entries in
 
 // The pair's residue codes mapped onto 0..3 (code[c] = compact code of matrix code c, -1 unused).

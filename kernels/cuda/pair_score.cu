@@ -72,7 +72,7 @@ struct PairDpxOps {
 // DPX-free: what a pre-Hopper GPU executes. ptxas for sm_90 fuses integer add + max into DPX by
 // itself, so the maxima run as FMNMX on bit patterns (cell_ops.hpp's PortableOps trick): every
 // value is carried with a bias of 2^30, a positive float below 0x7f800000, where float order is
-// integer order (pair_score::kMaxScore keeps H << 8 under 2^29).
+// integer order (pair_score::kMaxScore keeps H << 8 + 2^30 below it).
 struct PairPortableOps {
     static constexpr int kZero = 1 << 30;
     static __device__ __forceinline__ int fmax_i(int a, int b) {

@@ -107,7 +107,7 @@ void check_against_reference(const Config& c, int m, int n, uint32_t seed, std::
 }
 
 // DPVIZ_GPU_TEST_QUICK=1 (the compute-sanitizer runs): a few shapes only.
-bool quick() { return std::getenv("DPVIZ_GPU_TEST_QUICK") != nullptr; }
+using test::quick;
 
 const std::vector<std::pair<int, int>> kQuickShapes = {{1, 1}, {33, 65}, {130, 66}};
 const std::vector<std::pair<int, int>> kSmallShapes = {

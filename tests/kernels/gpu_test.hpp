@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "dpviz/device_view.hpp"
 #include "gpu_dispatch.hpp"
 
@@ -15,3 +17,8 @@
     do {                                                                            \
         if (!::dpviz::device_view_available()) GTEST_SKIP() << "no usable CUDA device"; \
     } while (0)
+
+namespace dpviz::test {
+// DPVIZ_GPU_TEST_QUICK set (the sanitizer runs): the long cases skip or shrink.
+inline bool quick() { return std::getenv("DPVIZ_GPU_TEST_QUICK") != nullptr; }
+}  // namespace dpviz::test

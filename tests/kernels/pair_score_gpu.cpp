@@ -10,6 +10,7 @@
 
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
+#include "gpu_test.hpp"
 #include "kernels/result_compare.hpp"
 #include "pair_score_plan.hpp"
 
@@ -48,11 +49,6 @@ void check(const Problem& p, const std::string& what) {
     }
 }
 
-#define DPVIZ_REQUIRE_GPU()                                         \
-    do {                                                            \
-        if (!gpu_usable()) GTEST_SKIP() << "no usable CUDA device"; \
-    } while (0)
-
 }  // namespace
 
 TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
@@ -77,6 +73,26 @@ TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
         check(*p, what.str());
         if (HasFatalFailure()) return;
     }
+}
+
+TEST(PairScoreGpu, MillionSquaredNearlyIdenticalPairMatchesTheCpu) {
+    DPVIZ_REQUIRE_GPU();
+    if (test::quick()) GTEST_SKIP() << "quick run";
+    // 1,048,576^2, match 3 and 1 % substitutions: a best score past 2^21 ending past row and
+    // column 2^20, the widths the end-cell key was widened for.
+    std::mt19937 g(20);
+    const int n = 1 << 20;
+    const std::string q = random_text(g, n, "ACGT");
+    std::string t = q;
+    for (char& c : t)
+        if (g() % 100 == 0) c = "ACGT"[g() % 4];
+    ScoringOptions s;
+    s.match = 3;
+    s.mismatch = -2;
+    s.gaps = {3, 3};
+    auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+    ASSERT_TRUE(p) << p.error().message;
+    check(*p, "1048576^2");
 }
 
 TEST(PairScoreGpu, TiesAsymmetricScoresAndNoPositiveCell) {

@@ -55,13 +55,22 @@ TEST(PairScorePlan, RefusesScoresOutsideAByteAndBestScoresPastTheBound) {
     s.match = 2;
     s.mismatch = -129;
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", s), OutputLevel::score));
-    // min(M, N) * best score must stay under kMaxScore: 17,000 * 127 > 2^21.
+    // min(M, N) * best score must stay under kMaxScore: just past it with 127, just under with 126.
     s.mismatch = -1;
     s.match = 127;
-    const std::string a(17000, 'A');
+    const std::string a(size_t(pair_score::kMaxScore / 127 + 1), 'A');
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, a, a, s), OutputLevel::score));
-    s.match = 100;  // 17,000 * 100 < 2^21
+    s.match = 126;
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, a, a, s), OutputLevel::score));
+}
+
+TEST(PairScorePlan, TakesPairsUpToTwoToTheTwentyFirstResidues) {
+    // 1,048,576^2 with match 2 (the scan's largest square) fits the end-cell key and the score
+    // bound; a side of 2^21 residues does not.
+    const ScoringOptions s = dna_linear();
+    const std::string mega(size_t(1) << 20, 'A'), two_mega(size_t(1) << 21, 'C');
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, mega, mega, s), OutputLevel::score));
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", two_mega, s), OutputLevel::score));
 }
 
 TEST(PairScorePlan, CompactCodesNumberTheCodesInOrderOfFirstUse) {

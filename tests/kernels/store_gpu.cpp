@@ -67,7 +67,7 @@ Expected<Problem> make(const Config& c, int m, int n, uint32_t seed) {
 }
 
 // DPVIZ_GPU_TEST_QUICK=1 (the compute-sanitizer runs): one shape, one spacing, one block.
-bool quick() { return std::getenv("DPVIZ_GPU_TEST_QUICK") != nullptr; }
+using test::quick;
 
 const std::vector<std::pair<int, int>> kAllShapes = {{700, 900}, {1030, 515}, {300, 2100}, {1025, 1024}};
 std::vector<std::pair<int, int>> shapes() {

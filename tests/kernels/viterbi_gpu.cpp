@@ -29,7 +29,7 @@ constexpr OutputLevel kLevels[] = {OutputLevel::score, OutputLevel::path, Output
 constexpr Backend kGpuBackends[] = {Backend::cuda, Backend::cuda_portable};
 
 // DPVIZ_GPU_TEST_QUICK=1 (the compute-sanitizer runs): small models and short sequences only.
-bool quick() { return std::getenv("DPVIZ_GPU_TEST_QUICK") != nullptr; }
+using test::quick;
 
 Hmm model(std::string name, std::vector<std::string> states, std::string alphabet, std::vector<double> start,
           std::vector<double> transition, std::vector<double> emission) {
