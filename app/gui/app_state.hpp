@@ -182,6 +182,32 @@ struct TimingRow {
     double gcups() const { return fill_ms + traceback_ms > 0 ? double(cells) / ((fill_ms + traceback_ms) * 1e6) : 0.0; }
 };
 
+// "GCUPS vs size" in the timing panel (gcups_scan.hpp): one backend's series of square fills at
+// score level, each point the medians of a few runs.
+struct GcupsPoint {
+    int side = 0;        // side x side cells
+    int runs = 0;
+    double fill_ms = 0;  // median fill: the kernel's events (GPU) or the CPU's fill
+    double wall_ms = 0;  // median of the whole align() call: uploads, launches, copies included
+    double gcups(bool whole_call) const {
+        const double ms = whole_call ? wall_ms : fill_ms;
+        return ms > 0 ? double(side) * side / (ms * 1e6) : 0.0;
+    }
+};
+struct GcupsSeries {
+    BackendChoice backend = BackendChoice::cpu;
+    bool available = false;
+    std::string note;    // why not available, or why the series stopped where it did
+    std::string kernel;  // the GPU kernel of its last point ("" on the CPU)
+    std::vector<GcupsPoint> points;
+};
+struct GcupsPlot {
+    std::vector<GcupsSeries> series;  // the last run's: DPX, DPX-free, CPU
+    std::string what;                 // what it filled: algorithm, scoring, letters
+    int first_side = 128, last_side = 65536;  // tests shorten the run
+    bool whole_call = true;           // plot the whole call's time (else the fill's)
+};
+
 enum class ExportKind { matrix_png, window_png, alignment_text, path_csv };
 struct ExportRequest {
     ExportKind kind = ExportKind::matrix_png;
@@ -199,6 +225,7 @@ struct Requests {
     bool compute = false;
     bool cancel = false;
     bool run_all_backends = false;
+    bool gcups_scan = false;  // "GCUPS vs size"
     std::optional<ExportRequest> export_file;
     std::vector<std::string> dropped_files;  // dropped on the window (GLFW callback)
     bool quit = false;
@@ -245,6 +272,7 @@ struct AppState {
     std::string error;                     // last job's error (one line), shown until the next result
     std::string notice;                    // one line from start-up (a session file that was ignored), until dismissed
     std::vector<TimingRow> timings;        // last "run all backends"
+    GcupsPlot gcups;                       // last "GCUPS vs size"
     std::vector<std::string> recent_files;  // newest first
     ExportSettings export_settings;
     std::string export_message;            // where the last export went, or why it failed

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cli_common.hpp"
+#include "gui/gcups_scan.hpp"
 #include "hmm_file.hpp"
 #include "input.hpp"
 #include "matrix_file.hpp"
@@ -675,6 +676,16 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
     out.cells = int64_t(problem->rows()) * problem->cols();
     if (ctx.cancelled()) return out;
 
+    if (req.kind == JobRequest::Kind::gcups_scan) {
+        if (problem->algo == Algorithm::viterbi) {
+            out.error = usage_error("GCUPS vs size fills squares: a Viterbi trellis's rows are the model's states");
+            return out;
+        }
+        out.gcups = run_gcups_scan(req, *problem, ctx, &out.gcups_what);
+        out.wall_ms = ms_since(t0);
+        out.cells = 0;  // not the shown inputs' throughput
+        return out;
+    }
     if (req.kind == JobRequest::Kind::all_backends) {
         // Path level: what an alignment costs without keeping the matrices for display.
         for (const BackendChoice b : {BackendChoice::dpx, BackendChoice::dpx_free, BackendChoice::cpu}) {

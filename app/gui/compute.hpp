@@ -11,7 +11,8 @@
 //                 into B x B blocks (dpviz/store.hpp); the view draws the overview, and any
 //                 window (zoomed in, tables, tooltips) is recomputed exactly from the checkpoints.
 // Any of them offers the landscape layer, built on a thread of its own when first shown.
-// Also "run all backends" for the timing panel and the start-up probe of the GPU backends.
+// Also "run all backends" and "GCUPS vs size" (gcups_scan.hpp) for the timing panel and the
+// start-up probe of the GPU backends.
 #pragma once
 
 #include <atomic>
@@ -215,12 +216,13 @@ StoreDraw store_draw(const Computed& c, const render::TexelRequest& want, bool w
 void set_store_window_ready_hook(void (*hook)());
 
 struct JobRequest {
-    enum class Kind { align, all_backends } kind = Kind::align;
+    enum class Kind { align, all_backends, gcups_scan } kind = Kind::align;
     InputSide query, target;
     Parameters params;
     EngineSettings engine;     // threads, DTW scale, the store's threshold
     bool device_view = false;  // the texture takes the interop path: keep the matrices on the GPU
     render::HeatmapOptions colors;  // the view's colormap choice: the job builds H's colour table
+    int gcups_first_side = 128, gcups_last_side = 65536;  // gcups_scan: the squares' sides
 };
 
 struct JobOutcome {
@@ -229,6 +231,8 @@ struct JobOutcome {
     std::optional<Error> error;
     std::vector<std::string> query_records, target_records;  // record names of file inputs
     std::vector<TimingRow> timings;                          // all_backends
+    std::vector<GcupsSeries> gcups;                          // gcups_scan
+    std::string gcups_what;                                  // gcups_scan: what it filled
     double wall_ms = 0.0;
     int64_t cells = 0;
 };

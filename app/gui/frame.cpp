@@ -157,6 +157,11 @@ void apply_outcome(AppState& s, uint64_t id, JobOutcome&& out) {
     if (out.cells > 0 && out.wall_ms > 0) s.job.ns_per_cell = std::max(out.wall_ms * 1e6 / double(out.cells), 0.1);
     if (s.query.source == InputSource::file) remember_file(s, s.query.path);
     if (s.target.source == InputSource::file) remember_file(s, s.target.path);
+    if (out.kind == JobRequest::Kind::gcups_scan) {  // not a result either
+        s.gcups.series = std::move(out.gcups);
+        s.gcups.what = std::move(out.gcups_what);
+        return;
+    }
     if (out.kind == JobRequest::Kind::all_backends) {
         // Timings are not a result: the error line of a refused alignment stays with the older
         // result still shown (a DTW band too narrow, then Run all: the matrix is not the DTW one).
@@ -186,7 +191,7 @@ void process_requests(AppState& s, Worker& worker) {
     apply_dropped_files(s);
     if (rq.cancel) {
         worker.cancel();
-        rq.compute = rq.run_all_backends = false;
+        rq.compute = rq.run_all_backends = rq.gcups_scan = false;
         rq.cancel = false;
         s.error = "cancelled";
     }
@@ -202,6 +207,17 @@ void process_requests(AppState& s, Worker& worker) {
         if (!s.job.busy) {
             s.job.submitted = worker.submit(make_job_request(s, JobRequest::Kind::all_backends));
             rq.run_all_backends = false;
+        }
+    }
+    // "GCUPS vs size" likewise.
+    if (rq.gcups_scan && !rq.compute && !rq.run_all_backends) {
+        collect_outcome(s, worker);
+        if (!s.job.busy) {
+            JobRequest r = make_job_request(s, JobRequest::Kind::gcups_scan);
+            r.gcups_first_side = s.gcups.first_side;
+            r.gcups_last_side = s.gcups.last_side;
+            s.job.submitted = worker.submit(std::move(r));
+            rq.gcups_scan = false;
         }
     }
     if (rq.export_file && rq.export_file->kind != ExportKind::window_png) {
@@ -240,6 +256,7 @@ std::string pending_work(const AppState& s, bool want_timings) {
     if (s.job.busy) return running_job(s);
     if (s.requests.compute) return "a requested computation to be submitted";
     if (s.requests.run_all_backends) return "the run of all backends to be submitted";
+    if (s.requests.gcups_scan) return "the GCUPS vs size run to be submitted";
     if (want_timings && s.timings.empty() && s.error.empty())
         return "the timings of all backends (none is running or requested)";
     if (!s.result) return s.error.empty() ? "a first result (none is running or requested)" : "";

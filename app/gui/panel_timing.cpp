@@ -12,6 +12,7 @@
 
 #include "dpviz/band_shape.hpp"
 #include "gui/compute.hpp"
+#include "gui/gcups_scan.hpp"
 #include "gui/panels.hpp"
 #include "gui/teach_machine_code.hpp"
 #include "gui/ui_scale.hpp"
@@ -61,6 +62,115 @@ void disabled_wrapped(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     text_wrapped("%s", text.c_str());
     ImGui::PopStyleColor();
+}
+
+ImU32 series_color(BackendChoice b) {
+    switch (b) {
+        case BackendChoice::dpx: return IM_COL32(255, 158, 38, 255);      // the machine-code panel's DPX orange
+        case BackendChoice::dpx_free: return IM_COL32(90, 170, 255, 255);
+        default: return IM_COL32(140, 220, 120, 255);
+    }
+}
+
+std::string side_label(int side) { return side >= 1024 ? std::to_string(side / 1024) + "k" : std::to_string(side); }
+
+// GCUPS against the side of the square, both axes logarithmic; a legend and, on hover, the
+// values at the nearest size.
+void draw_gcups_axes_and_series(const GcupsPlot& g) {
+    const float h = 14.0f * ImGui::GetTextLineHeight();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float w = std::max(ImGui::GetContentRegionAvail().x, 100.0f);
+    ImGui::InvisibleButton("gcups_plot", ImVec2(w, h));
+    const bool hovered = ImGui::IsItemHovered();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float pad_l = ImGui::CalcTextSize("0.001").x + 6, pad_b = ImGui::GetTextLineHeight() + 4;
+    const float left = origin.x + pad_l, right = origin.x + w - 8, top = origin.y + 4, bottom = origin.y + h - pad_b;
+    const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border), label = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const GcupsAxes a = gcups_axes(g.series, g.first_side, g.last_side, g.whole_call);
+    dl->AddRect(ImVec2(left, top), ImVec2(right, bottom), grid);
+    for (int d = int(a.y0); d <= int(a.y1); ++d) {
+        const PlotXY p = gcups_plot_xy(a, left, top, right, bottom, g.first_side, std::pow(10.0, d));
+        dl->AddLine(ImVec2(left, p.y), ImVec2(right, p.y), grid);
+        char text[16];
+        std::snprintf(text, sizeof text, "%.*f", d < 0 ? -d : 0, std::pow(10.0, d));
+        dl->AddText(ImVec2(origin.x, p.y - ImGui::GetTextLineHeight() / 2), label, text);
+    }
+    const std::vector<int> sides = gcups_scan_sizes(g.first_side, g.last_side);
+    for (const int side : sides) {
+        const PlotXY p = gcups_plot_xy(a, left, top, right, bottom, side, 1.0);
+        dl->AddLine(ImVec2(p.x, top), ImVec2(p.x, bottom), grid);
+        const std::string t = side_label(side);
+        dl->AddText(ImVec2(p.x - ImGui::CalcTextSize(t.c_str()).x / 2, bottom + 2), label, t.c_str());
+    }
+    float legend_y = top + 2;
+    for (const GcupsSeries& s : g.series) {
+        const ImU32 c = series_color(s.backend);
+        std::vector<ImVec2> line;
+        for (const GcupsPoint& pt : s.points) {
+            const PlotXY p = gcups_plot_xy(a, left, top, right, bottom, pt.side, pt.gcups(g.whole_call));
+            line.emplace_back(p.x, p.y);
+            dl->AddCircleFilled(line.back(), 3.0f, c);
+        }
+        if (line.size() > 1) dl->AddPolyline(line.data(), int(line.size()), c, 0, 2.0f);
+        const std::string name = std::string(backend_choice_label(s.backend)) + (s.available ? "" : " (not available)");
+        dl->AddLine(ImVec2(left + 6, legend_y + 7), ImVec2(left + 22, legend_y + 7), c, 2.0f);
+        dl->AddText(ImVec2(left + 26, legend_y), s.available ? ImGui::GetColorU32(ImGuiCol_Text) : label, name.c_str());
+        legend_y += ImGui::GetTextLineHeight();
+    }
+    if (hovered && !sides.empty()) {
+        // The nearest size under the mouse, and every series' value there.
+        const float mx = ImGui::GetIO().MousePos.x;
+        int nearest = sides.front();
+        float best = INFINITY;
+        for (const int side : sides)
+            if (const float d = std::fabs(gcups_plot_xy(a, left, top, right, bottom, side, 1.0).x - mx); d < best) {
+                best = d;
+                nearest = side;
+            }
+        std::string tip = std::to_string(nearest) + "^2";
+        for (const GcupsSeries& s : g.series)
+            for (const GcupsPoint& pt : s.points)
+                if (pt.side == nearest) {
+                    char line[160];
+                    std::snprintf(line, sizeof line, "\n%s: %.3f GCUPS (call %.3f ms, fill %.3f ms, median of %d)",
+                                  backend_choice_label(s.backend), pt.gcups(g.whole_call), pt.wall_ms, pt.fill_ms, pt.runs);
+                    tip += line;
+                }
+        ImGui::SetTooltip("%s", tip.c_str());
+    }
+}
+
+void draw_gcups_plot(AppState& s) {
+    const bool busy = s.job.busy, viterbi = s.result && s.result->problem.algo == Algorithm::viterbi;
+    const bool scanning = busy && s.job.stage.rfind("GCUPS vs size", 0) == 0;
+    if (busy || !s.result || viterbi) ImGui::BeginDisabled();
+    if (ImGui::Button("GCUPS vs size")) s.requests.gcups_scan = true;
+    if (busy || !s.result || viterbi) ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (scanning) {
+        if (ImGui::SmallButton("Cancel##gcups")) s.requests.cancel = true;
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", s.job.stage.c_str());
+    } else {
+        if (viterbi) ImGui::TextDisabled("not for Viterbi (its rows are the model's states)");
+        else ImGui::TextDisabled("squares %d^2 to %d^2, score level, each backend", s.gcups.first_side, s.gcups.last_side);
+    }
+    if (s.gcups.series.empty()) return;
+    disabled_wrapped(s.gcups.what);
+    ImGui::Checkbox("whole call (uploads, launches, copies)", &s.gcups.whole_call);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("on: the time of the whole align() call; off: the fill alone (the kernel's events on a GPU)");
+    draw_gcups_axes_and_series(s.gcups);
+    for (const GcupsSeries& g : s.gcups.series) {
+        std::string line = std::string(backend_choice_label(g.backend)) + ": ";
+        if (!g.available) line += "not available (" + g.note + ")";
+        else {
+            line += std::to_string(g.points.size()) + " point" + (g.points.size() == 1 ? "" : "s");
+            if (!g.kernel.empty()) line += ", kernel " + g.kernel;
+            if (!g.note.empty()) line += "; " + g.note;
+        }
+        disabled_wrapped(line);
+    }
 }
 
 }  // namespace
@@ -182,6 +292,8 @@ void draw_timing(AppState& s) {
         }
         ImGui::PopID();
     }
+    ImGui::Separator();
+    draw_gcups_plot(s);
     ImGui::Separator();
     draw_machine(s);
 }

@@ -1,6 +1,7 @@
 // The timing panel's bars: the ratio each prints against the CPU matches the times it prints
 // (stubbed timings, the bundled globins' among them), and a GPU row slower than the CPU's says why;
-// a GPU fill's line against its kernel's issue bound (a stubbed SASS report and GPU).
+// a GPU fill's line against its kernel's issue bound (a stubbed SASS report and GPU); "GCUPS vs
+// size": its sizes, stop rule and axes, and a headless run (and a cancelled one) on the worker.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +11,9 @@
 
 #include "gpu_model.hpp"
 #include "gui/app_state.hpp"
+#include "gui/gcups_scan.hpp"
 #include "gui/panels.hpp"
+#include "gui_test_util.hpp"
 #include "sass_report.hpp"
 
 namespace dpviz::gui {
@@ -121,6 +124,106 @@ TEST(TimingPanel, AGpuFillAgainstItsIssueBound) {
     g.clock_mhz = 0;
     text = fill_bound_text(r, g, "align-affine dpx score", big, 65536, 16.29);
     EXPECT_NE(text.find("12.69 instructions per cell (SASS loop); issue bound n/a"), std::string::npos) << text;
+}
+
+TEST(GcupsVsSize, SizesStopRuleAndAxes) {
+    const std::vector<int> sizes = gcups_scan_sizes(128, 65536);
+    ASSERT_EQ(sizes.size(), 10u);
+    EXPECT_EQ(sizes.front(), 128);
+    EXPECT_EQ(sizes.back(), 65536);
+    for (size_t k = 1; k < sizes.size(); ++k) EXPECT_EQ(sizes[k], 2 * sizes[k - 1]);
+    EXPECT_EQ(gcups_scan_sizes(128, 300), (std::vector<int>{128, 256}));
+    EXPECT_TRUE(gcups_scan_sizes(512, 256).empty());
+
+    const GcupsScanRule rule;  // 3 runs, 2 s
+    EXPECT_TRUE(gcups_another_run(rule, {}));
+    EXPECT_TRUE(gcups_another_run(rule, {100, 100}));
+    EXPECT_FALSE(gcups_another_run(rule, {100, 100, 100}));
+    EXPECT_FALSE(gcups_another_run(rule, {2500}));  // one 2.5 s run is the point
+    EXPECT_TRUE(gcups_series_goes_on(rule, {600, 600, 600}));
+    EXPECT_FALSE(gcups_series_goes_on(rule, {1500, 600}));
+    EXPECT_FALSE(gcups_series_goes_on(rule, {2500}));
+
+    // Points from 0.05 to 300 GCUPS: the decades 10^-2 .. 10^3.
+    std::vector<GcupsSeries> series(2);
+    series[0].points = {{128, 3, 0.1, 128.0 * 128 / 0.05 / 1e6}, {65536, 1, 10, 65536.0 * 65536 / 300 / 1e6}};
+    series[1].points = {{1024, 3, 1, 1024.0 * 1024 / 2 / 1e6}};
+    EXPECT_NEAR(series[0].points[0].gcups(true), 0.05, 1e-12);
+    const GcupsAxes a = gcups_axes(series, 128, 65536, true);
+    EXPECT_EQ(a.x0, 7);
+    EXPECT_EQ(a.x1, 16);
+    EXPECT_EQ(a.y0, -2);
+    EXPECT_EQ(a.y1, 3);
+    // The corners and the middle of a 100 x 50 rectangle at (10, 20).
+    PlotXY p = gcups_plot_xy(a, 10, 20, 110, 70, 128, 0.01);
+    EXPECT_FLOAT_EQ(p.x, 10);
+    EXPECT_FLOAT_EQ(p.y, 70);
+    p = gcups_plot_xy(a, 10, 20, 110, 70, 65536, 1000);
+    EXPECT_FLOAT_EQ(p.x, 110);
+    EXPECT_FLOAT_EQ(p.y, 20);
+    p = gcups_plot_xy(a, 10, 20, 110, 70, 2048, 1);  // log2 11 of 7..16, 10^0 of 10^-2..10^3
+    EXPECT_NEAR(p.x, 10 + 100.0 * 4 / 9, 1e-4);
+    EXPECT_NEAR(p.y, 70 - 50.0 * 2 / 5, 1e-4);
+    // The fill's time instead of the call's: other values, other decades.
+    EXPECT_EQ(gcups_axes(series, 128, 65536, false).y0, -1);  // 0.16 GCUPS the lowest
+    // No points: a decade either side of 1 GCUPS.
+    const GcupsAxes none = gcups_axes({}, 128, 65536, true);
+    EXPECT_EQ(none.y0, -1);
+    EXPECT_EQ(none.y1, 1);
+}
+
+TEST(GcupsVsSize, RunsOnTheWorkerAndDraws) {
+    using namespace testing;
+    HeadlessImGui ui;
+    AppState s = fresh_state();
+    load_example(s, Example::dna_repeat_inversion);
+    Worker w(run_job);
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
+    const uint64_t shown = s.result->id;
+    s.gcups.last_side = 512;  // 128, 256, 512: a short run
+    activate(widget_id("Timing", {"GCUPS vs size"}));
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.gcups.series.empty() && !s.job.busy; }, 120)) << s.error;
+    for (int k = 0; k < 3; ++k) ui.frame(s, &w);  // the plot drawn
+    ASSERT_EQ(s.gcups.series.size(), 3u);
+    EXPECT_EQ(s.gcups.series[0].backend, BackendChoice::dpx);
+    EXPECT_EQ(s.gcups.series[1].backend, BackendChoice::dpx_free);
+    const GcupsSeries& cpu = s.gcups.series[2];
+    EXPECT_EQ(cpu.backend, BackendChoice::cpu);
+    ASSERT_TRUE(cpu.available) << cpu.note;
+    ASSERT_EQ(cpu.points.size(), 3u) << cpu.note;
+    for (size_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(cpu.points[k].side, 128 << k);
+        EXPECT_EQ(cpu.points[k].runs, 3);
+        EXPECT_GT(cpu.points[k].gcups(true), 0.0);
+        EXPECT_GT(cpu.points[k].gcups(false), 0.0);
+    }
+    EXPECT_EQ(cpu.kernel, "");
+    for (const GcupsSeries& g : s.gcups.series)
+        if (!g.available) EXPECT_FALSE(g.note.empty()) << backend_choice_label(g.backend);
+    if (gpu_description().rfind("not available", 0) == 0) {
+        EXPECT_FALSE(s.gcups.series[0].available);
+        EXPECT_FALSE(s.gcups.series[1].available);
+    }
+    EXPECT_NE(s.gcups.what.find(std::string(algorithm_name(s.params.algo))), std::string::npos) << s.gcups.what;
+    EXPECT_NE(s.gcups.what.find("NUC.4.4"), std::string::npos) << s.gcups.what;
+    // The run was no result: the shown matrix is the example's.
+    EXPECT_EQ(s.result->id, shown);
+}
+
+TEST(GcupsVsSize, ACancelledRunLeavesNoSeries) {
+    using namespace testing;
+    HeadlessImGui ui;
+    AppState s = fresh_state();
+    load_example(s, Example::dna_repeat_inversion);
+    Worker w(run_job);
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
+    s.requests.gcups_scan = true;  // the whole run, 128^2 to 65,536^2
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.job.stage.rfind("GCUPS vs size", 0) == 0; })) << s.job.stage;
+    s.requests.cancel = true;
+    ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy; }, 60)) << s.job.stage;
+    for (int k = 0; k < 3; ++k) ui.frame(s, &w);
+    EXPECT_TRUE(s.gcups.series.empty());
+    EXPECT_EQ(s.error, "cancelled");
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+// "GCUPS vs size" in the timing panel: seeded random pairs over the current inputs' letters (or
+// values, for DTW), with the current algorithm and scoring, filled at score level as squares of
+// 128 to 65,536 on DPX, DPX-free and the CPU, each point the median of a few runs; a backend's
+// series stops after a point that took more than ~2 s. The job runs on the GUI's worker (cancel
+// and supersede as any job); the size list, the stop rule and the plot's axes are pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gui/app_state.hpp"
+#include "gui/compute.hpp"
+
+namespace dpviz::gui {
+
+// The squares' sides: first, 2 first, ... up to last (powers of two when first is one).
+std::vector<int> gcups_scan_sizes(int first, int last);
+
+struct GcupsScanRule {
+    int repeats = 3;               // runs per point (the median is plotted)
+    double point_limit_ms = 2000;  // a point whose runs took longer ends its series
+};
+// Whether a point whose runs so far took `run_ms` gets another run: fewer than `repeats`, and
+// not past the limit already (a 4 s fill is not run three times).
+bool gcups_another_run(const GcupsScanRule& rule, const std::vector<double>& run_ms);
+// Whether the series goes on to the next (4x bigger) point after one whose runs took `run_ms`.
+bool gcups_series_goes_on(const GcupsScanRule& rule, const std::vector<double>& run_ms);
+
+// The plot's axes: log2 of the side from first to last, log10 of GCUPS over whole decades that
+// hold every point (one decade around 1 GCUPS when there are none).
+struct GcupsAxes {
+    double x0 = 7, x1 = 16;  // log2(side)
+    double y0 = -1, y1 = 1;  // log10(GCUPS)
+};
+GcupsAxes gcups_axes(const std::vector<GcupsSeries>& series, int first_side, int last_side, bool whole_call);
+// A point's place in the plot rectangle [left, right] x [top, bottom] (screen y grows down).
+struct PlotXY {
+    float x = 0, y = 0;
+};
+PlotXY gcups_plot_xy(const GcupsAxes& a, float left, float top, float right, float bottom, int side, double gcups);
+
+// The worker's job: the series for `current` (the problem the request's inputs make, built by the
+// caller); `what` says what was filled. Returns early (series cut short) when cancelled.
+std::vector<GcupsSeries> run_gcups_scan(const JobRequest& req, const Problem& current, JobContext& ctx,
+                                        std::string* what);
+
+}  // namespace dpviz::gui
