@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile scale chain sweep]...
 # BIN=DIR: take dpviz, dpviz_gpu_tests and dpviz_gpu_bench built on the development machine (in DIR,
 # gzipped or not) instead of the build step.
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
@@ -26,7 +26,7 @@ if [[ "$STEPS" == *" prepare "* ]]; then  # on the development machine: fill .de
     cp -r /usr/src/googletest "$CARRY/" 2>/dev/null
     cp /usr/include/stb/*.h "$CARRY/stb/include/stb/" && cp /usr/lib/x86_64-linux-gnu/libstb.a "$CARRY/stb/lib/"
     printf 'prefix=@PREFIX@\nlibdir=${prefix}/lib\nincludedir=${prefix}/include/stb\n\nName: stb\nDescription: stb\nVersion: 0.0\nLibs: -L${libdir} -lstb\nCflags: -I${includedir}\n' > "$CARRY/stb/stb.pc.in"
-    for f in alignment edit lcs dtw; do
+    for f in alignment edit lcs dtw pair_score; do
         nvcc -std=c++20 -O3 -arch=sm_80 -Ikernels/include -Ikernels/common -Ikernels/cuda -cubin \
             kernels/cuda/$f.cu -o "$CARRY/sm80/$f.cubin" &
     done
@@ -64,6 +64,7 @@ if [ -n "${BIN:-}" ]; then
     for z in "$BIN"/*.gz; do [ -f "$z" ] && gunzip -f "$z"; done
     chmod +x "$BIN"/* 2>/dev/null
     TESTS=$BIN/dpviz_gpu_tests BENCH=$BIN/dpviz_gpu_bench CLI=$BIN/dpviz
+    LIB=$BIN/dpviz  # the SASS step reads the kernels from the executable
     note "binaries: built on the development machine ($BIN)"
 fi
 if want build; then
@@ -248,13 +249,73 @@ if want profile; then
     note "ncu: rc=$? $(grep -E 'Issued Warp Per Scheduler|Stall|No Eligible' "$OUT/ncu.txt" | head -4 | tr -s ' ' | tr '\n' ';')"
 fi
 
-cp "$OUT/bench.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$FINAL/" 2>/dev/null
+if want scale; then
+    # Where a big fill's time goes: the profiler on one DPX fill of 262,144^2 (the one-pair kernel:
+    # local linear; the band kernel: edit and local affine), then the 1,048,576^2 score fills.
+    for c in "local linear score" "edit score" "local affine score"; do
+        echo "=== $c 262144^2" >> "$OUT/ncu_scale.txt"
+        timeout "${PROFILE_TIMEOUT:-150}" ncu --clock-control none -k regex:"pair_score_fill|band_fill" -c 1 \
+            --section SpeedOfLight --section SchedulerStats --section WarpStateStats --section Occupancy \
+            --section LaunchStats --section ComputeWorkloadAnalysis --section InstructionStats \
+            "$BENCH" 262144 1 "$c" >> "$OUT/ncu_scale.txt" 2>&1
+        note "ncu $c 262144^2: rc=$? $(grep -E 'Issued Warp Per Scheduler|No Eligible|Achieved Active Warps' "$OUT/ncu_scale.txt" | tail -3 | tr -s ' ' | tr '\n' ';')"
+    done
+    for c in "local linear score" "local affine score" "edit score" "dtw abs score"; do
+        timeout 200 "$BENCH" 1048576 3 "$c" >> "$OUT/scale.txt" 2>&1
+    done
+    note "1,048,576^2 score fills: rc=$?"
+fi
+
+if want chain; then
+    # The one-pair kernel's critical path at 1,048,576 columns: one group (512 rows: the lone
+    # step), one block per SM (132 groups), one wave at 5 blocks per SM (660 groups); then the
+    # square with 1 to 5 blocks per SM; and where its warps stall (sampled, per SASS line).
+    for m in 512 67584 337920; do timeout 120 "$BENCH" 1048576 3 "local linear score" $m >> "$OUT/chain.txt" 2>&1; done
+    for k in 1 2 3 4 5; do
+        echo "DPVIZ_PAIR_BLOCKS_PER_SM=$k" >> "$OUT/chain.txt"
+        DPVIZ_PAIR_BLOCKS_PER_SM=$k timeout 120 "$BENCH" 1048576 3 "local linear score" >> "$OUT/chain.txt" 2>&1
+    done
+    note "chain: rc=$?"
+    timeout "${PROFILE_TIMEOUT:-200}" ncu --clock-control none -k regex:pair_score_fill -c 1 --section WarpStateStats \
+        --section SourceCounters --section SchedulerStats --page source --print-source sass --csv \
+        "$BENCH" 1048576 1 "local linear score" > "$OUT/ncu_source.csv" 2>&1
+    note "ncu source 1048576^2: rc=$? $(wc -l < "$OUT/ncu_source.csv") lines"
+fi
+
+if want sweep; then
+    # Blocks per SM of the persistent fills against size (median of 5; 3 at 1,048,576^2): the
+    # one-pair kernel (local linear) and the band kernel (edit, local affine, DTW).
+    for n in 65536 262144 1048576; do
+        reps=5; [ "$n" = 1048576 ] && reps=3
+        for k in 1 2 3 4 5; do
+            echo "pair k=$k" >> "$OUT/sweep.txt"
+            DPVIZ_PAIR_BLOCKS_PER_SM=$k timeout 100 "$BENCH" $n $reps "local linear score" >> "$OUT/sweep.txt" 2>&1
+        done
+        for k in 2 3 4 5; do
+            echo "band k=$k" >> "$OUT/sweep.txt"
+            for c in "edit score" "local affine score" "dtw abs score"; do
+                DPVIZ_BAND_BLOCKS_PER_SM=$k timeout 100 "$BENCH" $n $reps "$c" >> "$OUT/sweep.txt" 2>&1
+            done
+        done
+    done
+    note "sweep: rc=$?"
+    # Where the time goes when every SM is busy: the one-pair kernel at 2 blocks per SM over 264
+    # groups (135,168 x 1,048,576; 15 % ramp): stall reasons per issued instruction and pipe use.
+    DPVIZ_PAIR_BLOCKS_PER_SM=2 timeout 200 ncu --clock-control none -k regex:pair_score_fill -c 1 \
+        --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active,regex:sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.per_cycle_active" \
+        "$BENCH" 1048576 1 "local linear score" 135168 > "$OUT/ncu_saturated.txt" 2>&1
+    note "ncu saturated: rc=$?"
+fi
+
+cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"
 cat "$SUMMARY"
 [ -f "$OUT/bench.txt" ] && cat "$OUT/bench.txt"
 [ -f "$OUT/epilogue.txt" ] && cat "$OUT/epilogue.txt"
+[ -f "$OUT/scale.txt" ] && cat "$OUT/scale.txt"
+[ -f "$OUT/chain.txt" ] && cat "$OUT/chain.txt"
 [ -f "$OUT/diag.txt" ] && cat "$OUT/diag.txt"
 [ -f "$OUT/literature.txt" ] && cat "$OUT/literature.txt"
 [ -f "$OUT/sass_hot_sm90.txt" ] && grep -E "local (dpx|dpx-free) (score|path)|^edit|^dtw(-noband)? (dpx|dpx-free) score" "$OUT/sass_hot_sm90.txt"

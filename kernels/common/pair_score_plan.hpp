@@ -84,6 +84,33 @@ inline bool applies(const Problem& p, OutputLevel level) {
 // skew of its 32 * R rows, rounded up to a multiple of kPublish).
 inline int groups(int M) { return (M + kGroupRows - 1) / kGroupRows; }
 inline int steps(int N) { return (N + kBandRows + kPublish - 1) / kPublish * kPublish; }
+// Blocks per SM, chosen by the fill's critical path (docs/single_pair_kernel.md, "Blocks per
+// SM"): group g starts kGroupLagSteps steps after group g - 1 or, past the first k * sms groups,
+// when a block is free, so the last group starts after (waves - 1) sweeps and its rank in its
+// wave's lags, and runs one sweep more. A step takes kLoneStepCycles with one warp per scheduler
+// and kBusyStepCycles per warp on a scheduler beyond that (the ALU pipe shared). Measured on an
+// H200 (k = 1..5 at 65,536^2, 262,144^2 and 1,048,576^2): the model picks the fastest k of each.
+inline constexpr int64_t kGroupLagSteps = 720;
+inline constexpr int64_t kLoneStepCycles = 72;
+inline constexpr int64_t kBusyStepCycles = 55;
+
+// The model's cycles for k blocks on each of `sms` SMs.
+inline int64_t predicted_cycles(int M, int N, int sms, int k) {
+    const int64_t G = groups(M), S = steps(N), slots = int64_t(k) * sms;
+    const int64_t last_wave = (G - 1) / slots, rank = (G - 1) % slots;
+    const int64_t path = (last_wave + 1) * S + rank * kGroupLagSteps;
+    const int64_t per_scheduler = std::min<int64_t>(k, (G + sms - 1) / sms);  // warps of one scheduler
+    return path * std::max(kLoneStepCycles, kBusyStepCycles * per_scheduler);
+}
+
+// The k in 1..fits with the fewest predicted cycles (the smallest of equals).
+inline int choose_blocks_per_sm(int M, int N, int sms, int fits) {
+    int best = 1;
+    for (int k = 2; k <= fits; ++k)
+        if (predicted_cycles(M, N, sms, k) < predicted_cycles(M, N, sms, best)) best = k;
+    return best;
+}
+
 // Device buffers, in the order the device path allocates them (the simulated device mirrors it).
 inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048; }  // + look-ahead
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }

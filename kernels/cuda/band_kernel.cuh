@@ -729,6 +729,9 @@ Status launch_band(const FillParams& p, cudaStream_t stream) {
     int per_sm = 0;
     DPVIZ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, wpb * 32, smem));
     if (per_sm < 1) return device_error("the fill kernel does not fit on one multiprocessor");
+    // Score-level fills: at most gpu_band::kScoreBlocksPerSm (measured: band_shape.hpp).
+    const int chosen = kOut == Out::score && per_sm > gpu_band::kScoreBlocksPerSm ? gpu_band::kScoreBlocksPerSm : per_sm;
+    per_sm = blocks_per_sm(chosen, per_sm, "DPVIZ_BAND_BLOCKS_PER_SM");
     const int want = (p.nbands + wpb - 1) / wpb;
     const int blocks = want < per_sm * info->sms ? want : per_sm * info->sms;
     if (p.launched) *p.launched = {blocks, wpb, smem};

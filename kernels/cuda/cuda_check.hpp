@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +68,15 @@ struct DeviceInfo {
     size_t smem_optin = 0;
 };
 Expected<DeviceInfo> device_info();
+
+// The persistent fills' blocks per SM: `chosen` (at most `fits`, what the occupancy calculator
+// allows), or the environment variable `knob` when it holds a number >= 1, capped at `fits` (a
+// measurement knob: DPVIZ_PAIR_BLOCKS_PER_SM, DPVIZ_BAND_BLOCKS_PER_SM; docs/gpu.md).
+inline int blocks_per_sm(int chosen, int fits, const char* knob) {
+    const char* e = std::getenv(knob);
+    const int k = e ? std::atoi(e) : 0;
+    return k >= 1 ? (k < fits ? k : fits) : chosen;
+}
 
 // A device allocation owned by value. Moves, never copies; frees on destruction.
 template <class T>

@@ -83,3 +83,23 @@ TEST(PairScorePlan, CompactCodesNumberTheCodesInOrderOfFirstUse) {
     EXPECT_EQ(c.code[p.query_codes[2]], 1);
     EXPECT_EQ(c.code[p.target_codes[1]], 3);
 }
+
+TEST(PairScorePlan, BlocksPerSmFollowTheCriticalPathMeasuredOnAnH200) {
+    // 132 SMs, 5 blocks fit. The measured fastest: 2 at 262,144^2 (39 ms against 78 at 5) and at
+    // 1,048,576^2 (477 ms against 578); at 65,536^2 (128 groups, fewer than the SMs) every k
+    // gives the same time, and the smallest is taken.
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 20, 1 << 20, 132, 5), 2);
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 18, 1 << 18, 132, 5), 2);
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 16, 1 << 16, 132, 5), 1);
+    // The model's order at 1,048,576^2 as measured: 2 before 5 before 1.
+    const auto t = [](int k) { return pair_score::predicted_cycles(1 << 20, 1 << 20, 132, k); };
+    EXPECT_LT(t(2), t(5));
+    EXPECT_LT(t(5), t(1));
+    // Never more than fit, never fewer than one.
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 20, 1 << 20, 132, 1), 1);
+    for (int n : {1, 100, 5000, 1 << 19}) {
+        const int k = pair_score::choose_blocks_per_sm(n, n, 132, 5);
+        EXPECT_GE(k, 1);
+        EXPECT_LE(k, 5);
+    }
+}

@@ -29,6 +29,10 @@ inline constexpr int kHandSteps = 8;  // steps per hand-over of the row above be
 inline constexpr int kHandParts = kSteps / kHandSteps;
 static_assert(kHandSteps * kHandParts == kSteps && (kHandSteps & (kHandSteps - 1)) == 0, "hand-over parts");
 inline constexpr int kMaxWarpsPerBlock = 4;
+// Blocks per SM of a score-level fill, though 5 fit: on an H200, 4 were 7 % faster than 5 for edit
+// distance and DTW at 1,048,576^2 and equal for local affine, and equal at 65,536^2 and
+// 262,144^2; 2 and 3 were slower (docs/gpu.md, "Blocks per SM").
+inline constexpr int kScoreBlocksPerSm = 4;
 inline constexpr int kColBufTail = 8;  // ints after a chunk's column inputs (read ahead, zero)
 inline constexpr int kColBufInts = 2 * kChunkCols + kColBufTail;  // a chunk's columns + the read-ahead
 
