@@ -36,7 +36,7 @@ std::optional<std::pair<int, int>> parse_scan_shape(const std::string& text);
 
 // A row's issue-bound columns as printed: instructions per cell ("12.69"), the bound in TCUPS
 // ("4.122") and the fill's fraction of it ("7.8 %"); "n/a" where unknown (a CPU row, a kernel the
-// SASS report has no line for, a GPU whose clock dpviz does not know).
+// SASS report has no line for, a device that reports no clock).
 struct ScanBoundText {
     std::string per_cell = "n/a", bound_tcups = "n/a", fraction = "n/a";
 };

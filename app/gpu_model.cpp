@@ -21,15 +21,6 @@ int warps_per_sm_of(int major, int minor) {
     return 0;
 }
 
-// The SM boost clock of the data sheet, most specific name first.
-struct KnownClock {
-    const char* name_part;
-    double mhz;
-};
-constexpr KnownClock kKnownClocks[] = {
-    {"H100 PCIe", 1755}, {"H100 NVL", 1785}, {"H100", 1980}, {"H200", 1980}, {"A100", 1410},
-};
-
 std::string with_commas(int64_t v) {
     std::string s = std::to_string(v);
     for (int k = int(s.size()) - 3; k > (v < 0 ? 1 : 0); k -= 3) s.insert(size_t(k), ",");
@@ -48,16 +39,13 @@ std::optional<GpuFigures> parse_gpu_figures(std::string_view description) {
     g.name = m[1];
     g.sms = std::stoi(m[2]);
     if (std::regex_search(d, m, cc)) g.warps_per_sm = warps_per_sm_of(std::stoi(m[1]), std::stoi(m[2]));
-    for (const KnownClock& k : kKnownClocks)
-        if (g.name.find(k.name_part) != std::string::npos) {
-            g.clock_mhz = k.mhz;
-            char text[128];
-            std::snprintf(text, sizeof text, "the %s's boost clock, %.0f MHz (data sheet; the engine reports no clock)",
-                          k.name_part, k.mhz);
-            g.clock_source = text;
-            break;
-        }
-    if (g.clock_mhz == 0) g.clock_source = "unknown: the engine reports no clock and dpviz has no data sheet for " + g.name;
+    static const std::regex clock(R"(SM clock (\d+) MHz)");
+    if (std::regex_search(d, m, clock) && std::stoi(m[1]) > 0) {
+        g.clock_mhz = std::stoi(m[1]);
+        g.clock_source = "the SM clock the device reports, " + std::string(m[1]) + " MHz";
+    } else {
+        g.clock_source = "unknown: the device reports no SM clock";
+    }
     return g;
 }
 

@@ -25,8 +25,8 @@ struct GpuFigures {
     std::string clock_source;  // where clock_mhz comes from, or why it is unknown
 };
 // The figures in the engine's gpu_description(): "NAME (132 SMs, 140.4 GiB, compute capability
-// 9.0, ...)". The engine reports no clock: the SM's boost clock comes from the data sheets of the
-// GPUs dpviz knows (H100, H200, A100), clock_source saying so. nullopt for "not available: ...".
+// 9.0, SM clock 1980 MHz, ...)": the clock is the one the device reports (its boost clock); 0 or
+// absent leaves it unknown, clock_source saying so. nullopt for "not available: ...".
 std::optional<GpuFigures> parse_gpu_figures(std::string_view description);
 // This process's GPU (gpu_description()); sms = 0 without one.
 GpuFigures gpu_figures();

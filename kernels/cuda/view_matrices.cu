@@ -568,10 +568,16 @@ std::string gpu_description() {
     }
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    char buf[320];
-    std::snprintf(buf, sizeof buf, "%s (%d SMs, %.1f GiB, compute capability %d.%d, driver CUDA %d.%d, runtime %d.%d)",
+    int khz = 0;  // the SM clock the device reports (its boost clock), kHz
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) != cudaSuccess) {
+        cudaGetLastError();
+        khz = 0;
+    }
+    char buf[352];
+    std::snprintf(buf, sizeof buf,
+                  "%s (%d SMs, %.1f GiB, compute capability %d.%d, SM clock %d MHz, driver CUDA %d.%d, runtime %d.%d)",
                   prop.name, prop.multiProcessorCount, double(prop.totalGlobalMem) / double(1ull << 30), prop.major,
-                  prop.minor, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+                  prop.minor, khz / 1000, driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
     return buf;
 }
 

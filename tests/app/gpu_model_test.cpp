@@ -17,21 +17,22 @@ namespace {
 
 TEST(GpuModel, FiguresFromTheDescription) {
     const auto h200 = parse_gpu_figures(
-        "NVIDIA H200 (132 SMs, 139.8 GiB, compute capability 9.0, driver CUDA 13.0, runtime 13.0)");
+        "NVIDIA H200 (132 SMs, 139.8 GiB, compute capability 9.0, SM clock 1980 MHz, driver CUDA 13.0, runtime 13.0)");
     ASSERT_TRUE(h200);
     EXPECT_EQ(h200->name, "NVIDIA H200");
     EXPECT_EQ(h200->sms, 132);
     EXPECT_EQ(h200->warps_per_sm, 64);
     EXPECT_EQ(h200->clock_mhz, 1980);
-    EXPECT_NE(h200->clock_source.find("data sheet"), std::string::npos) << h200->clock_source;
-    const auto pcie = parse_gpu_figures("NVIDIA H100 PCIe (114 SMs, 79.1 GiB, compute capability 9.0)");
-    ASSERT_TRUE(pcie);
-    EXPECT_EQ(pcie->clock_mhz, 1755);  // the more specific name wins over "H100"
-    const auto other = parse_gpu_figures("NVIDIA GeForce RTX 3080 (68 SMs, 9.8 GiB, compute capability 8.6)");
+    EXPECT_NE(h200->clock_source.find("device reports"), std::string::npos) << h200->clock_source;
+    const auto other = parse_gpu_figures("NVIDIA GeForce RTX 3080 (68 SMs, 9.8 GiB, compute capability 8.6, SM clock 1710 MHz)");
     ASSERT_TRUE(other);
     EXPECT_EQ(other->warps_per_sm, 48);
-    EXPECT_EQ(other->clock_mhz, 0);  // no data sheet: no bound rather than a guessed one
-    EXPECT_NE(other->clock_source.find("unknown"), std::string::npos);
+    EXPECT_EQ(other->clock_mhz, 1710);
+    // A description without the clock (or with 0): no bound rather than a guessed one.
+    const auto none = parse_gpu_figures("NVIDIA H100 PCIe (114 SMs, 79.1 GiB, compute capability 9.0, SM clock 0 MHz)");
+    ASSERT_TRUE(none);
+    EXPECT_EQ(none->clock_mhz, 0);
+    EXPECT_NE(none->clock_source.find("unknown"), std::string::npos);
     EXPECT_FALSE(parse_gpu_figures("not available: this dpviz was built without CUDA"));
     EXPECT_FALSE(parse_gpu_figures("garbage"));
     if (gpu_description().rfind("not available", 0) == 0) EXPECT_EQ(gpu_figures().sms, 0);
