@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -103,6 +104,8 @@ std::string short_kernel_name(std::string_view mangled) {
     static const std::regex alg(R"(KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?)");
     static const std::regex out_level(R"(OutE(\d))");
     const std::string f(mangled);
+    const char* const ops = f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
+    if (f.find("pair_score_fill") != std::string::npos) return std::string("pair-score") + ops + " score";
     std::smatch m;
     if (f.find("band_fill") == std::string::npos || !std::regex_search(f, m, alg)) return {};
     static const char* const kinds[] = {"align", "edit", "lcs", "dtw"};
@@ -113,11 +116,12 @@ std::string short_kernel_name(std::string_view mangled) {
     if (m[3] == "1") s += "-affine";
     if (m[4] == "1") s += "-squared";
     if (m[5] == "0") s += "-noband";
-    s += f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
-    static const char* const levels[] = {"score", "path", "matrix", "locate"};
+    s += ops;
+    // kernels/cuda/fill_params.hpp's Out, in its order.
+    static const char* const levels[] = {"score", "store", "picture", "path", "matrix", "locate"};
     if (std::regex_search(f, m, out_level)) {
         const int lv = std::stoi(m[1]);
-        if (lv >= 0 && lv <= 3) s += std::string(" ") + levels[lv];
+        if (lv >= 0 && lv < int(std::size(levels))) s += std::string(" ") + levels[lv];
     }
     return s;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Instructions per cell in the steady-state loop of each band kernel, from a cuobjdump -sass dump.
+"""Instructions per cell in the steady-state loop of each fill kernel, from a cuobjdump -sass dump.
 
-The unguarded chunk body of a fill kernel is an innermost loop of two wavefront steps (kRows x
-kCols = 8 cells each, so 16 cells per iteration): of the innermost backward-branch loops, the one
-with the most max/min instructions, and of those the shortest. usage: sass_hot_loop.py sass_dump.txt [cells_per_iteration]
+The unguarded chunk body of a band kernel is an innermost loop of two wavefront steps (kRows x
+kCols = 8 cells each, so 16 cells per iteration), the one-pair kernel's an innermost loop of 16
+steps of 4 rows (64 cells): of the innermost backward-branch loops, the one with the most max/min
+instructions, and of those the shortest. usage: sass_hot_loop.py sass_dump.txt
 """
 import collections
 import re
@@ -76,26 +77,37 @@ def opcode(text):
     return text.split()[0] if text.split() else ''
 
 
+# kernels/cuda/fill_params.hpp's Out, in its order.
+LEVELS = ['score', 'store', 'picture', 'path', 'matrix', 'locate']
+# Cells per thread in one iteration of the steady-state loop: the band kernels' 2 steps of 4 rows
+# x 2 columns; the one-pair kernel's 16 steps of 4 rows (kernels/common/pair_score_plan.hpp).
+BAND_CELLS, PAIR_CELLS = 16, 64
+
+
 def short(name):
+    """(short name, cells per loop iteration) of a fill kernel, or None."""
+    ops = ' dpx' if 'DpxOps' in name else ' dpx-free'
+    if 'pair_score_fill' in name:
+        return 'pair-score' + ops + ' score', PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']
     m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
     if not m or 'band_fill' not in name:
         return None
     s = kinds[int(m.group(1))] + ('-local' if m.group(2) == '1' else '') + ('-affine' if m.group(3) == '1' else '') + \
         ('-squared' if m.group(4) == '1' else '') + ('-noband' if m.group(5) == '0' else '')
-    s += ' dpx' if 'DpxOps' in name else ' dpx-free'
+    s += ops
     lv = re.search(r'OutE(\d)', name)
-    return s + ' ' + ['score', 'path', 'matrix', 'locate'][int(lv.group(1))] if lv else s
+    return (s + ' ' + LEVELS[int(lv.group(1))] if lv else s), BAND_CELLS
 
 
 def main():
     text = open(sys.argv[1]).read()
-    cells = int(sys.argv[2]) if len(sys.argv) > 2 else 16
     rows = []
     for fn, body in functions(text):
-        name = short(fn)
-        if not name:
+        named = short(fn)
+        if not named:
             continue
+        name, cells = named
         best = None
         all_loops = loops(body)
         spans = [(lp[0][1], lp[-1][1]) for lp in all_loops]
@@ -116,7 +128,7 @@ def main():
                        ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'IMNMX', 'IADD3', 'VIADD', 'IMAD', 'ISETP', 'SEL',
                         'LOP3', 'SHF', 'SHFL', 'LDS', 'LDG', 'STG') if ops[o])
         rows.append('%-32s %5d instr %6.2f /cell  DPX %3d   %s' % (name, n, n / cells, dpx, mix))
-    print('steady-state loop of each fill kernel (%d cells per iteration)' % cells)
+    print('steady-state loop of each fill kernel (%d cells per iteration; the one-pair kernel %d)' % (BAND_CELLS, PAIR_CELLS))
     print('\n'.join(sorted(rows)))
 
 

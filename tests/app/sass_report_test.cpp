@@ -112,17 +112,24 @@ TEST(SassReport, ResourceUsageAndShortNames) {
     const std::string text =
         "Resource usage:\n"
         " Common:\n  GLOBAL:0\n"
-        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE0ELb1ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE2EEEvNS1_10FillParamsE:\n"
+        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE0ELb1ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE4EEEvNS1_10FillParamsE:\n"
         "  REG:40 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:1024 TEXTURE:0 SURFACE:0 SAMPLER:0\n"
         " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE3ELb0ELb0ELb1EEENS0_4cell11PortableOpsELNS1_3OutE0EEEvNS1_10FillParamsE:\n"
         "  REG:56 STACK:8 SHARED:16 LOCAL:0\n"
         " Function _Z11unpack_dirsPKjPhiiii:\n"
         "  REG:16 STACK:0 SHARED:0 LOCAL:0\n"
-        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE3ELb0ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE1EEEvNS1_10FillParamsE:\n"
-        "  REG:48 STACK:0 SHARED:0 LOCAL:0\n";
+        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE3ELb0ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE3EEEvNS1_10FillParamsE:\n"
+        "  REG:48 STACK:0 SHARED:0 LOCAL:0\n"
+        " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE1ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE2EEEvNS1_10FillParamsE:\n"
+        "  REG:72 STACK:0 SHARED:0 LOCAL:0\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsEEEvNS1_6ParamsE:\n"
+        "  REG:95 STACK:0 SHARED:1040 LOCAL:0\n";
     const auto res = parse_res_usage(text);
-    ASSERT_EQ(res.size(), 3u);  // unpack_dirs is not a fill kernel
+    ASSERT_EQ(res.size(), 5u);  // unpack_dirs is not a fill kernel
     EXPECT_EQ(res[2].kernel, "dtw-noband dpx path");
+    EXPECT_EQ(res[3].kernel, "edit dpx picture");  // Out's levels in fill_params.hpp's order
+    EXPECT_EQ(res[4].kernel, "pair-score dpx-free score");
+    EXPECT_EQ(res[4].registers, 95);
     EXPECT_EQ(res[0].kernel, "align-local dpx matrix");
     EXPECT_EQ(res[0].registers, 40);
     EXPECT_EQ(res[1].kernel, "dtw-squared dpx-free score");
