@@ -159,11 +159,19 @@ __device__ __forceinline__ void mbar_wait(uint64_t* b, unsigned parity) {
     SpinGuard guard;
     for (;;) {
         uint32_t done;
+#if __CUDA_ARCH__ >= 900
         asm volatile(
             "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
             : "=r"(done)
             : "r"(smem_addr(b)), "r"(parity)
             : "memory");
+#else  // sm_80 (the SASS comparison's build of this source): the non-blocking test
+        asm volatile(
+            "{\n\t.reg .pred p;\n\tmbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+            : "=r"(done)
+            : "r"(smem_addr(b)), "r"(parity)
+            : "memory");
+#endif
         if (done) return;
         guard();
     }
