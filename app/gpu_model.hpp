@@ -39,7 +39,7 @@ double issue_bound_cells_per_s(const GpuFigures& g, double instructions_per_cell
 // steady-state loop, the bound on this GPU, and the measured fraction of it (0 where unknown).
 struct KernelBound {
     std::string kernel;           // "align-local dpx score"
-    double per_cell = 0.0;        // 0: the report has no line for the kernel
+    double per_cell = 0.0;        // 0: the report has no line for the kernel, or it is a picture kernel
     double bound_cells_per_s = 0.0;
     double fraction = 0.0;        // measured cells/s over the bound
 };

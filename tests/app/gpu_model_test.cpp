@@ -44,7 +44,8 @@ TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
         x.loops = parse_sass_loops(
             "steady-state loop of each fill kernel (16 cells per iteration)\n"
             "align-affine dpx score             203 instr  12.69 /cell  DPX  48   VIADDMNMX=48 IMAD=73\n"
-            "align-affine dpx-free score        251 instr  15.69 /cell  DPX   0   FMNMX=64 IMAD=109\n",
+            "align-affine dpx-free score        251 instr  15.69 /cell  DPX   0   FMNMX=64 IMAD=109\n"
+            "align-affine dpx picture           755 instr  47.19 /cell  DPX  40   VIADDMNMX=40 IMAD=169\n",
             &x.cells_per_iteration);
         return x;
     }();
@@ -70,6 +71,8 @@ TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
     EXPECT_EQ(missing.per_cell, 0);
     EXPECT_EQ(missing.bound_cells_per_s, 0);
     EXPECT_EQ(missing.fraction, 0);
+    // A picture kernel's loop counts its pooling's flush as if every iteration ran it: no bound.
+    EXPECT_EQ(kernel_bound(r, "align-affine dpx picture", g, cells, 2.0).bound_cells_per_s, 0);
     GpuFigures no_clock = g;
     no_clock.clock_mhz = 0;
     EXPECT_EQ(kernel_bound(r, "align-affine dpx score", no_clock, cells, 2.0).bound_cells_per_s, 0);
