@@ -12,6 +12,13 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 CARRY=$ROOT/.devcarry
 FINAL=${OUT:-$ROOT/device-out}
+# A second run of this script in one device call keeps the first one's files: it writes into
+# run2/, run3/, ... of the same folder.
+if [ -e "$FINAL/summary.txt" ]; then
+    n=2
+    while [ -e "$FINAL/run$n" ]; do n=$((n + 1)); done
+    FINAL=$FINAL/run$n
+fi
 OUT=$FINAL/logs          # everything but the summary goes into logs.tgz (the device returns <= 8 files)
 J=${J:-16}
 STEPS=" ${*:-build test sanitize sass bench} "
