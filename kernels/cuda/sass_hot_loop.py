@@ -128,7 +128,8 @@ def main():
                        ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'IMNMX', 'IADD3', 'VIADD', 'IMAD', 'ISETP', 'SEL',
                         'LOP3', 'SHF', 'SHFL', 'LDS', 'LDG', 'STG') if ops[o])
         rows.append('%-32s %5d instr %6.2f /cell  DPX %3d   %s' % (name, n, n / cells, dpx, mix))
-    print('steady-state loop of each fill kernel (%d cells per iteration; the one-pair kernel %d)' % (BAND_CELLS, PAIR_CELLS))
+    print('steady-state loop of each fill kernel (%d cells per iteration) and of the one-pair kernel (%d cells per iteration)'
+          % (BAND_CELLS, PAIR_CELLS))
     print('\n'.join(sorted(rows)))
 
 

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 
 #include "dpviz/engine.hpp"
@@ -44,17 +45,27 @@ TEST(SassReport, DpxOpcodes) {
 
 TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
     int cells = 0;
-    const auto loops = parse_sass_loops(read(docs_sass() + "/sass_hot_sm90.txt"), &cells);
+    const std::string text = read(docs_sass() + "/sass_hot_sm90.txt");
+    const auto loops = parse_sass_loops(text, &cells);
     EXPECT_EQ(cells, 16);
+    // The one-pair kernel's loop holds 16 steps of 4 rows: its own count, in the same header.
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(one-pair kernel \((\d+) cells per iteration\))")));
+    const int pair_cells = std::stoi(m[1]);
+    EXPECT_EQ(pair_cells, 64);
     ASSERT_GE(loops.size(), 40u);
+    int pair_kernels = 0;
     for (const SassLoop& k : loops) {
         EXPECT_EQ(dpx_ops(k.ops), k.dpx) << k.kernel;  // the DPX column is the flagged opcodes' sum
-        EXPECT_NEAR(k.per_cell, double(k.instructions) / cells, 0.01) << k.kernel;
+        const bool pair = k.kernel.rfind("pair-score", 0) == 0;
+        pair_kernels += pair;
+        EXPECT_NEAR(k.per_cell, double(k.instructions) / (pair ? pair_cells : cells), 0.01) << k.kernel;
         if (k.kernel.find("dpx-free") != std::string::npos) {
             EXPECT_EQ(k.dpx, 0) << k.kernel;
         }
         else EXPECT_GT(k.dpx, 0) << k.kernel;
     }
+    EXPECT_EQ(pair_kernels, 2);  // DPX and DPX-free
 }
 
 TEST(SassReport, ShippedMixReportParses) {
