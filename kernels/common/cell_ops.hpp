@@ -49,6 +49,8 @@ struct HostOps : ScalarTypes {
         take = c >= best;
         return take ? c : best;
     }
+    static DPVIZ_HD int32_t index_min(int32_t a, int32_t b) { return a < b ? a : b; }
+    static DPVIZ_HD int32_t index_max(int32_t a, int32_t b) { return a > b ? a : b; }
 };
 
 #if defined(__CUDACC__)
@@ -66,6 +68,8 @@ struct DpxOps : ScalarTypes {
     static DPVIZ_HD int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __viaddmax_s32_relu(a, b, c); }
     static DPVIZ_HD int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __vimax3_s32_relu(a, b, c); }
     static DPVIZ_HD int32_t max_take(int32_t c, int32_t best, bool& take) { return __vibmax_s32(c, best, &take); }
+    static DPVIZ_HD int32_t index_min(int32_t a, int32_t b) { return a < b ? a : b; }
+    static DPVIZ_HD int32_t index_max(int32_t a, int32_t b) { return a > b ? a : b; }
 };
 
 // DPX-free: what a pre-Hopper GPU executes (one add and one two-input max per operation), kept
@@ -101,6 +105,16 @@ struct PortableOps : ScalarTypes {
     static __device__ __forceinline__ int32_t max_take(int32_t c, int32_t best, bool& take) {
         take = __int_as_float(c) >= __int_as_float(best);
         return take ? c : best;
+    }
+    // Clamps of a kernel's indices and counts (|a|, |b| < 2^29): an integer min(i + c, M) is
+    // fused into VIADDMNMX too, so they run as FMNMX on the values biased by 2^30 (normal
+    // positive floats).
+    static constexpr int32_t kIndexBias = 1 << 30;
+    static __device__ __forceinline__ int32_t index_min(int32_t a, int32_t b) {
+        return min2(a + kIndexBias, b + kIndexBias) - kIndexBias;
+    }
+    static __device__ __forceinline__ int32_t index_max(int32_t a, int32_t b) {
+        return max2(a + kIndexBias, b + kIndexBias) - kIndexBias;
     }
 };
 #endif

@@ -140,14 +140,14 @@ struct BandSweep {
 
     // Column 0 (H, and E) by the rules, or as given (a rectangle of a bigger matrix).
     __device__ __forceinline__ int left_h(int i) const {
-        if (kGiven && p.left_h) return p.left_h[min(i, p.M)];
+        if (kGiven && p.left_h) return p.left_h[Ops::index_min(i, p.M)];
         return A::template border<false>(p, i);
     }
     __device__ void reset_state() {
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
             h[r] = left_h(i_lane + r) + kBias;
-            e[r] = (kGiven && p.left_e ? p.left_e[min(i_lane + r, p.M)] : kNegInf) + kBias;
+            e[r] = (kGiven && p.left_e ? p.left_e[Ops::index_min(i_lane + r, p.M)] : kNegInf) + kBias;
             run[r] = floor_value();
             best[r] = floor_value();
             bestc[r] = 0;
@@ -234,10 +234,10 @@ struct BandSweep {
         int4 v;
         ok = true;
         if (kGiven && b == 0 && p.top_h) {
-            v.x = p.top_h[min(j, p.N + 1)] + kBias;
-            v.y = p.top_h[min(j + 1, p.N + 1)] + kBias;
-            v.z = (p.top_f ? p.top_f[min(j, p.N + 1)] : kNegInf) + kBias;
-            v.w = (p.top_f ? p.top_f[min(j + 1, p.N + 1)] : kNegInf) + kBias;
+            v.x = p.top_h[Ops::index_min(j, p.N + 1)] + kBias;
+            v.y = p.top_h[Ops::index_min(j + 1, p.N + 1)] + kBias;
+            v.z = (p.top_f ? p.top_f[Ops::index_min(j, p.N + 1)] : kNegInf) + kBias;
+            v.w = (p.top_f ? p.top_f[Ops::index_min(j + 1, p.N + 1)] : kNegInf) + kBias;
         } else if (b == 0) {
             v.x = A::template border<true>(p, j) + kBias;
             v.y = A::template border<true>(p, j + 1) + kBias;
@@ -426,7 +426,7 @@ struct BandSweep {
     __device__ __forceinline__ int column_line_step(int c) const {
         if (!kLines) return -1;
         const int first = kChunkCols * c - kCols * lane + kCols, last = first + kChunkCols - kCols;
-        const int j = (max(first, kCols) + p.ck_spacing - 1) / p.ck_spacing * p.ck_spacing;
+        const int j = (Ops::index_max(first, kCols) + p.ck_spacing - 1) / p.ck_spacing * p.ck_spacing;
         return j <= last && j <= p.N ? j / kCols + lane - 1 : -1;
     }
     template <bool kGuard, bool kCap, bool kLines>

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "cell_ops.hpp"
 #include "cuda_check.hpp"
 #include "gpu_engine.hpp"
 #include "pair_score_plan.hpp"
@@ -66,7 +67,7 @@ struct PairDpxOps {
         return __viaddmax_s32_relu(up, -g, __viaddmax_s32(left, -g, diag + s));
     }
     static __device__ __forceinline__ int key(int h, int u, int best) { return __viaddmax_s32(h, u, best); }
-    static __device__ __forceinline__ int imin(int a, int b) { return min(a, b); }
+    static __device__ __forceinline__ int imin(int a, int b) { return cell::DpxOps::index_min(a, b); }
 };
 
 // DPX-free: what a pre-Hopper GPU executes. ptxas for sm_90 fuses integer add + max into DPX by
@@ -75,18 +76,12 @@ struct PairDpxOps {
 // integer order (pair_score::kMaxScore keeps H << 8 + 2^30 below it).
 struct PairPortableOps {
     static constexpr int kZero = 1 << 30;
-    static __device__ __forceinline__ int fmax_i(int a, int b) {
-        return __float_as_int(fmaxf(__int_as_float(a), __int_as_float(b)));
-    }
     static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
-        return fmax_i(up - g, fmax_i(fmax_i(left - g, diag + s), kZero));  // `up` last, as the DPX form
+        using P = cell::PortableOps;
+        return P::max2(up - g, P::max2(P::max2(left - g, diag + s), kZero));  // `up` last, as the DPX form
     }
-    static __device__ __forceinline__ int key(int h, int u, int best) { return fmax_i(h + u, best); }
-    // min(a, b) of the kernel's column counts (0 <= a, b < 2^30): ptxas would fuse min(x + c, y)
-    // into VIADDMNMX.
-    static __device__ __forceinline__ int imin(int a, int b) {
-        return __float_as_int(fminf(__int_as_float(a + kZero), __int_as_float(b + kZero))) - kZero;
-    }
+    static __device__ __forceinline__ int key(int h, int u, int best) { return cell::PortableOps::max2(h + u, best); }
+    static __device__ __forceinline__ int imin(int a, int b) { return cell::PortableOps::index_min(a, b); }
 };
 
 // s * 256 + low for the selected byte s of table; low < 256 is byte 4 of the result's source.
