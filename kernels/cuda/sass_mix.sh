@@ -22,7 +22,7 @@ function short(f,   k, m, o, l, s) {
   }
   if (s ~ /^batch/ && f ~ /EndCellE2/) s = s "-semiglobal"
   if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/ || s ~ /^locate/) s = s " dpx-free"
-  split("score store picture path matrix locate", outs, " ")  # kernels/cuda/fill_params.hpp's Out, in its order
+  split("score store picture path matrix locate", outs, " ")  # the order of Out in kernels/cuda/fill_params.hpp
   if (match(f, /OutE[0-9]/)) s = s " " outs[substr(f, RSTART + 4, 1) + 1]
   return s
 }

@@ -3,6 +3,7 @@
 // res-usage parser and the occupancy rules, the fallback order.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -82,6 +83,37 @@ TEST(SassReport, ShippedMixReportParses) {
         }
     }
     EXPECT_GE(fills, 48);  // 8 algorithm variants x DPX / DPX-free x 3 output levels
+}
+
+// The mix script itself (the device runs it on cuobjdump's dump): two fabricated kernels, their
+// short names, opcode and DPX counts.
+TEST(SassReport, MixScriptCountsAFabricatedDump) {
+    TempDir dir;
+    const std::string dump = dir.path() + "/dump.txt", out = dir.path() + "/mix.txt";
+    {
+        std::ofstream f(dump);
+        f << "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell6DpxOpsELNS0_3OutE2EEEvNS0_10FillParamsE\n"
+             "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+             "        /*0010*/                   VIADDMNMX R2, R3, 0x1, R4, !PT ;\n"
+             "        /*0020*/              @!P0 VIMNMX3 R2, R3, R4, R5, PT ;\n"
+             "        /*0030*/                   NOP ;\n"
+             "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell11PortableOpsELNS0_3OutE0EEEvNS0_10FillParamsE\n"
+             "        /*0000*/                   FMNMX R2, R3, R4, !PT ;\n"
+             "        /*0010*/                   IADD3 R2, R3, 0x1, RZ ;\n";
+    }
+    const std::string script = std::string(DPVIZ_ASSETS) + "/../kernels/cuda/sass_mix.sh";
+    ASSERT_EQ(std::system(("sh '" + script + "' '" + dump + "' > '" + out + "' 2>&1").c_str()), 0) << read(out);
+    const auto mix = parse_sass_mix(read(out));
+    ASSERT_EQ(mix.size(), 2u) << read(out);
+    EXPECT_EQ(mix[0].kernel, "fill edit dpx picture");
+    EXPECT_EQ(mix[0].total, 3);
+    EXPECT_EQ(mix[0].dpx, 2);
+    EXPECT_EQ(mix[1].kernel, "fill edit dpx-free score");
+    EXPECT_EQ(mix[1].total, 2);
+    EXPECT_EQ(mix[1].dpx, 0);
+    int fmnmx = 0;
+    for (const auto& [op, n] : mix[1].ops) fmnmx += op == "FMNMX" ? n : 0;
+    EXPECT_EQ(fmnmx, 1);
 }
 
 TEST(SassReport, EveryAlgorithmsKernelIsInTheReport) {
