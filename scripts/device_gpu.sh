@@ -157,6 +157,11 @@ if want batch; then
     timeout 300 "$CLI" bench --workloads literature > "$OUT/literature.txt" 2>&1
     note "literature workloads: rc=$?"
     timeout 300 "$CLI" bench --workloads literature --json > "$OUT/literature.json" 2>&1
+    # The schedule's knobs (docs/gpu.md, "The schedule"): parts of a chunk, warps per SM.
+    for k in "PARTS=2" "PARTS=4" "WARPS_PER_SM=24" "WARPS_PER_SM=32" "WARPS_PER_SM=48"; do
+        env "DPVIZ_BATCH_$k" timeout 300 "$CLI" bench --workloads literature > "$OUT/literature_$k.txt" 2>&1
+        note "literature workloads, DPVIZ_BATCH_$k: rc=$? $(grep -E ' cuda(-portable)? ' "$OUT/literature_$k.txt" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^cuda/) { print $(i + 3); break } }' | tr '\n' ' ')ms"
+    done
 fi
 
 if want sanitize; then
@@ -185,7 +190,8 @@ if want sass; then
         sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm80.txt" > "$OUT/sass_mix_sm80.txt"
         python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm80.txt" > "$OUT/sass_hot_sm80.txt"
     fi
-    dpxfree_with_dpx=$(awk '$0 ~ /dpx-free/ && $0 !~ /^kernel/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { n = $(i + 1); break } if (n > 0) c++ } END { print c + 0 }' "$OUT/sass_mix_sm90.txt" 2>/dev/null)
+    # n/a unless the report has kernel rows (an empty report counts nothing).
+    dpxfree_with_dpx=$(awk '$0 ~ /dpx-free/ && $0 !~ /^kernel/ { rows++; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { n = $(i + 1); break } if (n > 0) c++ } END { if (rows) print c + 0 }' "$OUT/sass_mix_sm90.txt" 2>/dev/null)
     note "sass: dpx-free kernels containing DPX instructions: ${dpxfree_with_dpx:-n/a}"
     rm -f "$OUT"/sass_dump_sm*.txt   # large; the mix and hot-loop reports are what we keep
 fi
