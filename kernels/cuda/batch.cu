@@ -2,6 +2,7 @@
 // the launch shape (warps per pair, blocks), the device-memory check, timed launches, copy-back.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,19 @@ std::string gib(uint64_t b) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
     return buf;
+}
+
+// Measurement knobs (docs/gpu.md, "The schedule"): parts of a chunk (1, 2 or 4) and the warps
+// per SM the launch aims at.
+int batch_parts() {
+    const char* e = std::getenv("DPVIZ_BATCH_PARTS");
+    const int k = e ? std::atoi(e) : 0;
+    return k == 1 || k == 2 || k == 4 ? k : kParts;
+}
+int batch_warps_per_sm() {
+    const char* e = std::getenv("DPVIZ_BATCH_WARPS_PER_SM");
+    const int k = e ? std::atoi(e) : 0;
+    return k >= 1 && k <= 64 ? k : kWarpsPerSm;
 }
 
 double median(std::vector<double> v) {
@@ -71,7 +85,7 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     DPVIZ_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
     const size_t smem_room = optin > attr.sharedSizeBytes ? optin - attr.sharedSizeBytes : 0;
     const int npairs = int(pk.work.size());
-    int warps = warps_per_pair(sms, npairs, pk.max_bands);
+    int warps = warps_per_pair(sms, npairs, pk.max_bands, batch_warps_per_sm());
     while (warps > 1 && smem_per_block(letters, !is_dtw, warps) > smem_room) --warps;
     if (smem_per_block(letters, !is_dtw, warps) > smem_room)
         return device_error(std::to_string(letters) + " letters need " +
@@ -88,7 +102,7 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     const long long pitch = (long long)kSteps * pk.max_chunks;
     const uint64_t fixed = 4ull * (pk.rows.size() + pk.cols.size() + codes.table.size() + 3) +
                            sizeof(PairDesc) * pk.desc.size() + 16ull * pairs.size();
-    const uint64_t per_block = 16ull * uint64_t(warps + 1) * uint64_t(pitch);
+    const uint64_t per_block = 16ull * uint64_t(warps + 1) * uint64_t(pitch) + 4ull * (kMaxWarps + 1);
     size_t free_b = 0, total_b = 0;
     DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const uint64_t reserve = 256ull << 20;
@@ -103,12 +117,14 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     DeviceBuffer<PairDesc> d_desc;
     DeviceBuffer<int32_t> d_rows, d_cols, d_table;
     DeviceBuffer<int4> d_hand, d_out;
+    DeviceBuffer<int> d_done;
     DPVIZ_TRY(upload(d_desc, pk.desc, s, 1));
     DPVIZ_TRY(upload(d_rows, pk.rows, s, 1));
     DPVIZ_TRY(upload(d_cols, pk.cols, s, 1));
     DPVIZ_TRY(upload(d_table, codes.table, s, 1));
     DPVIZ_TRY(d_hand.allocate(size_t(blocks) * (warps + 1) * size_t(pitch)));
     DPVIZ_TRY(d_out.allocate(pairs.size()));
+    DPVIZ_TRY(d_done.allocate(size_t(blocks) * (kMaxWarps + 1)));  // set by the kernel
 
     BatchParams bp;
     bp.npairs = npairs;
@@ -121,8 +137,10 @@ Expected<BatchResult> align_batch_gpu(std::span<const Problem> pairs, const Batc
     bp.ext = p0.gaps.extend;
     bp.gap_border = rules_of(p0.algo).left == Border::gap;  // row 0: the kernel's (free in glocal's)
     bp.band = p0.band;
+    bp.parts = batch_parts();
     bp.hand = d_hand.get();
     bp.hand_pitch = pitch;
+    bp.done = d_done.get();
     bp.out = d_out.get();
     void* args[] = {&bp};
 

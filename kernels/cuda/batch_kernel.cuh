@@ -6,7 +6,7 @@
 //   [SECTION] Shape and parameters   band geometry, what the host hands the kernel
 //   [SECTION] Algorithm traits       borders, which end cell
 //   [SECTION] Pair sweep             one warp's state over a band and one wavefront step
-//   [SECTION] Kernel                 the superstep schedule of a block and the end-cell reduction
+//   [SECTION] Kernel                 a block's bands, each at its own pace, and the end-cell reduction
 //   [SECTION] Kernel selection       one instantiation per algorithm variant and operation policy
 #pragma once
 
@@ -25,17 +25,20 @@ namespace dpviz::cuda::batch {
 // [SECTION] Shape and parameters
 // ---------------------------------------------------------------------------------------------
 // A lane holds kRows rows and does kCols columns per step; lane l runs one step behind lane l-1.
-// A chunk is kSteps steps (kChunkCols columns of lane 0). The block's warps advance in
-// supersteps of one chunk separated by __syncthreads(): band b runs chunk c in superstep
-// b * D + c, D >= kLag, so when band b reads the bottom row of band b-1 for chunk c + 1 (one
-// chunk ahead), band b-1 finished chunk c + 2 a superstep earlier (lane 31 trails lane 0 by 31
-// steps: chunk c of the band below needs chunk c + 1 of the band above).
+// A chunk is kSteps steps (kChunkCols columns of lane 0). Warp w takes bands w, w + warps, ...
+// and runs each at its own pace. A chunk runs in BatchParams::parts parts of kSteps / parts steps;
+// band b publishes how many parts it has done (a counter per hand-over slot, in global memory
+// beside the slots, so only plain loads and stores share memory between warps). Lane 31 trails
+// lane 0 by 31 steps, so the row above of part q of chunk c comes out of part q of chunk c + 1 of
+// the band above: before it, band b waits for that part, then loads and stages it. A band thus
+// trails the one above by one chunk and one part, and a slow chunk (a band's first, with its
+// profile, or a guarded one) holds up only the bands below it: no barrier of the whole block
+// inside a pair.
 inline constexpr int kRows = 4;
 inline constexpr int kCols = 2;
 inline constexpr int kBandRows = 32 * kRows;
 inline constexpr int kSteps = 32;
 inline constexpr int kChunkCols = kSteps * kCols;
-inline constexpr int kLag = 3;
 inline constexpr int kMaxWarps = 16;
 inline constexpr int kColLead = kChunkCols;                    // zero columns before column 1
 inline constexpr int kColBufTail = 8;                          // read ahead past a chunk, zero
@@ -45,10 +48,6 @@ static_assert(kRows == kStepRows && kCols == kStepCols, "a lane's step is warp_s
 
 __host__ __device__ constexpr int bands_of(int M) { return (M + kBandRows - 1) / kBandRows; }
 __host__ __device__ constexpr int chunks_of(int N) { return ((N + kCols - 1) / kCols + 31 + kSteps - 1) / kSteps; }
-__host__ __device__ constexpr int superstep_gap(int chunks, int warps) {
-    const int d = (chunks + warps - 1) / warps;  // a warp's next band starts after its last one ended
-    return d > kLag ? d : kLag;
-}
 // Shared memory of one warp: the band's query profile (int4 per letter and lane), the 32 staged
 // entries of the row above, the chunk's column inputs.
 __host__ __device__ constexpr size_t smem_per_warp(int letters, bool profile) {
@@ -77,7 +76,11 @@ struct BatchParams {
     int open = 0, ext = 0;            // alignment gaps (linear: open == ext)
     int gap_border = 0;               // alignment: column 0 costs gaps (row 0 too unless Alg::kFreeTop)
     int band = -1;                    // DTW Sakoe-Chiba half-width, -1 = none
+    int parts = 1;                    // parts of a chunk: 1, 2, 4 (see Shape and parameters)
+    int* done = nullptr;              // per block: kMaxWarps + 1 progress counters, one per slot
     int4* hand = nullptr;             // per block: (warps + 1) slots x hand_pitch, {H, H, F, F} of two columns
+                                      // (band b's slot is band b + warps + 1's: the warp that reads
+                                      // band b, as band b + 1, writes it next)
     long long hand_pitch = 0;         // int4 per slot: kSteps * largest chunk count
     int4* out = nullptr;              // per pair: {score, end i, end j, 0}
 };
@@ -136,6 +139,7 @@ struct PairSweep {
     int4* const stage;     // the row above, one entry per step of the chunk (lane 31 reads)
     int* const colbuf;     // the chunk's column inputs: columns 64c - 63 .. 64c + 64, then the tail
     int4* const hand;      // this block's hand-over slots
+    volatile int* const done;  // per slot: chunks done by the band in it, as key(band) + chunks
 
     int b = 0, i_lane = 0;
     int q[kRows];                    // query code (or DTW value) of the lane's rows
@@ -146,15 +150,36 @@ struct PairSweep {
     int bh[kCols], bf[kCols];        // H, F of the lane's bottom row, last step
     int best[kRows], bestj[kRows];   // kTrackRows: best H of each row and its first column
     int lc[kRows];                   // H(row, N)
-    int4 topv, colv;                 // the next chunk's row above (this lane's share) and column inputs
+    int4 colv;                       // the next chunk's column inputs (this lane's share)
 
-    __device__ PairSweep(const BatchParams& p_, const PairDesc& d_, int lane_, int warps, int4* prof_, int4* hand_)
+    __device__ PairSweep(const BatchParams& p_, const PairDesc& d_, int lane_, int warps, int4* prof_, int4* hand_,
+                         int* done_)
         : p(p_), d(d_), lane(lane_), nbands(bands_of(d_.M)), nchunks(chunks_of(d_.N)), nslots(warps + 1),
           prof(prof_), prof_lane(reinterpret_cast<const char*>(prof_) + lane_ * 16),
           stage(prof_ + (A::kProfile ? size_t(p_.letters) * 32 : 0)),
-          colbuf(reinterpret_cast<int*>(stage + kSteps)), hand(hand_) {}
+          colbuf(reinterpret_cast<int*>(stage + kSteps)), hand(hand_), done(done_) {}
 
     __device__ __forceinline__ int4* slot(int band) const { return hand + (size_t)(band % nslots) * p.hand_pitch; }
+
+    // Progress keys grow with the band, so a slot's older band never passes for a newer one.
+    __device__ __forceinline__ int key(int band) const { return band * (nchunks * p.parts + 1); }
+    // Wait until the band above has done `parts` parts (at most all of them); its slot's entries
+    // are then visible to every lane (the fence pairs with the one in publish()).
+    __device__ __forceinline__ void wait_above(int parts) const {
+        if (b == 0) return;
+        const int all = nchunks * p.parts;
+        const int want = key(b - 1) + (parts < all ? parts : all);
+        while (done[(b - 1) % nslots] < want) __nanosleep(32);
+        __threadfence_block();
+    }
+    // Lane 31 wrote the slot's entries of this band's first `parts` parts: make them visible,
+    // then say so.
+    __device__ __forceinline__ void publish(int parts) const {
+        if (lane == 31 && b < nbands - 1) {
+            __threadfence_block();
+            done[b % nslots] = key(b) + parts;
+        }
+    }
 
     __device__ void begin_band(int band) {
         b = band;
@@ -188,7 +213,6 @@ struct PairSweep {
             bh[c] = h[kRows - 1];
             bf[c] = kNegInf + kBias;
         }
-        topv = top_values(0);
         colv = column_chunk(0);
     }
 
@@ -218,32 +242,40 @@ struct PairSweep {
         }
     }
 
-    // One chunk of the band: stage its inputs, ask for the next chunk's, run its steps.
+    // One chunk of the band, part by part: stage the part's row above once the band above has
+    // done it, run the part's steps, say so. The chunk's column inputs are staged with part 0 and
+    // the next chunk's asked for then.
     __device__ void chunk(int c) {
-        __syncwarp();  // every lane is done with the previous chunk's stage and column inputs
-        stage[lane] = topv;
-        reinterpret_cast<int4*>(colbuf)[lane] = colv;
-        __syncwarp();
-        if (c + 1 < nchunks) {
-            topv = top_values(c + 1);
-            colv = column_chunk(c + 1);
-        }
+        const int P = p.parts, S = kSteps / P;
         // Guarded: lanes not yet at column 1 (chunk 0) or at column N and beyond.
-        if (c == 0 || kChunkCols * (c + 1) >= d.N) steps<true>(c);
-        else steps<false>(c);
+        const bool guard = c == 0 || kChunkCols * (c + 1) >= d.N;
+        for (int q = 0; q < P; ++q) {
+            wait_above((c + 1) * P + q + 1);
+            const int4 top = lane / S == q ? top_values(c) : int4{};
+            __syncwarp();  // every lane is done with the stage entries and column inputs it replaces
+            if (lane / S == q) stage[lane] = top;
+            if (q == 0) reinterpret_cast<int4*>(colbuf)[lane] = colv;
+            __syncwarp();
+            if (q == 0 && c + 1 < nchunks) colv = column_chunk(c + 1);
+            if (guard) steps<true>(c, q * S, (q + 1) * S);
+            else steps<false>(c, q * S, (q + 1) * S);
+            publish(c * P + q + 1);
+        }
     }
 
+    // Steps t0 .. t1 - 1 of chunk c.
     template <bool kGuard>
-    __device__ void steps(int c) {
+    __device__ void steps(int c, int t0, int t1) {
         // Shared-memory reads of a step (column inputs, profile, row above) are issued one step
-        // ahead. The read-ahead past the chunk is never used (colbuf's tail is zero).
-        int2 cd = column_inputs(0);
-        int4 top = stage[0];
+        // ahead. The read-ahead past the part is never used (colbuf's tail is zero; the next
+        // part starts with its own reads).
+        int2 cd = column_inputs(t0);
+        int4 top = stage[t0];
         int4 scv[kCols];
         profile_scores(cd, scv);
         const bool publishes = b < nbands - 1;
 #pragma unroll 2
-        for (int t = 0; t < kSteps; ++t) {
+        for (int t = t0; t < t1; ++t) {
             const int2 next_cd = column_inputs(t + 1);
             const int4 next_top = stage[(t + 1) & (kSteps - 1)];
             int4 next_scv[kCols];
@@ -361,30 +393,20 @@ __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p
     int4* prof = smem + w * per_warp;
     Candidate* cand = reinterpret_cast<Candidate*>(smem + warps * per_warp);  // one per warp
     int4* hand = p.hand + (size_t)blockIdx.x * (warps + 1) * p.hand_pitch;
+    int* done = p.done + (size_t)blockIdx.x * (kMaxWarps + 1);
 
     for (int k = blockIdx.x; k < p.npairs; k += gridDim.x) {
         const PairDesc d = p.pairs[k];
-        PairSweep<A, Ops, kEnd> sw(p, d, lane, warps, prof, hand);
+        if (threadIdx.x <= kMaxWarps) done[threadIdx.x] = INT_MIN;
+        __syncthreads();  // the previous pair is done with the slots, the candidates and `done`
+        PairSweep<A, Ops, kEnd> sw(p, d, lane, warps, prof, hand, done);
         Candidate acc{kBias, kNone, 0};
         if constexpr (kEnd == EndRule::best_cell) acc = {kBias, 0, 0};           // H(0, 0) = 0
         if constexpr (kEnd == EndRule::last_row_or_column) acc = {kBias, 0, d.N};  // H(0, N) = 0
-        const int B = sw.nbands, C = sw.nchunks, D = superstep_gap(C, warps);
-        const int T = (B - 1) * D + C;
-        // Band b runs chunk c in superstep b * D + c; warp w takes bands w, w + warps, ... (a
-        // warp's bands never overlap: warps * D >= C).
-        for (int t = 0; t < T; ++t) {
-            const int rel = t - w * D;
-            if (rel >= 0) {
-                const int round = rel / (warps * D);
-                const int b = w + round * warps;
-                const int c = rel - round * warps * D;
-                if (b < B && c < C) {
-                    if (c == 0) sw.begin_band(b);
-                    sw.chunk(c);
-                    if (c == C - 1) sw.end_band(acc);
-                }
-            }
-            __syncthreads();  // publishes this superstep's bottom rows to the bands below
+        for (int b = w; b < sw.nbands; b += warps) {
+            sw.begin_band(b);
+            for (int c = 0; c < sw.nchunks; ++c) sw.chunk(c);
+            sw.end_band(acc);
         }
         if (lane == 0) cand[w] = acc;
         __syncthreads();
@@ -394,7 +416,6 @@ __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p
                 if (better(cand[x], r)) r = cand[x];
             p.out[d.index] = make_int4(r.v - kBias, r.i, r.j, 0);
         }
-        __syncthreads();  // cand and the hand-over slots are free for the next pair
     }
 }
 

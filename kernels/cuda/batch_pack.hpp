@@ -53,8 +53,10 @@ inline PackedBatch pack_batch(std::span<const Problem> pairs, const BatchCodes& 
 // Warps per pair: enough warps on every SM (kWarpsPerSm), at most kMaxWarps and the most bands
 // of a pair; the caller lowers it further to what shared memory allows.
 inline constexpr int kWarpsPerSm = 16;
-inline int warps_per_pair(int sms, int npairs, int max_bands) {
-    const int w = (sms * kWarpsPerSm + npairs - 1) / std::max(npairs, 1);
+// Parts of a chunk (batch_kernel.cuh, Shape and parameters).
+inline constexpr int kParts = 1;
+inline int warps_per_pair(int sms, int npairs, int max_bands, int warps_per_sm = kWarpsPerSm) {
+    const int w = (sms * warps_per_sm + npairs - 1) / std::max(npairs, 1);
     return std::clamp(w, 1, std::max(1, std::min(kMaxWarps, max_bands)));
 }
 
