@@ -108,8 +108,9 @@ BoundVerdict which_bound(const BoundInput& in) {
     v.bound = Bound::issue;
     if (slots > 0)
         std::snprintf(text, sizeof text,
-                      "%s bands keep the GPU's %s warp slots busy enough: each scheduler issues one instruction a "
-                      "cycle, so the instructions per cell set the pace",
+                      "%s bands keep the GPU's %s warp slots busy enough: each scheduler issues at most one "
+                      "instruction a cycle and its warps share one integer ALU pipe (which a long pair fills "
+                      "first): the instructions per cell set the pace",
                       with_commas(bands).c_str(), with_commas(slots).c_str());
     else
         std::snprintf(text, sizeof text, "%s bands; the GPU's warp slots are unknown: judged by the issue rate",
