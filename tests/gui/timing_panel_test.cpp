@@ -172,13 +172,17 @@ TEST(GcupsVsSize, SizesStopRuleAndAxes) {
     EXPECT_EQ(none.y1, 1);
 }
 
-TEST(GcupsVsSize, RunsOnTheWorkerAndDraws) {
+// The DNA example with its fill shown: where a run of the GCUPS-vs-size plot starts.
+class GcupsVsSizeRun : public testing::FramesTest {
+protected:
+    void SetUp() override {
+        load_example(s, Example::dna_repeat_inversion);
+        ASSERT_TRUE(testing::frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
+    }
+};
+
+TEST_F(GcupsVsSizeRun, RunsOnTheWorkerAndDraws) {
     using namespace testing;
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    load_example(s, Example::dna_repeat_inversion);
-    Worker w(run_job);
-    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
     const uint64_t shown = s.result->id;
     s.gcups.last_side = 512;  // 128, 256, 512: a short run
     activate(widget_id("Timing", {"GCUPS vs size"}));
@@ -210,13 +214,8 @@ TEST(GcupsVsSize, RunsOnTheWorkerAndDraws) {
     EXPECT_EQ(s.result->id, shown);
 }
 
-TEST(GcupsVsSize, ACancelledRunLeavesNoSeries) {
+TEST_F(GcupsVsSizeRun, ACancelledRunLeavesNoSeries) {
     using namespace testing;
-    HeadlessImGui ui;
-    AppState s = fresh_state();
-    load_example(s, Example::dna_repeat_inversion);
-    Worker w(run_job);
-    ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.result && !s.job.busy; })) << s.error;
     s.requests.gcups_scan = true;  // the whole run, 128^2 to 65,536^2
     ASSERT_TRUE(frames_until(ui, s, w, [&] { return s.job.stage.rfind("GCUPS vs size", 0) == 0; })) << s.job.stage;
     s.requests.cancel = true;
