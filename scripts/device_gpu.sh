@@ -180,15 +180,16 @@ fi
 if want sass; then
     if [ -f "$LIB" ]; then
         cuobjdump -sass "$LIB" > "$OUT/sass_dump_sm90.txt" 2>/dev/null
-        { echo "# sm_90 build on an H200 ($(date -u +%F)): cuobjdump -res-usage libdpviz_kernels.a"
-          cuobjdump -res-usage "$LIB" 2>/dev/null; } > "$OUT/sass_res_sm90.txt"
-        sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm90.txt" > "$OUT/sass_mix_sm90.txt"
-        python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm90.txt" > "$OUT/sass_hot_sm90.txt"
+        what="sm_90 build on an $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/^NVIDIA //') ($(date -u +%F)): cuobjdump of $(basename "$LIB")"
+        { echo "# $what -res-usage"; cuobjdump -res-usage "$LIB" 2>/dev/null; } > "$OUT/sass_res_sm90.txt"
+        { echo "# $what -sass, kernels/cuda/sass_mix.sh"; sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm90.txt"; } > "$OUT/sass_mix_sm90.txt"
+        { echo "# $what -sass, kernels/cuda/sass_hot_loop.py"; python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm90.txt"; } > "$OUT/sass_hot_sm90.txt"
     fi
     if [ -d "$CARRY/sm80" ]; then
         for f in "$CARRY"/sm80/*.cubin; do cuobjdump -sass "$f"; done > "$OUT/sass_dump_sm80.txt" 2>/dev/null
-        sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm80.txt" > "$OUT/sass_mix_sm80.txt"
-        python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm80.txt" > "$OUT/sass_hot_sm80.txt"
+        what="sm_80 build of the same sources (scripts/device_gpu.sh prepare), the device machine's cuobjdump ($(date -u +%F))"
+        { echo "# $what, kernels/cuda/sass_mix.sh"; sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm80.txt"; } > "$OUT/sass_mix_sm80.txt"
+        { echo "# $what, kernels/cuda/sass_hot_loop.py"; python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm80.txt"; } > "$OUT/sass_hot_sm80.txt"
     fi
     # n/a unless the report has kernel rows (an empty report counts nothing).
     dpxfree_with_dpx=$(awk '$0 ~ /dpx-free/ && $0 !~ /^kernel/ { rows++; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) { n = $(i + 1); break } if (n > 0) c++ } END { if (rows) print c + 0 }' "$OUT/sass_mix_sm90.txt" 2>/dev/null)
