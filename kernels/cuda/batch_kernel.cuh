@@ -167,8 +167,7 @@ struct PairSweep {
     // are then visible to every lane (the fence pairs with the one in publish()).
     __device__ __forceinline__ void wait_above(int parts) const {
         if (b == 0) return;
-        const int all = nchunks * p.parts;
-        const int want = key(b - 1) + (parts < all ? parts : all);
+        const int want = key(b - 1) + Ops::index_min(parts, nchunks * p.parts);  // no add-then-min for ptxas to fuse
         while (done[(b - 1) % nslots] < want) __nanosleep(32);
         __threadfence_block();
     }
