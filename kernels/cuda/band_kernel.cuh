@@ -639,9 +639,17 @@ struct BandSweep {
         }
         put(rb, v);
     }
-    // Block `cb` of this lane, written by the lane itself.
+    // Block `cb` of this lane, written by the lane itself. A flush runs on the lanes that reach
+    // the block's end at this step only (one lane a step, as the warp's lanes are skewed), so its
+    // common case is kept short: a lane whose rows are all in the matrix and in one block of rows
+    // writes one value.
     __device__ void pool_flush(int cb) {
-        pool_rows([&](int rb, int v) { pool_emit(rb, cb, v); });
+        static_assert(kRows == 4, "the one-block flush reduces four rows");
+        if (pnew == 0 && i_lane + kRows - 1 <= p.M) {
+            pool_emit(prb, cb, best2(best3(pacc[0], pacc[1], pacc[2]), pacc[3]));
+        } else {
+            pool_rows([&](int rb, int v) { pool_emit(rb, cb, v); });
+        }
 #pragma unroll
         for (int r = 0; r < kRows; ++r) pacc[r] = kNoBest;
     }
