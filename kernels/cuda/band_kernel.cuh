@@ -200,13 +200,16 @@ struct BandSweep {
     }
 
     // Band `band`'s bottom row is a row line (Out::store), and the slot of the row buffers it
-    // publishes to: the ring's (band & ring_mask), or past the ring the line's own.
+    // publishes to: the ring's (band & ring_mask), or past the ring the line's own. Shifts, not
+    // divisions: the poll of the row above and lane 31's publication compute a slot at every look
+    // and step, and an integer division there (20-odd instructions around a MUFU.RCP) took 19 to
+    // 24 % of the time of the fills that keep lines on an H200 (docs/performance.md).
     __device__ __forceinline__ bool row_line(int band) const {
         const int bottom = (band + 1) * kBandRows;
         return kLines && (bottom & (p.ck_spacing - 1)) == 0 && bottom <= p.M;
     }
     __device__ __forceinline__ int slot_of(int band) const {
-        if (row_line(band)) return p.ring + (band + 1) * kBandRows / p.ck_spacing - 1;
+        if (row_line(band)) return p.ring + (((band + 1) * kBandRows) >> p.ck_shift) - 1;
         return band & p.ring_mask;
     }
 
@@ -411,7 +414,7 @@ struct BandSweep {
     // step is a column line writes its rows of that line from the state the step leaves.
     __device__ __forceinline__ void keep_column_line(int s) const {
         const int j = kCols * (s - lane + 1);
-        const size_t at = size_t(j / p.ck_spacing - 1) * size_t(p.M + 1);
+        const size_t at = size_t((j >> p.ck_shift) - 1) * size_t(p.M + 1);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
             const int i = i_lane + r;
@@ -426,7 +429,7 @@ struct BandSweep {
     __device__ __forceinline__ int column_line_step(int c) const {
         if (!kLines) return -1;
         const int first = kChunkCols * c - kCols * lane + kCols, last = first + kChunkCols - kCols;
-        const int j = (Ops::index_max(first, kCols) + p.ck_spacing - 1) / p.ck_spacing * p.ck_spacing;
+        const int j = ((Ops::index_max(first, kCols) + p.ck_spacing - 1) >> p.ck_shift) << p.ck_shift;
         return j <= last && j <= p.N ? j / kCols + lane - 1 : -1;
     }
     template <bool kGuard, bool kCap, bool kLines>

@@ -568,6 +568,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     fp.ring_mask = pl.ring < pl.nbands - 1 ? pl.ring - 1 : -1;
     fp.ring = pl.ring;
     fp.ck_spacing = pl.spacing;
+    while (fp.ck_spacing && (1 << fp.ck_shift) < fp.ck_spacing) ++fp.ck_shift;
     fp.ck_col_h = d_ck_col_h.get();
     fp.ck_col_e = d_ck_col_e.get();
     fp.ov_block = pl.block;

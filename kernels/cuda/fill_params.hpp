@@ -84,6 +84,7 @@ struct FillParams {
     // column line j = K, 2K, .. <= N at (j / K - 1) (M + 1) + i (H, and E with affine gaps),
     // unbiased, as dpviz::Checkpoints lays them out (row 0's entry is the host's: the rules).
     int ck_spacing = 0;              // K: a power of two, a multiple of kBandRows
+    int ck_shift = 0;                // log2(K): the lines' indices by shifts, not by divisions
     int32_t* ck_col_h = nullptr;
     int32_t* ck_col_e = nullptr;
 
