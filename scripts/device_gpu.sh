@@ -208,8 +208,8 @@ fi
 
 if want epilogue; then
     # What the store's epilogues cost over a bare score fill at 1,048,576^2: checkpoint lines, then
-    # lines and the overview (local affine; edit's overview pools the lowest).
-    for c in "local affine s" "local affine picture" "edit score" "edit picture"; do
+    # lines and the overview (local affine; edit's and DTW's overviews pool the lowest).
+    for c in "local affine s" "local affine picture" "edit s" "edit picture" "dtw abs s" "dtw abs picture"; do
         timeout 200 "$BENCH" 1048576 3 "$c" >> "$OUT/epilogue.txt" 2>&1
     done
     note "epilogue: rc=$?"

@@ -71,10 +71,15 @@ int main(int argc, char** argv) {
         {"local affine picture", Algorithm::local, {5, 1}, OutputLevel::path, true, true},
         {"local affine path", Algorithm::local, {5, 1}, OutputLevel::path},
         {"global linear path", Algorithm::global, {2, 2}, OutputLevel::path},
+        {"global affine score", Algorithm::global, {5, 1}, OutputLevel::score},
+        {"global affine picture", Algorithm::global, {5, 1}, OutputLevel::path, true, true},
         {"edit score", Algorithm::edit, {1, 1}, OutputLevel::score},
+        {"edit store", Algorithm::edit, {1, 1}, OutputLevel::path, true},
         {"edit picture", Algorithm::edit, {1, 1}, OutputLevel::path, true, true},
         {"edit path", Algorithm::edit, {1, 1}, OutputLevel::path},
         {"dtw abs score", Algorithm::dtw, {1, 1}, OutputLevel::score},
+        {"dtw abs store", Algorithm::dtw, {1, 1}, OutputLevel::path, true},
+        {"dtw abs picture", Algorithm::dtw, {1, 1}, OutputLevel::path, true, true},
         {"dtw abs path", Algorithm::dtw, {1, 1}, OutputLevel::path},
     };
     int bad = 0;
