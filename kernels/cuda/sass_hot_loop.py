@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Instructions per cell in the steady-state loop of each fill kernel, from a cuobjdump -sass dump.
 
-The unguarded chunk body of a band kernel is an innermost loop of two wavefront steps (kRows x
-kCols = 8 cells each, so 16 cells per iteration), the one-pair kernel's an innermost loop of 16
-steps of 4 rows (64 cells): of the innermost backward-branch loops, the one with the most max/min
-instructions, and of those the shortest. usage: sass_hot_loop.py sass_dump.txt
+The unguarded chunk body of a band kernel, and the steps of a part of a chunk of the batch
+kernel, are an innermost loop of two wavefront steps (kRows x kCols = 8 cells each, so 16 cells
+per iteration), the one-pair kernel's an innermost loop of 16 steps of 4 rows (64 cells): of the
+innermost backward-branch loops, the one with the most max/min instructions, and of those the
+shortest. usage: sass_hot_loop.py sass_dump.txt
 """
 import collections
 import re
@@ -79,6 +80,8 @@ def opcode(text):
 
 # kernels/cuda/fill_params.hpp's Out, in its order.
 LEVELS = ['score', 'store', 'picture', 'path', 'matrix', 'locate']
+# dpviz/algorithm.hpp's EndRule, in its order: the batch kernel's end cell (score level only).
+ENDS = ['corner', 'best-cell', 'last-row-or-column', 'last-row', 'last-column']
 # Cells per thread in one iteration of the steady-state loop: the band kernels' 2 steps of 4 rows
 # x 2 columns; the one-pair kernel's 16 steps of 4 rows (kernels/common/pair_score_plan.hpp).
 BAND_CELLS, PAIR_CELLS = 16, 64
@@ -91,11 +94,15 @@ def short(name):
         return 'pair-score' + ops + ' score', PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']
     m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
-    if not m or 'band_fill' not in name:
+    batch = 'batch_fill' in name
+    if not m or not (batch or 'band_fill' in name):
         return None
     s = kinds[int(m.group(1))] + ('-local' if m.group(2) == '1' else '') + ('-affine' if m.group(3) == '1' else '') + \
         ('-squared' if m.group(4) == '1' else '') + ('-noband' if m.group(5) == '0' else '')
     s += ops
+    if batch:
+        end = re.search(r'EndRuleE(\d)', name)
+        return 'batch ' + s + (' ' + ENDS[int(end.group(1))] if end else ''), BAND_CELLS
     lv = re.search(r'OutE(\d)', name)
     return (s + ' ' + LEVELS[int(lv.group(1))] if lv else s), BAND_CELLS
 

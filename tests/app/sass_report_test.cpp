@@ -116,6 +116,41 @@ TEST(SassReport, MixScriptCountsAFabricatedDump) {
     EXPECT_EQ(fmnmx, 1);
 }
 
+// The loop script (the device runs it on cuobjdump's dump): a fabricated band kernel and batch
+// kernel, each with one loop closed by a backward branch; their short names and counts.
+TEST(SassReport, LoopScriptNamesBandAndBatchKernels) {
+    TempDir dir;
+    const std::string dump = dir.path() + "/dump.txt", out = dir.path() + "/hot.txt";
+    {
+        std::ofstream f(dump);
+        f << "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell6DpxOpsELNS0_3OutE1EEEvNS0_10FillParamsE\n"
+             "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+             "        /*0010*/                   VIADDMNMX R2, R3, 0x1, R4, !PT ;\n"
+             "        /*0020*/                   IADD3 R2, R3, 0x1, RZ ;\n"
+             "        /*0030*/              @P0 BRA 0x10 ;\n"
+             "        /*0040*/                   EXIT ;\n"
+             "\t\tFunction : _ZN5dpviz4cuda5batch10batch_fillINS0_3AlgILNS0_4KindE0ELb1ELb1ELb0ELb1ELb0EEENS_4cell11PortableOpsELNS_7EndRuleE1EEEvNS1_11BatchParamsE\n"
+             "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+             "        /*0010*/                   FMNMX R2, R3, R4, !PT ;\n"
+             "        /*0020*/                   IADD3 R2, R3, 0x1, RZ ;\n"
+             "        /*0030*/                   FMNMX R5, R2, R4, !PT ;\n"
+             "        /*0040*/              @P0 BRA 0x10 ;\n"
+             "        /*0050*/                   EXIT ;\n";
+    }
+    const std::string script = std::string(DPVIZ_ASSETS) + "/../kernels/cuda/sass_hot_loop.py";
+    ASSERT_EQ(std::system(("python3 '" + script + "' '" + dump + "' > '" + out + "' 2>&1").c_str()), 0) << read(out);
+    int cells = 0;
+    const auto loops = parse_sass_loops(read(out), &cells);
+    EXPECT_EQ(cells, 16);
+    ASSERT_EQ(loops.size(), 2u) << read(out);
+    EXPECT_EQ(loops[0].kernel, "batch align-local-affine dpx-free best-cell");
+    EXPECT_EQ(loops[0].instructions, 4);  // the loop: from the branch's target to the branch
+    EXPECT_EQ(loops[0].dpx, 0);
+    EXPECT_EQ(loops[1].kernel, "edit dpx store");
+    EXPECT_EQ(loops[1].instructions, 3);
+    EXPECT_EQ(loops[1].dpx, 1);
+}
+
 TEST(SassReport, EveryAlgorithmsKernelIsInTheReport) {
     const SassReport r = load_sass_report("", docs_sass());
     EXPECT_NE(r.loops_source.find("shipped"), std::string::npos) << r.loops_source;
