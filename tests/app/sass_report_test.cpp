@@ -26,6 +26,17 @@ std::string read(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// What a report script of kernels/cuda (run by `interpreter`) prints for a fabricated dump.
+std::string run_report_script(const std::string& interpreter, const std::string& script, const std::string& dump_text) {
+    TempDir dir;
+    const std::string dump = dir.path() + "/dump.txt", out = dir.path() + "/report.txt";
+    std::ofstream(dump) << dump_text;
+    const std::string path = std::string(DPVIZ_ASSETS) + "/../kernels/cuda/" + script;
+    const int rc = std::system((interpreter + " '" + path + "' '" + dump + "' > '" + out + "' 2>&1").c_str());
+    EXPECT_EQ(rc, 0) << read(out);
+    return read(out);
+}
+
 int dpx_ops(const OpCounts& ops) {
     int n = 0;
     for (const auto& [op, count] : ops)
@@ -88,23 +99,18 @@ TEST(SassReport, ShippedMixReportParses) {
 // The mix script itself (the device runs it on cuobjdump's dump): two fabricated kernels, their
 // short names, opcode and DPX counts.
 TEST(SassReport, MixScriptCountsAFabricatedDump) {
-    TempDir dir;
-    const std::string dump = dir.path() + "/dump.txt", out = dir.path() + "/mix.txt";
-    {
-        std::ofstream f(dump);
-        f << "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell6DpxOpsELNS0_3OutE2EEEvNS0_10FillParamsE\n"
-             "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
-             "        /*0010*/                   VIADDMNMX R2, R3, 0x1, R4, !PT ;\n"
-             "        /*0020*/              @!P0 VIMNMX3 R2, R3, R4, R5, PT ;\n"
-             "        /*0030*/                   NOP ;\n"
-             "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell11PortableOpsELNS0_3OutE0EEEvNS0_10FillParamsE\n"
-             "        /*0000*/                   FMNMX R2, R3, R4, !PT ;\n"
-             "        /*0010*/                   IADD3 R2, R3, 0x1, RZ ;\n";
-    }
-    const std::string script = std::string(DPVIZ_ASSETS) + "/../kernels/cuda/sass_mix.sh";
-    ASSERT_EQ(std::system(("sh '" + script + "' '" + dump + "' > '" + out + "' 2>&1").c_str()), 0) << read(out);
-    const auto mix = parse_sass_mix(read(out));
-    ASSERT_EQ(mix.size(), 2u) << read(out);
+    const std::string out = run_report_script(
+        "sh", "sass_mix.sh",
+        "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell6DpxOpsELNS0_3OutE2EEEvNS0_10FillParamsE\n"
+        "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+        "        /*0010*/                   VIADDMNMX R2, R3, 0x1, R4, !PT ;\n"
+        "        /*0020*/              @!P0 VIMNMX3 R2, R3, R4, R5, PT ;\n"
+        "        /*0030*/                   NOP ;\n"
+        "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell11PortableOpsELNS0_3OutE0EEEvNS0_10FillParamsE\n"
+        "        /*0000*/                   FMNMX R2, R3, R4, !PT ;\n"
+        "        /*0010*/                   IADD3 R2, R3, 0x1, RZ ;\n");
+    const auto mix = parse_sass_mix(out);
+    ASSERT_EQ(mix.size(), 2u) << out;
     EXPECT_EQ(mix[0].kernel, "fill edit dpx picture");
     EXPECT_EQ(mix[0].total, 3);
     EXPECT_EQ(mix[0].dpx, 2);
@@ -119,30 +125,25 @@ TEST(SassReport, MixScriptCountsAFabricatedDump) {
 // The loop script (the device runs it on cuobjdump's dump): a fabricated band kernel and batch
 // kernel, each with one loop closed by a backward branch; their short names and counts.
 TEST(SassReport, LoopScriptNamesBandAndBatchKernels) {
-    TempDir dir;
-    const std::string dump = dir.path() + "/dump.txt", out = dir.path() + "/hot.txt";
-    {
-        std::ofstream f(dump);
-        f << "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell6DpxOpsELNS0_3OutE1EEEvNS0_10FillParamsE\n"
-             "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
-             "        /*0010*/                   VIADDMNMX R2, R3, 0x1, R4, !PT ;\n"
-             "        /*0020*/                   IADD3 R2, R3, 0x1, RZ ;\n"
-             "        /*0030*/              @P0 BRA 0x10 ;\n"
-             "        /*0040*/                   EXIT ;\n"
-             "\t\tFunction : _ZN5dpviz4cuda5batch10batch_fillINS0_3AlgILNS0_4KindE0ELb1ELb1ELb0ELb1ELb0EEENS_4cell11PortableOpsELNS_7EndRuleE1EEEvNS1_11BatchParamsE\n"
-             "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
-             "        /*0010*/                   FMNMX R2, R3, R4, !PT ;\n"
-             "        /*0020*/                   IADD3 R2, R3, 0x1, RZ ;\n"
-             "        /*0030*/                   FMNMX R5, R2, R4, !PT ;\n"
-             "        /*0040*/              @P0 BRA 0x10 ;\n"
-             "        /*0050*/                   EXIT ;\n";
-    }
-    const std::string script = std::string(DPVIZ_ASSETS) + "/../kernels/cuda/sass_hot_loop.py";
-    ASSERT_EQ(std::system(("python3 '" + script + "' '" + dump + "' > '" + out + "' 2>&1").c_str()), 0) << read(out);
+    const std::string out = run_report_script(
+        "python3", "sass_hot_loop.py",
+        "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell6DpxOpsELNS0_3OutE1EEEvNS0_10FillParamsE\n"
+        "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+        "        /*0010*/                   VIADDMNMX R2, R3, 0x1, R4, !PT ;\n"
+        "        /*0020*/                   IADD3 R2, R3, 0x1, RZ ;\n"
+        "        /*0030*/              @P0 BRA 0x10 ;\n"
+        "        /*0040*/                   EXIT ;\n"
+        "\t\tFunction : _ZN5dpviz4cuda5batch10batch_fillINS0_3AlgILNS0_4KindE0ELb1ELb1ELb0ELb1ELb0EEENS_4cell11PortableOpsELNS_7EndRuleE1EEEvNS1_11BatchParamsE\n"
+        "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+        "        /*0010*/                   FMNMX R2, R3, R4, !PT ;\n"
+        "        /*0020*/                   IADD3 R2, R3, 0x1, RZ ;\n"
+        "        /*0030*/                   FMNMX R5, R2, R4, !PT ;\n"
+        "        /*0040*/              @P0 BRA 0x10 ;\n"
+        "        /*0050*/                   EXIT ;\n");
     int cells = 0;
-    const auto loops = parse_sass_loops(read(out), &cells);
+    const auto loops = parse_sass_loops(out, &cells);
     EXPECT_EQ(cells, 16);
-    ASSERT_EQ(loops.size(), 2u) << read(out);
+    ASSERT_EQ(loops.size(), 2u) << out;
     EXPECT_EQ(loops[0].kernel, "batch align-local-affine dpx-free best-cell");
     EXPECT_EQ(loops[0].instructions, 4);  // the loop: from the branch's target to the branch
     EXPECT_EQ(loops[0].dpx, 0);
