@@ -63,12 +63,12 @@ std::string find_assets_dir(const std::string& exe_path) {
     return find_assets_dir(s);
 }
 
-std::string sass_reports_dir(const std::string& assets_dir) {
+std::string shipped_reports_dir(const std::string& assets_dir, const std::string& name) {
     if (assets_dir.empty()) return "";
     std::error_code ec;
-    const fs::path installed = fs::path(assets_dir) / "sass";
+    const fs::path installed = fs::path(assets_dir) / name;
     if (fs::is_directory(installed, ec)) return installed.string();
-    return (fs::path(assets_dir) / ".." / "docs" / "sass").lexically_normal().string();
+    return (fs::path(assets_dir) / ".." / "docs" / name).lexically_normal().string();
 }
 
 }  // namespace dpviz::app

@@ -28,8 +28,10 @@ std::string find_assets_dir(const AssetsSearch& s);
 // this build compiled in.
 std::string find_assets_dir(const std::string& exe_path = "");
 
-// The SASS reports the machine-code panel falls back on: <assets>/sass where installed, else the
-// source tree's docs/sass beside its assets/. "" when `assets_dir` is.
-std::string sass_reports_dir(const std::string& assets_dir);
+// A folder of reports made on a device and shipped with dpviz, docs/<name>: "sass" (the SASS
+// reports the machine-code panel falls back on), "scan" (`dpviz bench --scan`'s table, which the
+// timing panel shows). <assets>/<name> where installed, else the source tree's docs/<name> beside
+// its assets/. "" when `assets_dir` is.
+std::string shipped_reports_dir(const std::string& assets_dir, const std::string& name);
 
 }  // namespace dpviz::app

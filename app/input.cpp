@@ -72,14 +72,6 @@ std::string origin_stem(const std::string& origin) {
     return base;
 }
 
-bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_space(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && is_space(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
-
 // A positive decimal integer that fits, or nothing.
 std::optional<uint64_t> parse_index(std::string_view s) {
     uint64_t v = 0;
@@ -283,7 +275,7 @@ private:
         switch (state_) {
         case State::start:
             if (c == '\n') return newline();
-            if (is_space(c)) return true;
+            if (is_blank(char(c))) return true;
             if (c == '>' || c == '@') {
                 format_ = c == '>' ? Format::fasta : Format::fastq;
                 return start_header();
@@ -352,7 +344,7 @@ private:
             return true;
         case State::fq_start:
             if (c == '\n') return newline();
-            if (is_space(c)) return true;
+            if (is_blank(char(c))) return true;
             if (c == '@') return start_header();
             return fail(input_error(at_column() + ": expected '@' to start FASTQ record " +
                                     std::to_string(record_index_ + 1) + ", found " + show_char(c)));
@@ -400,7 +392,7 @@ private:
     bool finish_header() {
         const std::string_view text = trim(line_buf_);
         size_t end = 0;
-        while (end < text.size() && !is_space(static_cast<unsigned char>(text[end]))) ++end;
+        while (end < text.size() && !is_blank(text[end])) ++end;
         if (format_ == Format::fastq) header_text_.assign(text);
         if (!begin_record(std::string(text.substr(0, end)), std::string(trim(text.substr(end))))) return false;
         state_ = format_ == Format::fastq ? State::residues : State::fasta_line;
@@ -605,10 +597,10 @@ size_t for_each_field(std::string_view line, Separator sep, Fn&& fn) {
     if (sep == Separator::blanks) {
         size_t i = 0;
         while (i < line.size()) {
-            while (i < line.size() && is_space(static_cast<unsigned char>(line[i]))) ++i;
+            while (i < line.size() && is_blank(line[i])) ++i;
             if (i == line.size()) break;
             size_t j = i;
-            while (j < line.size() && !is_space(static_cast<unsigned char>(line[j]))) ++j;
+            while (j < line.size() && !is_blank(line[j])) ++j;
             fn(count++, line.substr(i, j - i));
             i = j;
         }

@@ -234,7 +234,7 @@ SassReport load_default_sass_report(const std::string& assets_dir) {
     build_dir = DPVIZ_BUILD_DIR;
 #endif
     // The shipped reports come from where the examples came from: installed or the source tree.
-    return load_sass_report(build_dir, sass_reports_dir(assets_dir));
+    return load_sass_report(build_dir, shipped_reports_dir(assets_dir, "sass"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ std::string short_kernel_name(std::string_view mangled);
 // sass_res_sm90.txt). Either may be empty.
 SassReport load_sass_report(const std::string& build_dir, const std::string& docs_sass_dir);
 // The directories this binary knows: the build folder (compiled in), then the shipped reports
-// found from the assets folder (sass_reports_dir: installed or the source tree's docs/sass).
+// found from the assets folder (shipped_reports_dir: installed or the source tree's docs/sass).
 SassReport load_default_sass_report(const std::string& assets_dir);
 
 // DPX instructions of sm_90: VIADDMNMX, VIMNMX3, VIBMNMX and the 16x2 forms of VIMNMX.

@@ -1,5 +1,5 @@
 // Small text helpers shared by the readers: user-supplied tokens quoted safely for one-line
-// messages, and a line split into whitespace-separated tokens.
+// messages, a field without its blanks, and a line split into whitespace-separated tokens.
 #pragma once
 
 #include <string>
@@ -21,6 +21,13 @@ inline std::string show_token(std::string_view s) {
 
 // Space, tab and the other blanks a line may hold (not the newline).
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// `s` without the blanks at either end.
+inline std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+    return s;
+}
 
 // Whitespace-separated tokens of one line, one at a time, so a line with a million tokens costs
 // nothing past the one that is refused.

@@ -70,16 +70,19 @@ TEST(AssetsDir, ThisTestFindsTheSourceTreeFromItsBuildTree) {
     EXPECT_EQ(found, fs::weakly_canonical(DPVIZ_ASSETS).string());
 }
 
-TEST(AssetsDir, SassReportsInstalledBesideTheExamplesElseInTheSourceDocs) {
+TEST(AssetsDir, ShippedReportsInstalledBesideTheExamplesElseInTheSourceDocs) {
     test::TempDir t;
     const std::string root = t.path("");
     make_assets(root + "share/dpviz");
     fs::create_directories(root + "share/dpviz/sass");
-    EXPECT_EQ(sass_reports_dir(root + "share/dpviz"), root + "share/dpviz/sass");
+    EXPECT_EQ(shipped_reports_dir(root + "share/dpviz", "sass"), root + "share/dpviz/sass");
     make_assets(root + "src/assets");
-    EXPECT_EQ(sass_reports_dir(root + "src/assets"), root + "src/docs/sass");
-    EXPECT_EQ(sass_reports_dir(""), "");
-    EXPECT_TRUE(fs::is_directory(sass_reports_dir(DPVIZ_ASSETS)));  // this source tree's docs/sass
+    EXPECT_EQ(shipped_reports_dir(root + "src/assets", "sass"), root + "src/docs/sass");
+    EXPECT_EQ(shipped_reports_dir(root + "src/assets", "scan"), root + "src/docs/scan");
+    EXPECT_EQ(shipped_reports_dir("", "sass"), "");
+    // This source tree's docs/sass and docs/scan.
+    EXPECT_TRUE(fs::is_regular_file(shipped_reports_dir(DPVIZ_ASSETS, "sass") + "/sass_hot_sm90.txt"));
+    EXPECT_TRUE(fs::is_regular_file(shipped_reports_dir(DPVIZ_ASSETS, "scan") + "/bench_scan_h200.txt"));
 }
 
 }  // namespace
