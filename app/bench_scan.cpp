@@ -7,10 +7,14 @@
 #include <cctype>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iomanip>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "bench.hpp"
@@ -21,6 +25,7 @@
 #include "gpu_model.hpp"
 #include "matrix_file.hpp"
 #include "sass_report.hpp"
+#include "text_util.hpp"
 
 namespace dpviz::app {
 
@@ -136,34 +141,40 @@ std::string shape_text(int m, int n) {
     return m == n ? std::to_string(n) + "^2" : std::to_string(m) + " x " + std::to_string(n);
 }
 
+// The width of a column of the table (kScanColumnWidths).
+auto col(ScanColumn c) { return std::setw(scan_width(c)); }
+
 void print_header(std::ostream& out) {
-    out << std::left << std::setw(14) << "workload" << std::setw(20) << "M x N" << std::setw(15) << "backend"
-        << std::setw(9) << "level" << std::right << std::setw(5) << "runs" << std::setw(12) << "ms" << std::setw(9)
-        << "TCUPS" << std::setw(12) << "vs score" << std::setw(12) << "instr/cell" << std::setw(13) << "bound TCUPS"
-        << std::setw(10) << "of bound" << "  kernel; note\n";
+    using C = ScanColumn;
+    out << std::left << col(C::workload) << "workload" << col(C::shape) << "M x N" << col(C::backend) << "backend"
+        << col(C::level) << "level" << std::right << col(C::runs) << "runs" << col(C::ms) << "ms" << col(C::tcups)
+        << "TCUPS" << col(C::over_score) << "vs score" << col(C::per_cell) << "instr/cell" << col(C::bound_tcups)
+        << "bound TCUPS" << col(C::of_bound) << "of bound" << "  kernel; note\n";
 }
 
 void print_row(std::ostream& out, const ScanRow& r) {
-    out << std::left << std::setw(14) << r.workload << std::setw(20) << shape_text(r.m, r.n) << std::setw(15)
-        << r.backend << std::setw(9) << level_name(r.level) << std::right << std::setw(5) << r.runs;
+    using C = ScanColumn;
+    out << std::left << col(C::workload) << r.workload << col(C::shape) << shape_text(r.m, r.n) << col(C::backend)
+        << r.backend << col(C::level) << level_name(r.level) << std::right << col(C::runs) << r.runs;
     if (r.runs > 0) {
-        out << std::fixed << std::setprecision(2) << std::setw(12) << r.ms << std::setprecision(3) << std::setw(9)
+        out << std::fixed << std::setprecision(2) << col(C::ms) << r.ms << std::setprecision(3) << col(C::tcups)
             << r.tcups();
         if (r.level != Level::score && r.score_ms > 0) {
             std::ostringstream pct;
             pct << std::showpos << std::fixed << std::setprecision(1) << (r.ms / r.score_ms - 1) * 100 << " %";
-            out << std::setw(12) << pct.str();
+            out << col(C::over_score) << pct.str();
         } else {
-            out << std::setw(12) << "";
+            out << col(C::over_score) << "";
         }
     } else {
-        out << std::setw(12) << "-" << std::setw(9) << "-" << std::setw(12) << "";
+        out << col(C::ms) << "-" << col(C::tcups) << "-" << col(C::over_score) << "";
     }
     const ScanBoundText b = scan_bound_text(r.bound);
     // A row at a time (endl): a long scan shows its progress.
-    out << std::setw(12) << b.per_cell << std::setw(13) << b.bound_tcups << std::setw(10) << b.fraction << "  "
-        << r.bound.kernel << (r.bound.kernel.empty() || r.note.empty() ? "" : "; ") << r.note << std::endl;
+    out << col(C::per_cell) << b.per_cell << col(C::bound_tcups) << b.bound_tcups << col(C::of_bound) << b.fraction
+        << "  " << r.bound.kernel << (r.bound.kernel.empty() || r.note.empty() ? "" : "; ") << r.note << std::endl;
 }
+
 
 void print_json(std::ostream& out, const std::string& gpu, const std::vector<ScanRow>& rows) {
     out << "{\n  \"cpu\":\"" << json_escape(cpu_model()) << "\",\n  \"gpu\":\"" << json_escape(gpu)
@@ -202,6 +213,80 @@ ScanBoundText scan_bound_text(const KernelBound& b) {
         t.fraction = text;
     }
     return t;
+}
+
+std::vector<ScanTableRow> parse_scan_rows(std::string_view text) {
+    std::vector<ScanTableRow> out;
+    bool in_table = false;
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        const std::string_view line = text.substr(at, end - at);
+        at = end + 1;
+        if (!in_table) {
+            in_table = line.rfind("workload", 0) == 0;
+            continue;
+        }
+        if (trim(line).empty()) break;
+        std::string f[std::size(kScanColumnWidths)];
+        size_t pos = 0;
+        for (size_t c = 0; c < std::size(kScanColumnWidths); ++c) {
+            f[c] = pos < line.size() ? std::string(trim(line.substr(pos, size_t(kScanColumnWidths[c])))) : "";
+            pos += size_t(kScanColumnWidths[c]);
+        }
+        using C = ScanColumn;
+        ScanTableRow r;
+        r.workload = f[int(C::workload)];
+        r.shape = f[int(C::shape)];
+        r.backend = f[int(C::backend)];
+        r.level = f[int(C::level)];
+        const bool known_level = r.level == level_name(Level::score) || r.level == level_name(Level::picture) ||
+                                 r.level == level_name(Level::path);
+        const std::string& runs = f[int(C::runs)];
+        if (r.workload.empty() || r.shape.empty() || !parse_backend(r.backend) || !known_level || runs.empty() ||
+            !std::all_of(runs.begin(), runs.end(), [](unsigned char c) { return std::isdigit(c); }))
+            continue;
+        r.runs = std::stoi(runs);
+        if (r.runs > 0) {
+            char* stop = nullptr;
+            r.ms = std::strtod(f[int(C::ms)].c_str(), &stop);
+            if (*stop != '\0' || !(r.ms > 0)) continue;
+            r.tcups = std::strtod(f[int(C::tcups)].c_str(), &stop);
+            if (*stop != '\0') continue;
+        }
+        // "  kernel; note", "  kernel" or "  note": a GPU row that ran names its kernel first.
+        const auto backend = parse_backend(r.backend);
+        if (r.runs > 0 && (*backend == Backend::cuda || *backend == Backend::cuda_portable) && pos + 2 < line.size()) {
+            const std::string_view rest = line.substr(pos + 2);
+            r.kernel = trim(rest.substr(0, rest.find("; ")));
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+ScanTable load_scan_table(const std::string& scan_dir) {
+    ScanTable t;
+    if (scan_dir.empty()) {
+        t.source = "no scan table (dpviz found no folder of shipped reports)";
+        return t;
+    }
+    const std::string path = scan_dir + "/" + kShippedScanFile;
+    std::ifstream in(path);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    t.rows = parse_scan_rows(text);
+    if (t.rows.empty()) {
+        t.source = "no scan table (" + path + (in ? " holds no rows)" : " cannot be read)");
+        return t;
+    }
+    t.source = path;
+    if (text.rfind("# ", 0) == 0) t.about = text.substr(2, text.find('\n') - 2);
+    return t;
+}
+
+std::string scan_workload(const Problem& p) {
+    for (const Workload& w : kWorkloads)
+        if (w.algo == p.algo && (p.algo != Algorithm::local || w.matrix == p.affine())) return w.name;
+    return "";
 }
 
 std::vector<std::pair<int, int>> default_scan_shapes() {

@@ -10,6 +10,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,37 @@ struct ScanBoundText {
     std::string per_cell = "n/a", bound_tcups = "n/a", fraction = "n/a";
 };
 ScanBoundText scan_bound_text(const KernelBound& b);
+
+// The text table's columns, in order, and their widths: the table is printed with them and read
+// back with them (parse_scan_rows: the GUI's timing panel shows the shipped table).
+enum class ScanColumn { workload, shape, backend, level, runs, ms, tcups, over_score, per_cell, bound_tcups, of_bound };
+inline constexpr int kScanColumnWidths[] = {14, 20, 15, 9, 5, 12, 9, 12, 12, 13, 10};
+constexpr int scan_width(ScanColumn c) { return kScanColumnWidths[int(c)]; }
+
+// A row of a printed table, read back.
+struct ScanTableRow {
+    std::string workload, shape, backend, level;  // shape: "65536^2" or "185000 x 2200000"
+    int runs = 0;                                  // 0: the row failed (no times)
+    double ms = 0, tcups = 0;
+    std::string kernel;                            // the GPU kernel that ran ("" on the CPU, or when none ran)
+};
+// The rows of a printed table: the lines after its header line, up to the first blank line; a
+// line that is no row (another table, a comment) is skipped.
+std::vector<ScanTableRow> parse_scan_rows(std::string_view text);
+
+// The table shipped in docs/scan (installed as share/dpviz/scan): what its first line says of the
+// run (device, date, load, command, conditions), its rows, and which file they came from (or why
+// none did).
+struct ScanTable {
+    std::string about, source;
+    std::vector<ScanTableRow> rows;
+};
+inline constexpr const char* kShippedScanFile = "bench_scan_h200.txt";
+ScanTable load_scan_table(const std::string& scan_dir);
+
+// The scan's workload a problem's fill is timed by ("local linear", "local affine", "edit",
+// "dtw": the kernels do not depend on the scores' values), or "" when the scan has none.
+std::string scan_workload(const Problem& p);
 
 // Exit status: 0; 1 when a row failed or disagrees with the pair's first row on the score;
 // kExitDevice when a GPU backend was asked for and no GPU runs it (a scan never measures the CPU

@@ -22,6 +22,7 @@
 
 namespace dpviz::app {
 struct SassReport;  // sass_report.hpp
+struct ScanTable;   // bench_scan.hpp
 }  // namespace dpviz::app
 
 namespace dpviz::gui {
@@ -273,6 +274,7 @@ struct AppState {
     std::string notice;                    // one line from start-up (a session file that was ignored), until dismissed
     std::vector<TimingRow> timings;        // last "run all backends"
     GcupsPlot gcups;                       // last "GCUPS vs size"
+    std::shared_ptr<const app::ScanTable> scan_table;  // the shipped `dpviz bench --scan` table, read when first shown
     std::vector<std::string> recent_files;  // newest first
     ExportSettings export_settings;
     std::string export_message;            // where the last export went, or why it failed

@@ -2,14 +2,19 @@
 // GPU-resident path), the machine (the GPU, GPU backends, GL renderer, texture upload path), and
 // "run all backends": DPX, DPX-free and CPU side by side as bars with numbers and speedups, or
 // "not available" and why. A GPU fill is set against its kernel's issue bound (instructions per
-// cell from the SASS report) with the bound that applies, in words.
+// cell from the SASS report) with the bound that applies, in words. "GCUPS vs size" measures the
+// current scoring from 128^2 up; the shipped `dpviz bench --scan` table shows big pairs on an H200.
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "assets_dir.hpp"
 #include "dpviz/band_shape.hpp"
 #include "gui/compute.hpp"
 #include "gui/gcups_scan.hpp"
@@ -173,7 +178,63 @@ void draw_gcups_plot(AppState& s) {
     }
 }
 
+// The shipped scan table's rows for the shown result's workload, with the run's conditions.
+void draw_scan_table(AppState& s) {
+    if (!ImGui::TreeNode("Big pairs on an H200 (dpviz bench --scan)")) return;
+    if (!s.scan_table)
+        s.scan_table = std::make_shared<const app::ScanTable>(
+            app::load_scan_table(app::shipped_reports_dir(s.assets_dir, "scan")));
+    const app::ScanTable& t = *s.scan_table;
+    const std::string workload = s.result ? app::scan_workload(s.result->problem) : "";
+    if (t.rows.empty()) disabled_wrapped(t.source);
+    else if (!s.result) ImGui::TextDisabled("No result yet.");
+    else if (workload.empty())
+        disabled_wrapped("the scan times local alignment (linear and affine gaps), edit distance and DTW; this "
+                         "algorithm is not among them");
+    else {
+        text_wrapped("%s: fill times (median), TCUPS = cells / time", workload.c_str());
+        for (const std::string& line : scan_table_lines(t, workload)) text_wrapped("%s", line.c_str());
+        disabled_wrapped(t.about);
+        disabled_wrapped("source: " + t.source);
+    }
+    ImGui::TreePop();
+}
+
 }  // namespace
+
+std::vector<std::string> scan_table_lines(const app::ScanTable& t, const std::string& workload) {
+    std::vector<std::string> out;
+    std::vector<std::pair<std::string, std::string>> seen;  // (shape, level), in the table's order
+    for (const app::ScanTableRow& r : t.rows)
+        if (r.workload == workload && std::find(seen.begin(), seen.end(), std::pair{r.shape, r.level}) == seen.end())
+            seen.emplace_back(r.shape, r.level);
+    for (const auto& [shape, level] : seen) {
+        std::string line = shape + " " + level + ":";
+        double ms[2] = {0, 0};  // DPX, DPX-free: as printed
+        std::string kernel;
+        for (const BackendChoice b : {BackendChoice::dpx, BackendChoice::dpx_free, BackendChoice::cpu})
+            for (const app::ScanTableRow& r : t.rows) {
+                if (r.workload != workload || r.shape != shape || r.level != level ||
+                    r.backend != backend_name(engine_backend(b)))
+                    continue;
+                char text[96];
+                if (r.runs > 0) std::snprintf(text, sizeof text, " %s %.2f ms = %.3f TCUPS,", backend_choice_label(b), r.ms, r.tcups);
+                else std::snprintf(text, sizeof text, " %s failed,", backend_choice_label(b));
+                line += text;
+                if (b != BackendChoice::cpu && r.runs > 0) ms[b == BackendChoice::dpx_free] = r.ms;
+                if (b == BackendChoice::dpx) kernel = r.kernel;
+            }
+        if (line.back() == ',') line.pop_back();
+        if (ms[0] > 0 && ms[1] > 0) {
+            char text[48];
+            std::snprintf(text, sizeof text, "; DPX-free / DPX %.2f", ms[1] / ms[0]);
+            line += text;
+        }
+        if (!kernel.empty()) line += " (" + kernel + ")";
+        out.push_back(line);
+    }
+    return out;
+}
 
 std::string fill_bound_text(const app::SassReport& r, const app::GpuFigures& g, const std::string& kernel,
                             int64_t cells, int rows, double fill_ms) {
@@ -294,6 +355,7 @@ void draw_timing(AppState& s) {
     }
     ImGui::Separator();
     draw_gcups_plot(s);
+    draw_scan_table(s);
     ImGui::Separator();
     draw_machine(s);
 }

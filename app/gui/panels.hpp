@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "bench_scan.hpp"
 #include "dpviz/render/heatmap.hpp"
 #include "gpu_model.hpp"
 #include "gui/app_state.hpp"
@@ -30,6 +31,9 @@ std::string timing_bar_why(const TimingRow& t, double cpu_ms, int rows);
 // and which bound applies (gpu_model.hpp: which_bound) and why.
 std::string fill_bound_text(const app::SassReport& r, const app::GpuFigures& g, const std::string& kernel,
                             int64_t cells, int rows, double fill_ms);
+// The shipped `dpviz bench --scan` table's rows of one workload, a line per size and level: each
+// backend's time and TCUPS as the table prints them, and DPX-free / DPX from those times.
+std::vector<std::string> scan_table_lines(const app::ScanTable& t, const std::string& workload);
 void draw_export(AppState& s);
 
 struct PanelEntry {

@@ -1,12 +1,15 @@
 // dpviz bench --scan: its shapes, its refusals, the issue-bound columns (printed from stubbed
 // figures; n/a on CPU rows), and on the CPU one store-sized pair per workload whose levels
-// (score fill, the picture's store fill, a path over the checkpoints) agree.
+// (score fill, the picture's store fill, a path over the checkpoints) agree; the table read back
+// (the shipped one the GUI shows among them) and the workload a problem falls under.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <sstream>
 #include <string>
 
+#include "assets_dir.hpp"
 #include "bench_scan.hpp"
 #include "cli_run.hpp"
 #include "dpviz/engine.hpp"
@@ -119,6 +122,113 @@ TEST(BenchScan, EveryLevelOfAPairAgreesOnTheScore) {
     // The scores come from different fills (the score kernel's, the store's with the overview,
     // the store's traced): equal scores are the scan's own check too, and it found no mismatch.
     EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos);
+}
+
+// A row's TCUPS from its shape ("N^2" or "M x N") and its time. Both are printed rounded (the
+// time to 0.01 ms, TCUPS to 0.001): callers allow for that.
+double printed_tcups(const ScanTableRow& r) {
+    const size_t square = r.shape.find("^2"), x = r.shape.find(" x ");
+    const double cells = square != std::string::npos ? std::pow(std::stod(r.shape.substr(0, square)), 2)
+                                                     : std::stod(r.shape.substr(0, x)) * std::stod(r.shape.substr(x + 3));
+    return cells / r.ms / 1e9;
+}
+
+// The table reads back as printed: a CPU scan's own output, every row that ran with its cells
+// over its time (the pictures of a pair this small are skipped: no times, a note).
+TEST(BenchScan, TableReadsBackAsPrinted) {
+    const auto r = run({"bench", "--scan", "--backend", "cpu", "--pairs", "1000x1500", "--repeat", "1"});
+    ASSERT_EQ(r.code, kExitOk) << r.err;
+    const auto rows = parse_scan_rows(r.out);
+    ASSERT_EQ(rows.size(), 12u) << r.out;
+    std::map<std::string, int> per_workload;
+    for (const ScanTableRow& row : rows) {
+        ++per_workload[row.workload];
+        EXPECT_EQ(row.shape, "1000 x 1500");
+        EXPECT_EQ(row.backend, "cpu");
+        EXPECT_EQ(row.kernel, "");  // a CPU row names no kernel (a note is no kernel)
+        if (row.level == "picture") {
+            EXPECT_EQ(row.runs, 0) << r.out;
+            continue;
+        }
+        EXPECT_EQ(row.runs, 1);
+        EXPECT_GT(row.ms, 0.0);
+        EXPECT_NEAR(row.tcups, printed_tcups(row), 0.0005 + printed_tcups(row) * 0.005 / row.ms) << row.workload;
+    }
+    EXPECT_EQ(per_workload, (std::map<std::string, int>{{"dtw", 3}, {"edit", 3}, {"local affine", 3}, {"local linear", 3}}));
+}
+
+TEST(BenchScan, RowsOfATableAndNothingElse) {
+    using C = ScanColumn;
+    auto cell = [](C c, const std::string& v, bool left) {
+        std::string pad(size_t(scan_width(c)) - v.size(), ' ');
+        return left ? v + pad : pad + v;
+    };
+    auto line = [&](const std::string& w, const std::string& shape, const std::string& b, const std::string& lv,
+                    const std::string& runs, const std::string& ms, const std::string& tc, const std::string& tail) {
+        return cell(C::workload, w, true) + cell(C::shape, shape, true) + cell(C::backend, b, true) +
+               cell(C::level, lv, true) + cell(C::runs, runs, false) + cell(C::ms, ms, false) +
+               cell(C::tcups, tc, false) + cell(C::over_score, "", false) + cell(C::per_cell, "n/a", false) +
+               cell(C::bound_tcups, "n/a", false) + cell(C::of_bound, "n/a", false) + tail;
+    };
+    const std::string text =
+        "# a comment\nworkload  M x N ...\n" +
+        line("dtw", "185000 x 2200000", "cuda", "score", "1", "217.01", "1.876", "  dtw-noband dpx score; a note") + "\n" +
+        line("edit", "65536^2", "cuda-portable", "path", "0", "-", "-", "  out of memory") + "\n" +
+        line("edit", "65536^2", "warp-drive", "path", "1", "1.00", "4.295", "") + "\n" +  // no such backend
+        line("edit", "65536^2", "cuda", "nowhere", "1", "1.00", "4.295", "") + "\n" +  // no such level
+        "\n" + line("edit", "65536^2", "cuda", "score", "1", "1.00", "4.295", "  after the table") + "\n";
+    const auto rows = parse_scan_rows(text);
+    ASSERT_EQ(rows.size(), 2u) << text;
+    EXPECT_EQ(rows[0].workload, "dtw");
+    EXPECT_EQ(rows[0].shape, "185000 x 2200000");
+    EXPECT_EQ(rows[0].runs, 1);
+    EXPECT_DOUBLE_EQ(rows[0].ms, 217.01);
+    EXPECT_DOUBLE_EQ(rows[0].tcups, 1.876);
+    EXPECT_EQ(rows[0].kernel, "dtw-noband dpx score");
+    EXPECT_EQ(rows[1].level, "path");
+    EXPECT_EQ(rows[1].runs, 0);
+    EXPECT_EQ(rows[1].ms, 0.0);
+    EXPECT_EQ(rows[1].kernel, "");
+    EXPECT_TRUE(parse_scan_rows("no table here\n").empty());
+}
+
+// The shipped table (docs/scan): each workload's sizes and levels on both GPU backends, with the
+// run's conditions and every row's TCUPS its cells over its time.
+TEST(BenchScan, ShippedTableHasBothGpuBackendsOfEveryRow) {
+    const ScanTable t = load_scan_table(shipped_reports_dir(DPVIZ_ASSETS, "scan"));
+    ASSERT_FALSE(t.rows.empty()) << t.source;
+    EXPECT_EQ(t.about.rfind("H200", 0), 0u) << t.about;
+    std::map<std::string, std::map<std::string, int>> backends;  // "workload shape level" -> backend -> rows
+    for (const ScanTableRow& r : t.rows) {
+        backends[r.workload + " " + r.shape + " " + r.level][r.backend]++;
+        ASSERT_GT(r.runs, 0) << r.workload << " " << r.shape;
+        EXPECT_NEAR(r.tcups, printed_tcups(r), 0.0005 + printed_tcups(r) * 0.005 / r.ms) << r.workload << " " << r.shape;
+        EXPECT_FALSE(r.kernel.empty()) << "a GPU row names its kernel: " << r.workload << " " << r.shape;
+    }
+    EXPECT_GE(backends.size(), 48u);  // 4 workloads x 4 sizes x 3 levels
+    for (const auto& [row, by_backend] : backends)
+        EXPECT_EQ(by_backend, (std::map<std::string, int>{{"cuda", 1}, {"cuda-portable", 1}})) << row;
+    EXPECT_TRUE(load_scan_table("").rows.empty());
+    EXPECT_NE(load_scan_table("/nonexistent").source.find("cannot be read"), std::string::npos);
+}
+
+TEST(BenchScan, WorkloadOfAProblem) {
+    ScoringOptions s;
+    s.gaps = {2, 2};
+    auto workload = [&](Algorithm a) {
+        auto p = make_problem(a, {"q", "ACGT"}, {"t", "ACGA"}, s);
+        EXPECT_TRUE(p);
+        return p ? scan_workload(*p) : "?";
+    };
+    EXPECT_EQ(workload(Algorithm::local), "local linear");
+    EXPECT_EQ(workload(Algorithm::edit), "edit");
+    EXPECT_EQ(workload(Algorithm::global), "");
+    EXPECT_EQ(workload(Algorithm::lcs), "");
+    s.gaps = {10, 1};
+    EXPECT_EQ(workload(Algorithm::local), "local affine");
+    auto dtw = make_dtw_problem({"q", {1.0, 2.0}}, {"t", {1.5, 2.5}}, s);
+    ASSERT_TRUE(dtw);
+    EXPECT_EQ(scan_workload(*dtw), "dtw");
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The timing panel's bars: the ratio each prints against the CPU matches the times it prints
 // (stubbed timings, the bundled globins' among them), and a GPU row slower than the CPU's says why;
-// a GPU fill's line against its kernel's issue bound (a stubbed SASS report and GPU); "GCUPS vs
-// size": its sizes, stop rule and axes, and a headless run (and a cancelled one) on the worker.
+// a GPU fill's line against its kernel's issue bound (a stubbed SASS report and GPU); the shipped
+// scan table's lines (their ratios from their times); "GCUPS vs size": its sizes, stop rule and
+// axes, and a headless run (and a cancelled one) on the worker.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,8 @@
 #include <random>
 #include <string>
 
+#include "assets_dir.hpp"
+#include "bench_scan.hpp"
 #include "gpu_model.hpp"
 #include "gui/app_state.hpp"
 #include "gui/gcups_scan.hpp"
@@ -124,6 +127,51 @@ TEST(TimingPanel, AGpuFillAgainstItsIssueBound) {
     g.clock_mhz = 0;
     text = fill_bound_text(r, g, "align-affine dpx score", big, 65536, 16.29);
     EXPECT_NE(text.find("12.69 instructions per cell (SASS loop); issue bound n/a"), std::string::npos) << text;
+}
+
+// A line of the shipped scan table: DPX-free / DPX as printed, from the times it prints.
+void expect_scan_ratio_matches(const std::string& line) {
+    const size_t dpx = line.find(" DPX "), free = line.find(" DPX-free "), ratio = line.find("DPX-free / DPX ");
+    ASSERT_NE(dpx, std::string::npos) << line;
+    ASSERT_NE(free, std::string::npos) << line;
+    ASSERT_NE(ratio, std::string::npos) << line;
+    const double dpx_ms = std::stod(line.substr(dpx + 5)), free_ms = std::stod(line.substr(free + 10));
+    EXPECT_NEAR(std::stod(line.substr(ratio + 15)), free_ms / dpx_ms, 0.005 + 1e-9) << line;
+}
+
+TEST(TimingPanel, ScanTableLinesAndTheirRatios) {
+    app::ScanTable t;
+    auto add = [&](const char* w, const char* level, const char* backend, double ms, double tcups, const char* kernel) {
+        app::ScanTableRow r;
+        r.workload = w;
+        r.shape = "65536^2";
+        r.level = level;
+        r.backend = backend;
+        r.runs = 5;
+        r.ms = ms;
+        r.tcups = tcups;
+        r.kernel = kernel;
+        t.rows.push_back(r);
+    };
+    add("edit", "score", "cuda", 8.94, 0.481, "edit dpx score");
+    add("edit", "score", "cuda-portable", 9.47, 0.454, "edit dpx-free score");
+    add("edit", "path", "cuda", 33.00, 0.130, "edit dpx store");  // no DPX-free row: no ratio
+    add("dtw", "score", "cuda", 8.77, 0.490, "dtw-noband dpx score");
+    const auto lines = scan_table_lines(t, "edit");
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0], "65536^2 score: DPX 8.94 ms = 0.481 TCUPS, DPX-free 9.47 ms = 0.454 TCUPS; DPX-free / DPX 1.06 "
+                        "(edit dpx score)");
+    expect_scan_ratio_matches(lines[0]);
+    EXPECT_EQ(lines[1], "65536^2 path: DPX 33.00 ms = 0.130 TCUPS (edit dpx store)");
+    EXPECT_TRUE(scan_table_lines(t, "local affine").empty());
+
+    // The shipped table: a line per size and level of each workload, every ratio from its times.
+    const app::ScanTable shipped = app::load_scan_table(app::shipped_reports_dir(DPVIZ_ASSETS, "scan"));
+    for (const char* w : {"local linear", "local affine", "edit", "dtw"}) {
+        const auto shown = scan_table_lines(shipped, w);
+        EXPECT_GE(shown.size(), 12u) << w;  // 4 sizes x 3 levels
+        for (const std::string& line : shown) expect_scan_ratio_matches(line);
+    }
 }
 
 TEST(GcupsVsSize, SizesStopRuleAndAxes) {
