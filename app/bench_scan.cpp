@@ -175,7 +175,6 @@ void print_row(std::ostream& out, const ScanRow& r) {
         << "  " << r.bound.kernel << (r.bound.kernel.empty() || r.note.empty() ? "" : "; ") << r.note << std::endl;
 }
 
-
 void print_json(std::ostream& out, const std::string& gpu, const std::vector<ScanRow>& rows) {
     out << "{\n  \"cpu\":\"" << json_escape(cpu_model()) << "\",\n  \"gpu\":\"" << json_escape(gpu)
         << "\",\n  \"rows\":[\n";
@@ -242,7 +241,8 @@ std::vector<ScanTableRow> parse_scan_rows(std::string_view text) {
         const bool known_level = r.level == level_name(Level::score) || r.level == level_name(Level::picture) ||
                                  r.level == level_name(Level::path);
         const std::string& runs = f[int(C::runs)];
-        if (r.workload.empty() || r.shape.empty() || !parse_backend(r.backend) || !known_level || runs.empty() ||
+        const auto backend = parse_backend(r.backend);
+        if (r.workload.empty() || r.shape.empty() || !backend || !known_level || runs.empty() ||
             !std::all_of(runs.begin(), runs.end(), [](unsigned char c) { return std::isdigit(c); }))
             continue;
         r.runs = std::stoi(runs);
@@ -254,7 +254,6 @@ std::vector<ScanTableRow> parse_scan_rows(std::string_view text) {
             if (*stop != '\0') continue;
         }
         // "  kernel; note", "  kernel" or "  note": a GPU row that ran names its kernel first.
-        const auto backend = parse_backend(r.backend);
         if (r.runs > 0 && (*backend == Backend::cuda || *backend == Backend::cuda_portable) && pos + 2 < line.size()) {
             const std::string_view rest = line.substr(pos + 2);
             r.kernel = trim(rest.substr(0, rest.find("; ")));

@@ -218,8 +218,9 @@ std::vector<std::string> scan_table_lines(const app::ScanTable& t, const std::st
                     r.backend != backend_name(engine_backend(b)))
                     continue;
                 char text[96];
-                if (r.runs > 0) std::snprintf(text, sizeof text, " %s %.2f ms = %.3f TCUPS,", backend_choice_label(b), r.ms, r.tcups);
-                else std::snprintf(text, sizeof text, " %s failed,", backend_choice_label(b));
+                const char* name = backend_choice_label(b);
+                if (r.runs > 0) std::snprintf(text, sizeof text, " %s %.2f ms = %.3f TCUPS,", name, r.ms, r.tcups);
+                else std::snprintf(text, sizeof text, " %s not timed,", name);
                 line += text;
                 if (b != BackendChoice::cpu && r.runs > 0) ms[b == BackendChoice::dpx_free] = r.ms;
                 if (b == BackendChoice::dpx) kernel = r.kernel;
