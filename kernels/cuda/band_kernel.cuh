@@ -203,7 +203,7 @@ struct BandSweep {
     // publishes to: the ring's (band & ring_mask), or past the ring the line's own. Shifts, not
     // divisions: the poll of the row above and lane 31's publication compute a slot at every look
     // and step, and an integer division there (20-odd instructions around a MUFU.RCP) took 19 to
-    // 24 % of the time of the fills that keep lines on an H200 (docs/performance.md).
+    // 29 % of the time of the fills that keep lines on an H200 (docs/performance.md).
     __device__ __forceinline__ bool row_line(int band) const {
         const int bottom = (band + 1) * kBandRows;
         return kLines && (bottom & (p.ck_spacing - 1)) == 0 && bottom <= p.M;
