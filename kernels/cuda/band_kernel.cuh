@@ -30,6 +30,7 @@ namespace dpviz::cuda {
 // ---------------------------------------------------------------------------------------------
 using gpu_band::kColBufInts;
 using gpu_band::kColBufTail;
+using gpu_band::kLanes;
 
 // The columns of a step (step(), top_values(), the bottom-row publication) are spelled out below
 // rather than called through band_shape.hpp's first_col: the same values, but the call form
@@ -75,6 +76,7 @@ struct BandSweep {
     const char* prof_lane;           // this lane's column of the profile (bytes)
     int4* stage;                     // 32 steps x {H, H, F, F} of the row above (lane 31 reads)
     int* colbuf;                     // the chunk's per-column inputs, columns 64c - 63 .. 64c + 64
+    int4* stash;                     // kLines: the band's rows of the column line being kept (H, then E)
 
     int q[kRows];                    // DTW: query values of the lane's rows
     int jlo[kRows];                  // DTW band: first column of the row, and span
@@ -93,7 +95,8 @@ struct BandSweep {
 
     __device__ BandSweep(const FillParams& p_, int b_, int lane_, const char* prof_warp, int4* stage_)
         : p(p_), b(b_), lane(lane_), i_lane(gpu_band::first_row(b_, lane_)),
-          prof_lane(prof_warp + lane_ * 16), stage(stage_), colbuf(reinterpret_cast<int*>(stage_ + kSteps)) {}
+          prof_lane(prof_warp + lane_ * 16), stage(stage_), colbuf(reinterpret_cast<int*>(stage_ + kSteps)),
+          stash(reinterpret_cast<int4*>(colbuf + kColBufInts)) {}
 
     __device__ __forceinline__ int floor_value() const { return kBias; }
 
@@ -410,19 +413,33 @@ struct BandSweep {
     }
 
     // Checkpoint lines (FillParams::ck_spacing; Out::store). A row line is the bottom row its
-    // band publishes anyway (slot_of() gives it a slot of its own); a lane whose last column of a
-    // step is a column line writes its rows of that line from the state the step leaves.
-    __device__ __forceinline__ void keep_column_line(int s) const {
-        const int j = kCols * (s - lane + 1);
+    // band publishes anyway (slot_of() gives it a slot of its own). A column line is kept in two
+    // moves: a lane whose last column of a step is the line puts its rows, as the step leaves
+    // them, in the warp's stash (one predicated shared-memory store, no branch); after the part
+    // where lane 31 did, the whole warp writes the band's rows of the line, 32 consecutive rows
+    // per store. (Each lane writing its own rows on its own step was a divergent branch of a
+    // dozen instructions that the other 31 lanes waited out.)
+    __device__ __forceinline__ void stash_column_line() const {
+        static_assert(kRows == 4, "a lane's rows are one int4 of the stash");
+        stash[lane] = make_int4(h[0], h[1], h[2], h[3]);
+        if constexpr (kAffine) stash[32 + lane] = make_int4(e[0], e[1], e[2], e[3]);
+    }
+    // The whole warp, after the step s31 where lane 31 stashed its rows of the line.
+    __device__ __forceinline__ void write_column_line(int s31) const {
+        __syncwarp();
+        const int j = kCols * (s31 - (kLanes - 1) + 1);
         const size_t at = size_t((j >> p.ck_shift) - 1) * size_t(p.M + 1);
+        const int* sh = reinterpret_cast<const int*>(stash);
+        const int i0 = gpu_band::first_row(b, 0);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-            const int i = i_lane + r;
+            const int k = kLanes * r + lane, i = i0 + k;
             if (i <= p.M) {
-                p.ck_col_h[at + i] = h[r] - kBias;
-                if constexpr (kAffine) p.ck_col_e[at + i] = e[r] - kBias;
+                p.ck_col_h[at + i] = sh[k] - kBias;
+                if constexpr (kAffine) p.ck_col_e[at + i] = sh[kBandRows + k] - kBias;
             }
         }
+        __syncwarp();  // every lane has read the stash before a lane writes the next line's
     }
     // The step of chunk c after which this lane's last column is a column line (columns
     // 64c - 2 lane + 2 .. 64c - 2 lane + 64 end its steps; K >= 64 puts at most one line there), or -1.
@@ -449,7 +466,7 @@ struct BandSweep {
             profile_scores(next_cd, next_scv);
             step<kGuard, kCap>(kSteps * c + t, top, cd, scv, publishes);
             if constexpr (kLines) {
-                if (kSteps * c + t == line_step) keep_column_line(kSteps * c + t);
+                if (kSteps * c + t == line_step) stash_column_line();
             }
             cd = next_cd;
             top = next_top;
@@ -512,6 +529,10 @@ struct BandSweep {
                 } else {
                     if (lines) steps<false, kCap, true>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
                     else steps<false, kCap, false>(c, kHandSteps * q, kHandSteps * (q + 1), publishes, line_step);
+                }
+                if (lines) {
+                    const int s31 = __shfl_sync(0xffffffffu, line_step, kLanes - 1);
+                    if (s31 >= s0 && s31 < s0 + kHandSteps) write_column_line(s31);
                 }
             }
             if constexpr (kLocal && !kLocate) {
@@ -680,9 +701,17 @@ struct BandSweep {
 __host__ __device__ constexpr size_t profile_bytes_per_warp(int A, bool profile) {
     return size_t(gpu_band::profile_bytes_per_warp(A, profile));
 }
+// A warp's shared memory in band_fill: the profile, the staged steps and column inputs, the
+// column line's stash where the fill keeps lines.
+template <class A, class Ops, Out kOut>
+__host__ __device__ constexpr size_t band_warp_bytes(int letters) {
+    return profile_bytes_per_warp(letters, A::kProfile) +
+           size_t(gpu_band::line_stash_bytes(BandSweep<A, Ops, kOut>::kLines, A::kAffine));
+}
 static_assert(gpu_band::profile_bytes_per_warp(3, true) == 3 * 32 * sizeof(int4) + kSteps * sizeof(int4) +
                                                              kColBufInts * sizeof(int),
               "band_shape.hpp counts an int4 as 16 bytes");
+static_assert(kColBufInts % 4 == 0, "the stash after the column inputs is int4-aligned");
 
 // Score-level fills ask ptxas for 5 blocks per multiprocessor (at most 96 registers), and 4 when
 // they keep checkpoint lines: left to itself it picks fewer registers and spills, or more and
@@ -696,7 +725,7 @@ __global__ void __launch_bounds__(kMaxWarpsPerBlock * 32, kMinBlocks<kOut>) band
     extern __shared__ int4 smem[];
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     const int wpb = blockDim.x >> 5;
-    const size_t per_warp = profile_bytes_per_warp(p.A, A::kProfile) / sizeof(int4);
+    const size_t per_warp = band_warp_bytes<A, Ops, kOut>(p.A) / sizeof(int4);
     int4* prof = smem + wib * per_warp;
     int4* stage = prof + (A::kProfile ? size_t(p.A) * 32 : 0);
     // Bands go to warps round-robin, in order: band b-1 is always taken before band b, so the
@@ -730,7 +759,7 @@ Status launch_band(const FillParams& p, cudaStream_t stream) {
     auto info = device_info();
     if (!info) return info.error();
     const void* kernel = reinterpret_cast<const void*>(&band_fill<A, Ops, kOut>);
-    const size_t per_warp = profile_bytes_per_warp(p.A, A::kProfile);
+    const size_t per_warp = band_warp_bytes<A, Ops, kOut>(p.A);
     const int wpb = gpu_band::warps_per_block(long(per_warp), long(info->smem_optin));
     if (wpb == 0)
         return device_error("alphabet of " + std::to_string(p.A) + " letters needs " + std::to_string(per_warp) +

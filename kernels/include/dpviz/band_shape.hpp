@@ -42,6 +42,10 @@ inline constexpr int kColBufInts = 2 * kChunkCols + kColBufTail;  // a chunk's c
 DPVIZ_BAND_FN long profile_bytes_per_warp(int A, bool profile) {
     return (profile ? long(A) * 32 * 16 : 0) + long(kSteps) * 16 + long(kColBufInts) * 4;
 }
+// Fills that keep checkpoint lines (the store's, the picture's): a warp's rows of a column line
+// pass through shared memory, each lane's as it reaches the line, then the band's at once (H, and
+// E with affine gaps).
+DPVIZ_BAND_FN long line_stash_bytes(bool lines, bool affine) { return lines ? long(kBandRows) * 4 * (affine ? 2 : 1) : 0; }
 // Warps per block of the band fill: kMaxWarpsPerBlock, fewer when their shared memory would pass
 // what a block may opt in to (`optin` bytes; 0 when even one warp does not fit).
 DPVIZ_BAND_FN int warps_per_block(long per_warp, long optin) {
