@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile scale chain sweep]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile storeprof scale chain sweep scan]...
 # BIN=DIR: take dpviz, dpviz_gpu_tests and dpviz_gpu_bench built on the development machine (in DIR,
 # gzipped or not) instead of the build step.
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
@@ -215,6 +215,23 @@ if want epilogue; then
     note "epilogue: rc=$?"
 fi
 
+if want storeprof; then
+    # Where a fill that keeps checkpoint lines spends its time: instructions and sampled stalls per
+    # SASS line of one DPX fill (PROFILE_CASE, default the edit distance store; PROFILE_N^2).
+    timeout "${PROFILE_TIMEOUT:-200}" ncu --clock-control none -k regex:band_fill -c 1 --section WarpStateStats \
+        --section SourceCounters --page source --print-source sass --csv \
+        "$BENCH" "${PROFILE_N:-262144}" 1 "${PROFILE_CASE:-edit store}" > "$OUT/ncu_store.csv" 2>&1
+    note "ncu source, ${PROFILE_CASE:-edit store} ${PROFILE_N:-262144}^2: rc=$? $(wc -l < "$OUT/ncu_store.csv") lines"
+fi
+
+if want scan; then
+    # dpviz bench --scan as a user runs it, timed whole (docs/scan/bench_scan_h200.txt is its table).
+    timed=(); [ -x /usr/bin/time ] && timed=(/usr/bin/time -v)
+    "${timed[@]}" timeout "${SCAN_TIMEOUT:-560}" "$CLI" bench --scan --pairs "${SCAN_PAIRS:-65536,262144,524288,1048576}" \
+        --repeat 5 > "$OUT/scan.txt" 2> "$OUT/scan.time"
+    note "scan: rc=$? wall $(grep -o 'Elapsed (wall clock) time.*' "$OUT/scan.time" | awk '{print $NF}') rss $(grep -o 'Maximum resident set size.*' "$OUT/scan.time" | awk '{print $NF}') KB"
+fi
+
 if want viterbi; then
     # Viterbi decoding of one long sequence under a dense 1024-state model (one block per
     # decoding: docs/gpu.md), every backend, whole process timed. Rows are fractions k/sum, so
@@ -321,7 +338,7 @@ if want sweep; then
     note "ncu saturated: rc=$?"
 fi
 
-cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$FINAL/" 2>/dev/null
+cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$OUT/ncu_store.csv" "$OUT/scan.txt" "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"
