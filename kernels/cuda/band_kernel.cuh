@@ -387,7 +387,15 @@ struct BandSweep {
             }
         }
 
-        if constexpr (kPicture) pool_step<kGuard>(j0, started, nh);
+        // The picture's pooling may branch (a lane's flush), and the band below waits on lane 31's
+        // bottom row, so the picture's fill publishes it first (profiled: the picture's warps
+        // spend most of their stall samples polling the row above).
+        if constexpr (kPicture) {
+            if (publishes && lane == 31 && (!kGuard || s >= 31))
+                publish_bottom(s, nh[kRows - 1][0], nh[kRows - 1][1], kAffine ? nf[kRows - 1][0] : 0,
+                               kAffine ? nf[kRows - 1][1] : 0);
+            pool_step<kGuard>(j0, started, nh);
+        }
 
         // Move on (lanes not yet at column 1 keep the column-0 state).
         if (started) {
@@ -404,12 +412,15 @@ struct BandSweep {
             }
         }
 
-        // Lane 31 publishes the band's bottom row for the band below.
-        if (publishes && lane == 31 && (!kGuard || s >= 31)) {
-            const size_t at = size_t(slot_of(b)) * p.bot_pitch + kColPad + kCols * (s - 31);
-            store_pairs(p.bot_h + at, bh[0], bh[1], p.epoch + b);
-            if constexpr (kAffine) store_pairs(p.bot_f + at, bf[0], bf[1], p.epoch + b);
+        // Lane 31 publishes the band's bottom row for the band below (the picture's fill did above).
+        if constexpr (!kPicture) {
+            if (publishes && lane == 31 && (!kGuard || s >= 31)) publish_bottom(s, bh[0], bh[1], bf[0], bf[1]);
         }
+    }
+    __device__ __forceinline__ void publish_bottom(int s, int h0, int h1, int f0, int f1) const {
+        const size_t at = size_t(slot_of(b)) * p.bot_pitch + kColPad + kCols * (s - 31);
+        store_pairs(p.bot_h + at, h0, h1, p.epoch + b);
+        if constexpr (kAffine) store_pairs(p.bot_f + at, f0, f1, p.epoch + b);
     }
 
     // Checkpoint lines (FillParams::ck_spacing; Out::store). A row line is the bottom row its
