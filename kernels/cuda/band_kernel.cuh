@@ -428,8 +428,8 @@ struct BandSweep {
     // moves: a lane whose last column of a step is the line puts its rows, as the step leaves
     // them, in the warp's stash (one predicated shared-memory store, no branch); after the part
     // where lane 31 did, the whole warp writes the band's rows of the line, 32 consecutive rows
-    // per store. (Each lane writing its own rows on its own step was a divergent branch of a
-    // dozen instructions that the other 31 lanes waited out.)
+    // per store, rather than each lane writing its own rows on its own step (a divergent branch
+    // of a dozen instructions that the other 31 lanes would wait out).
     __device__ __forceinline__ void stash_column_line() const {
         static_assert(kRows == 4, "a lane's rows are one int4 of the stash");
         stash[lane] = make_int4(h[0], h[1], h[2], h[3]);
