@@ -5,6 +5,8 @@
 #include <cstdint>
 
 #if defined(__CUDACC__)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #define DPVIZ_HD __host__ __device__ __forceinline__
 #else
 #define DPVIZ_HD inline
@@ -21,13 +23,22 @@ namespace dpviz::cell {
 //   max3_floor(a,b,c,fl) = max(a,b,c,fl)  and the min forms min2, min3, addmin(a,b,c) = min(a+b, c);
 //   max_take(c,best,take) = max(c, best) with take = (c >= best): a running maximum that knows
 //   whether the newest candidate won (Viterbi's backpointer).
+//   addmin_chained(a,b,c) = addmin(a,b,c) where c is another addmin's result (Portable16x2Ops
+//   runs the two in different modes).
 // kAlignBias: alignment scores are carried as H + kAlignBias inside a kernel (see PortableOps).
 
-// The scalar policies' types: a value, the direction bits of a cell, a condition.
+// The scalar policies' types: a value, the direction bits of a cell, a condition. A kernel keeps
+// its values in 32-bit registers ("words"); lift and lower convert a word to the policy's value
+// and back (the identity here; two 16-bit lanes for the 16x2 policies below), splat makes the
+// word of one value in every lane.
 struct ScalarTypes {
     using V = int32_t;
     using Bits = uint32_t;
     using Mask = bool;
+    static constexpr int kLanes = 1;
+    static DPVIZ_HD V lift(int32_t w) { return w; }
+    static DPVIZ_HD int32_t lower(V v) { return v; }
+    static constexpr DPVIZ_HD int32_t splat(int32_t x) { return x; }
     template <int kShift>
     static DPVIZ_HD Bits bit(bool c) { return Bits(c) << kShift; }
     template <class T>
@@ -43,6 +54,7 @@ struct HostOps : ScalarTypes {
     static DPVIZ_HD int32_t min3(int32_t a, int32_t b, int32_t c) { return min2(min2(a, b), c); }
     static DPVIZ_HD int32_t addmax(int32_t a, int32_t b, int32_t c) { return max2(a + b, c); }
     static DPVIZ_HD int32_t addmin(int32_t a, int32_t b, int32_t c) { return min2(a + b, c); }
+    static DPVIZ_HD int32_t addmin_chained(int32_t a, int32_t b, int32_t c) { return addmin(a, b, c); }
     static DPVIZ_HD int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t fl) { return max2(max2(a + b, c), fl); }
     static DPVIZ_HD int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t fl) { return max2(max3(a, b, c), fl); }
     static DPVIZ_HD int32_t max_take(int32_t c, int32_t best, bool& take) {
@@ -65,6 +77,7 @@ struct DpxOps : ScalarTypes {
     static DPVIZ_HD int32_t min3(int32_t a, int32_t b, int32_t c) { return __vimin3_s32(a, b, c); }
     static DPVIZ_HD int32_t addmax(int32_t a, int32_t b, int32_t c) { return __viaddmax_s32(a, b, c); }
     static DPVIZ_HD int32_t addmin(int32_t a, int32_t b, int32_t c) { return __viaddmin_s32(a, b, c); }
+    static DPVIZ_HD int32_t addmin_chained(int32_t a, int32_t b, int32_t c) { return addmin(a, b, c); }
     static DPVIZ_HD int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __viaddmax_s32_relu(a, b, c); }
     static DPVIZ_HD int32_t max3_floor(int32_t a, int32_t b, int32_t c, int32_t) { return __vimax3_s32_relu(a, b, c); }
     static DPVIZ_HD int32_t max_take(int32_t c, int32_t best, bool& take) { return __vibmax_s32(c, best, &take); }
@@ -95,6 +108,7 @@ struct PortableOps : ScalarTypes {
     static __device__ __forceinline__ int32_t min3(int32_t a, int32_t b, int32_t c) { return min2(min2(a, b), c); }
     static __device__ __forceinline__ int32_t addmax(int32_t a, int32_t b, int32_t c) { return max2(a + b, c); }
     static __device__ __forceinline__ int32_t addmin(int32_t a, int32_t b, int32_t c) { return min2(a + b, c); }
+    static __device__ __forceinline__ int32_t addmin_chained(int32_t a, int32_t b, int32_t c) { return addmin(a, b, c); }
     static __device__ __forceinline__ int32_t addmax_floor(int32_t a, int32_t b, int32_t c, int32_t fl) {
         return max2(max2(a + b, c), fl);
     }
@@ -116,6 +130,166 @@ struct PortableOps : ScalarTypes {
     static __device__ __forceinline__ int32_t index_max(int32_t a, int32_t b) {
         return max2(a + kIndexBias, b + kIndexBias) - kIndexBias;
     }
+};
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] 16x2 policies: two pairs in one 32-bit word
+// ---------------------------------------------------------------------------------------------
+// The batch kernels run two pairs of one shape in the two 16-bit lanes of each word when their
+// scores provably fit (cuda/batch_pack.hpp, lanes16_fit). Same recurrences, same expression
+// tree; a lane of a word is one pair's cell.
+//   Dpx16x2Ops: Hopper's 16x2 DPX (VIADDMNMX.S16x2, VIMNMX3.S16x2 and their .RELU forms) on words
+//     whose lanes are two's complement 16-bit values (kBias 0, so the floor is .RELU's 0).
+//   Portable16x2Ops: what a pre-Hopper GPU executes. A word is the integer lo + 65536 * hi of
+//     two lanes kept in [kLow, kHigh] by the bias kBias16: a plain 32-bit add or subtract of two
+//     words is then the two lanes' adds (neither lane leaves [0, 65535], so nothing carries
+//     across), and lanes below 0x7C00 order like the half floats of their bit patterns, so the
+//     maxima are HMNMX2 (no integer max for ptxas to fuse into DPX; the sm_80 build of this
+//     source executes the same instructions).
+// Both keep every lane of a real cell in [kLow - kBias16, kHigh - kBias16] (lanes16_fit's
+// bounds), so the two kernels compute the same values.
+inline constexpr int32_t kBias16 = 4096;       // Portable16x2Ops' bias of a lane
+inline constexpr int32_t kNegInf16 = -2048;    // a lane's "no value" (E, F before the first gap)
+inline constexpr int32_t kLow16 = -3072;       // the lowest value of a real cell's lane
+inline constexpr int32_t kHigh16 = 27600;      // the highest value of a real cell's lane
+inline constexpr int32_t kProfileBias16 = 1024;  // added to the profile's scores in Portable16x2Ops
+
+#if defined(__CUDACC__)
+// A word of two 16-bit lanes; arithmetic on it is per lane (kNative: the 16x2 adds of sm_90,
+// else plain 32-bit adds of the lo + 65536 * hi form). A scalar converts by splatting.
+template <bool kNative>
+struct Lanes16 {
+    uint32_t w = 0;
+    Lanes16() = default;
+    __device__ __forceinline__ Lanes16(int32_t x) : w(uint32_t(x) * 0x10001u) {}
+    static __device__ __forceinline__ Lanes16 word(uint32_t u) {
+        Lanes16 v;
+        v.w = u;
+        return v;
+    }
+    friend __device__ __forceinline__ Lanes16 operator+(Lanes16 a, Lanes16 b) {
+        if constexpr (kNative) return word(__vadd2(a.w, b.w));
+        else return word(a.w + b.w);
+    }
+    friend __device__ __forceinline__ Lanes16 operator-(Lanes16 a, Lanes16 b) {
+        if constexpr (kNative) return word(__vsub2(a.w, b.w));
+        else return word(a.w - b.w);
+    }
+    __device__ __forceinline__ Lanes16 operator-() const { return Lanes16(0) - *this; }
+};
+
+struct Lanes16Types {
+    using Bits = uint32_t;
+    using Mask = bool;
+    static constexpr int kLanes = 2;
+    static constexpr DPVIZ_HD int32_t splat(int32_t x) { return int32_t(uint32_t(x) * 0x10001u); }
+};
+
+struct Dpx16x2Ops : Lanes16Types {
+    using V = Lanes16<true>;
+    static constexpr bool kDpx = true;
+    static constexpr int32_t kAlignBias = 0;
+    static constexpr int32_t kProfileBias = 0;
+    static __device__ __forceinline__ V lift(int32_t w) { return V::word(uint32_t(w)); }
+    static __device__ __forceinline__ int32_t lower(V v) { return int32_t(v.w); }
+    // Lane k of a word, as a plain integer.
+    static __device__ __forceinline__ int32_t lane(int32_t w, int k) { return int16_t(uint32_t(w) >> (16 * k)); }
+    static __device__ __forceinline__ V max2(V a, V b) { return V::word(__vmaxs2(a.w, b.w)); }
+    static __device__ __forceinline__ V min2(V a, V b) { return V::word(__vmins2(a.w, b.w)); }
+    static __device__ __forceinline__ V max3(V a, V b, V c) { return V::word(__vimax3_s16x2(a.w, b.w, c.w)); }
+    static __device__ __forceinline__ V min3(V a, V b, V c) { return V::word(__vimin3_s16x2(a.w, b.w, c.w)); }
+    static __device__ __forceinline__ V addmax(V a, V b, V c) { return V::word(__viaddmax_s16x2(a.w, b.w, c.w)); }
+    static __device__ __forceinline__ V addmin(V a, V b, V c) { return V::word(__viaddmin_s16x2(a.w, b.w, c.w)); }
+    static __device__ __forceinline__ V addmin_chained(V a, V b, V c) { return addmin(a, b, c); }
+    static __device__ __forceinline__ V addmax_floor(V a, V b, V c, V) {
+        return V::word(__viaddmax_s16x2_relu(a.w, b.w, c.w));
+    }
+    static __device__ __forceinline__ V max3_floor(V a, V b, V c, V) {
+        return V::word(__vimax3_s16x2_relu(a.w, b.w, c.w));
+    }
+    // best = max(best, v) lane by lane; a lane where v is greater takes column j (j_lo: lane 0).
+    template <bool kSecond = false>
+    static __device__ __forceinline__ void keep_max(int32_t& best, int32_t v, int32_t j, int32_t& j_lo, int32_t& j_hi) {
+        bool keep_hi, keep_lo;
+        best = int32_t(__vibmax_s16x2(uint32_t(best), uint32_t(v), &keep_hi, &keep_lo));
+        j_lo = keep_lo ? j_lo : j;
+        j_hi = keep_hi ? j_hi : j;
+    }
+    static __device__ __forceinline__ int32_t index_min(int32_t a, int32_t b) { return a < b ? a : b; }
+    static __device__ __forceinline__ int32_t index_max(int32_t a, int32_t b) { return a > b ? a : b; }
+};
+
+// The maxima and minima run as HMNMX2 in four modes: the lanes' bit patterns read as half or as
+// bfloat16 pairs (both order like the lanes: positive, finite, normal), each with or without
+// .NaN (no NaN ever occurs). ptxas for sm_90 fuses two chained HMNMX2 of one mode into VHMNMX, a
+// three-input form only sm_90 has (sm_80 to sm_89 have none); it does not fuse two of different
+// modes. So every chain of two minima or maxima that a recurrence here makes changes mode:
+//   addmax, addmin                     F            (its result may feed a B, N or NB)
+//   addmax_floor(a, b, c, fl)          N(B(a + b, c), fl)
+//   max3(a, b, c), max3_floor          N(B(a, b), c), then B(..., fl)
+//   addmin_chained (edit's outer one)  B            (its inner one is an addmin)
+//   keep_max                           F for a step's first column, NB for its second
+// F = half, B = bfloat16, N = half .NaN, NB = bfloat16 .NaN. The sm_80 build of this source
+// executes the same HMNMX2, one per minimum or maximum.
+struct Portable16x2Ops : Lanes16Types {
+    using V = Lanes16<false>;
+    static constexpr bool kDpx = false;
+    static constexpr int32_t kAlignBias = kBias16 * 0x10001;
+    static constexpr int32_t kProfileBias = kProfileBias16;
+    enum class Mode { F, B, N, NB };
+    static __device__ __forceinline__ V lift(int32_t w) { return V::word(uint32_t(w)); }
+    static __device__ __forceinline__ int32_t lower(V v) { return int32_t(v.w); }
+    static __device__ __forceinline__ int32_t lane(int32_t w, int k) { return int32_t((uint32_t(w) >> (16 * k)) & 0xffffu); }
+    template <class T>
+    static __device__ __forceinline__ T as(uint32_t u) {
+        T t;
+        __builtin_memcpy(&t, &u, sizeof t);
+        return t;
+    }
+    template <class T>
+    static __device__ __forceinline__ V word_of(T t) {
+        uint32_t u;
+        __builtin_memcpy(&u, &t, sizeof u);
+        return V::word(u);
+    }
+    template <Mode kMode>
+    static __device__ __forceinline__ V max_in(V a, V b) {
+        if constexpr (kMode == Mode::F) return word_of(__hmax2(as<__half2>(a.w), as<__half2>(b.w)));
+        else if constexpr (kMode == Mode::N) return word_of(__hmax2_nan(as<__half2>(a.w), as<__half2>(b.w)));
+        else if constexpr (kMode == Mode::B) return word_of(__hmax2(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
+        else return word_of(__hmax2_nan(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
+    }
+    template <Mode kMode>
+    static __device__ __forceinline__ V min_in(V a, V b) {
+        if constexpr (kMode == Mode::F) return word_of(__hmin2(as<__half2>(a.w), as<__half2>(b.w)));
+        else if constexpr (kMode == Mode::N) return word_of(__hmin2_nan(as<__half2>(a.w), as<__half2>(b.w)));
+        else if constexpr (kMode == Mode::B) return word_of(__hmin2(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
+        else return word_of(__hmin2_nan(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
+    }
+    static __device__ __forceinline__ V max2(V a, V b) { return max_in<Mode::F>(a, b); }
+    static __device__ __forceinline__ V min2(V a, V b) { return min_in<Mode::F>(a, b); }
+    static __device__ __forceinline__ V max3(V a, V b, V c) { return max_in<Mode::N>(max_in<Mode::B>(a, b), c); }
+    static __device__ __forceinline__ V min3(V a, V b, V c) { return min_in<Mode::N>(min_in<Mode::B>(a, b), c); }
+    static __device__ __forceinline__ V addmax(V a, V b, V c) { return max_in<Mode::F>(a + b, c); }
+    static __device__ __forceinline__ V addmin(V a, V b, V c) { return min_in<Mode::F>(a + b, c); }
+    static __device__ __forceinline__ V addmin_chained(V a, V b, V c) { return min_in<Mode::B>(a + b, c); }
+    static __device__ __forceinline__ V addmax_floor(V a, V b, V c, V fl) {
+        return max_in<Mode::N>(max_in<Mode::B>(a + b, c), fl);
+    }
+    static __device__ __forceinline__ V max3_floor(V a, V b, V c, V fl) { return max_in<Mode::B>(max3(a, b, c), fl); }
+    // keep_max as Dpx16x2Ops's: one HMNMX2 (kSecond: a step's second column, another mode) and
+    // one HSETP2 for both lanes' comparisons.
+    template <bool kSecond = false>
+    static __device__ __forceinline__ void keep_max(int32_t& best, int32_t v, int32_t j, int32_t& j_lo, int32_t& j_hi) {
+        const int32_t m = lower(max_in<kSecond ? Mode::NB : Mode::F>(lift(best), lift(v)));
+        asm("{\n\t.reg .pred lo, hi;\n\tsetp.ge.f16x2 lo|hi, %2, %3;\n\tselp.b32 %0, %0, %4, lo;\n\tselp.b32 %1, %1, %4, hi;\n\t}"
+            : "+r"(j_lo), "+r"(j_hi)
+            : "r"(best), "r"(v), "r"(j));
+        best = m;
+    }
+    static __device__ __forceinline__ int32_t index_min(int32_t a, int32_t b) { return PortableOps::index_min(a, b); }
+    static __device__ __forceinline__ int32_t index_max(int32_t a, int32_t b) { return PortableOps::index_max(a, b); }
 };
 #endif
 
@@ -197,7 +371,7 @@ DPVIZ_HD value_t<Ops> edit(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left
     if constexpr (!kDirs) {
         // `up` last: a lane computes the cell below right after this one, so `up` is its newest
         // input; one addmin between the two (edit score fills 9 % faster on an H200, both forms).
-        return Ops::addmin(up, one, Ops::addmin(diag, mismatch, left + one));
+        return Ops::addmin_chained(up, one, Ops::addmin(diag, mismatch, left + one));
     } else {
         const V d = diag + mismatch, u = up + one, l = left + one;
         const V h = Ops::min3(d, u, l);

@@ -56,6 +56,7 @@ struct WavefrontOps {
     static DPVIZ_ALWAYS_INLINE V min3(V a, V b, V c) { return vmin(vmin(a, b), c); }
     static DPVIZ_ALWAYS_INLINE V addmax(V a, V b, V c) { return vmax(a + b, c); }
     static DPVIZ_ALWAYS_INLINE V addmin(V a, V b, V c) { return vmin(a + b, c); }
+    static DPVIZ_ALWAYS_INLINE V addmin_chained(V a, V b, V c) { return addmin(a, b, c); }
     static DPVIZ_ALWAYS_INLINE V addmax_floor(V a, V b, V c, V fl) { return vmax(vmax(a + b, c), fl); }
     static DPVIZ_ALWAYS_INLINE V max3_floor(V a, V b, V c, V fl) { return vmax(max3(a, b, c), fl); }
     template <int kShift>

@@ -105,7 +105,8 @@ __device__ __forceinline__ void rows_above(const int (&bh)[kStepCols], const int
 // The lane's cells of one step: `w` is the sweep's lane state (h, e: H and E of the last column
 // done; diag; q, jlo, jspan: DTW's query values and band per row), uh/uf the rows above,
 // scv the profile scores per column, cdv DTW's target values, j0 the first column. `floor` is
-// local alignment's 0 (biased). kBandTest: DTW tests each cell against its band.
+// local alignment's 0 (biased). kBandTest: DTW tests each cell against its band. Every int here
+// is a word of the policy (Ops::lift makes it a value: the identity but for the 16x2 policies).
 template <class A, class Ops, bool kDirs, bool kBandTest, class Lane>
 __device__ __forceinline__ void step_cells(const Lane& w, const int (&uh)[kStepCols], const int (&uf)[kStepCols],
                                            const int4 (&scv)[kStepCols], const int (&cdv)[kStepCols], int j0, int open,
@@ -113,6 +114,7 @@ __device__ __forceinline__ void step_cells(const Lane& w, const int (&uh)[kStepC
                                            int (&ne)[kStepRows][kStepCols], int (&nf)[kStepRows][kStepCols],
                                            uint32_t (&bits)[kStepRows][kStepCols]) {
     constexpr int kRows = kStepRows, kCols = kStepCols;
+    using V = typename Ops::V;
 #pragma unroll
     for (int k = 0; k < kCols; ++k) {
         int sc[kRows] = {0, 0, 0, 0};
@@ -121,31 +123,41 @@ __device__ __forceinline__ void step_cells(const Lane& w, const int (&uh)[kStepC
         }
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-            const int up = r == 0 ? uh[k] : nh[r - 1][k];
-            const int left = k == 0 ? w.h[r] : nh[r][k - 1];
-            const int dg = r == 0 ? (k == 0 ? w.diag : uh[k - 1]) : (k == 0 ? w.h[r - 1] : nh[r - 1][k - 1]);
+            const V up = Ops::lift(r == 0 ? uh[k] : nh[r - 1][k]);
+            const V left = Ops::lift(k == 0 ? w.h[r] : nh[r][k - 1]);
+            const V dg = Ops::lift(r == 0 ? (k == 0 ? w.diag : uh[k - 1]) : (k == 0 ? w.h[r - 1] : nh[r - 1][k - 1]));
+            const V s = Ops::lift(sc[r]);
             uint32_t bb = 0;
             if constexpr (A::kKind == Kind::align) {
                 if constexpr (A::kAffine) {
-                    const int fup = r == 0 ? uf[k] : nf[r - 1][k];
-                    const int eleft = k == 0 ? w.e[r] : ne[r][k - 1];
-                    nh[r][k] = cell::align_affine<Ops, A::kLocal, kDirs>(dg, up, fup, left, eleft, sc[r], open, ext, floor,
-                                                                         ne[r][k], nf[r][k], bb);
+                    const V fup = Ops::lift(r == 0 ? uf[k] : nf[r - 1][k]);
+                    const V eleft = Ops::lift(k == 0 ? w.e[r] : ne[r][k - 1]);
+                    if constexpr (Ops::kLanes == 1) {  // E and F straight into the step's arrays
+                        nh[r][k] = cell::align_affine<Ops, A::kLocal, kDirs>(dg, up, fup, left, eleft, s, open, ext,
+                                                                             floor, ne[r][k], nf[r][k], bb);
+                    } else {
+                        V e, f;
+                        nh[r][k] = Ops::lower(cell::align_affine<Ops, A::kLocal, kDirs>(
+                            dg, up, fup, left, eleft, s, Ops::lift(open), Ops::lift(ext), Ops::lift(floor), e, f, bb));
+                        ne[r][k] = Ops::lower(e);
+                        nf[r][k] = Ops::lower(f);
+                    }
                 } else {
-                    nh[r][k] = cell::align_linear<Ops, A::kLocal, kDirs>(dg, up, left, sc[r], open, floor, bb);
+                    nh[r][k] = Ops::lower(
+                        cell::align_linear<Ops, A::kLocal, kDirs>(dg, up, left, s, Ops::lift(open), Ops::lift(floor), bb));
                     ne[r][k] = nf[r][k] = 0;
                 }
             } else if constexpr (A::kKind == Kind::edit) {
-                nh[r][k] = cell::edit<Ops, kDirs>(dg, up, left, sc[r], bb);
+                nh[r][k] = Ops::lower(cell::edit<Ops, kDirs>(dg, up, left, s, bb));
             } else if constexpr (A::kKind == Kind::lcs) {
-                nh[r][k] = cell::lcs<Ops, kDirs>(dg, up, left, sc[r], bb);
+                nh[r][k] = Ops::lower(cell::lcs<Ops, kDirs>(dg, up, left, s, bb));
             } else {
                 const int d = w.q[r] - cdv[k];
                 int cost;
                 if constexpr (A::kSquared) cost = d * d;
                 else cost = d < 0 ? -d : d;
                 const bool inb = !kBandTest || (unsigned)(j0 + k - w.jlo[r]) <= w.jspan[r];
-                nh[r][k] = cell::dtw<Ops, kDirs>(dg, up, left, cost, inb, kPosInf, bb);
+                nh[r][k] = Ops::lower(cell::dtw<Ops, kDirs>(dg, up, left, cost, inb, kPosInf, bb));
             }
             bits[r][k] = bb;
         }
