@@ -14,6 +14,17 @@ const void* pick(bool dpx) {
 
 }  // namespace
 
+const void* local16_kernel(bool affine, bool dpx) {
+    using Linear = Alg<Kind::align, true, false>;
+    using Affine = Alg<Kind::align, true, true>;
+    constexpr EndRule kEnd = EndRule::best_cell;
+    if (affine)
+        return dpx ? reinterpret_cast<const void*>(&batch_fill<Affine, cell::Dpx16x2Ops, kEnd>)
+                   : reinterpret_cast<const void*>(&batch_fill<Affine, cell::Portable16x2Ops, kEnd>);
+    return dpx ? reinterpret_cast<const void*>(&batch_fill<Linear, cell::Dpx16x2Ops, kEnd>)
+               : reinterpret_cast<const void*>(&batch_fill<Linear, cell::Portable16x2Ops, kEnd>);
+}
+
 // Local alignment is the one with the best-cell end rule (and the floor at 0).
 const void* align_kernel(EndRule end, bool affine, bool dpx) {
     switch (end) {

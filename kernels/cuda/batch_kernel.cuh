@@ -53,17 +53,22 @@ __host__ __device__ constexpr int chunks_of(int N) { return ((N + kCols - 1) / k
 __host__ __device__ constexpr size_t smem_per_warp(int letters, bool profile) {
     return (profile ? size_t(letters) * 32 * sizeof(int4) : 0) + kSteps * sizeof(int4) + kColBufInts * sizeof(int);
 }
-// A block's dynamic shared memory: its warps' parts, then one end-cell candidate per warp.
-__host__ __device__ constexpr size_t smem_per_block(int letters, bool profile, int warps) {
-    return smem_per_warp(letters, profile) * warps + size_t(kMaxWarps) * sizeof(int4);
+// A block's dynamic shared memory: its warps' parts, then one end-cell candidate per warp and
+// pair of a word (`lanes`: 2 with 16x2 lanes).
+__host__ __device__ constexpr size_t smem_per_block(int letters, bool profile, int warps, int lanes = 1) {
+    return smem_per_warp(letters, profile) * warps + size_t(kMaxWarps) * lanes * sizeof(int4);
 }
 
+// One pair, or with 16x2 lanes two pairs of one shape: the first in the words' low lanes, the
+// second (`index_b`, `rows_b`) in their high lanes, and one column input holds both pairs'
+// profile offsets (low and high 16 bits).
 struct PairDesc {
     int M = 0, N = 0;
     int index = 0;        // the pair's position in the caller's batch (output slot)
-    int pad = 0;
+    int index_b = 0;      // 16x2 lanes: the second pair's output slot
     long long rows = 0;   // offset of row 1's input in BatchParams::rows (bands_of(M) * kBandRows entries)
     long long cols = 0;   // offset of column 1 - kColLead in BatchParams::cols (kChunkCols * (chunks + 1) entries)
+    long long rows_b = 0; // 16x2 lanes: the second pair's row inputs
 };
 
 struct BatchParams {
@@ -108,6 +113,19 @@ __device__ __forceinline__ void lane_profile(const int32_t* table, int letters, 
 }
 
 
+// The 16x2 profile (two pairs of a word): per letter and lane an int4 of 16-bit lanes, the
+// first pair's rows 0|1 and 2|3, then the second pair's, each score plus Ops::kProfileBias.
+template <class Ops>
+__device__ __forceinline__ void lane_profile16(const int32_t* table, int letters, const int (&q)[kStepRows],
+                                               const int (&qb)[kStepRows], int lane, int4* prof) {
+    auto two = [&](int a, int b, int c) {
+        return int((uint32_t(table[a * letters + c] + Ops::kProfileBias) & 0xffffu) |
+                   (uint32_t(table[b * letters + c] + Ops::kProfileBias) << 16));
+    };
+    for (int c = 0; c < letters; ++c)
+        prof[c * 32 + lane] = make_int4(two(q[0], q[1], c), two(q[2], q[3], c), two(qb[0], qb[1], c), two(qb[2], qb[3], c));
+}
+
 // An end-cell candidate: higher score wins, ties go to the smaller (i, j). i == kNone: none.
 struct Candidate {
     int v, i, j;
@@ -124,12 +142,20 @@ __device__ __forceinline__ bool better(const Candidate& a, const Candidate& b) {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Pair sweep
 // ---------------------------------------------------------------------------------------------
+// Every value the sweep holds is a word of Ops (cell_ops.hpp): one pair's value, or with the
+// 16x2 policies (kLanes == 2) two pairs' values, one per 16-bit lane.
 template <class A, class Ops, EndRule kEnd>
 struct PairSweep {
     static constexpr bool kAffine = A::kAffine;
     static constexpr bool kLocal = A::kLocal;
     static constexpr bool kTrackRows = kEnd != EndRule::corner;  // best H per row and its first column
-    static constexpr int32_t kBias = A::kKind == Kind::align ? Ops::kAlignBias : 0;
+    static constexpr int kLanes = Ops::kLanes;
+    static constexpr bool kPacked = kLanes == 2;
+    // The bias of a word (every lane of a 16x2 word is biased, edit's too: the half-float maxima
+    // of Portable16x2Ops need lanes of at least 1024), of one lane, and "no value".
+    static constexpr int32_t kBias = A::kKind == Kind::align || kPacked ? Ops::kAlignBias : 0;
+    static constexpr int32_t kLaneBias = kPacked ? int32_t(uint32_t(kBias) & 0xffffu) : kBias;
+    static constexpr int32_t kNeg = (kPacked ? Ops::splat(cell::kNegInf16) : kNegInf) + kBias;
 
     const BatchParams& p;
     const PairDesc d;
@@ -143,12 +169,14 @@ struct PairSweep {
 
     int b = 0, i_lane = 0;
     int q[kRows];                    // query code (or DTW value) of the lane's rows
+    int qb[kRows];                   // 16x2: the second pair's query codes
     int jlo[kRows];                  // DTW band: first column of the row, and span
     unsigned jspan[kRows];
     int h[kRows], e[kRows];          // H, E of the last column done (biased)
     int diag;                        // H of the row above, column before the next step
     int bh[kCols], bf[kCols];        // H, F of the lane's bottom row, last step
     int best[kRows], bestj[kRows];   // kTrackRows: best H of each row and its first column
+    int bestj_b[kRows];              // 16x2: the second pair's first column of its best
     int lc[kRows];                   // H(row, N)
     int4 colv;                       // the next chunk's column inputs (this lane's share)
 
@@ -187,10 +215,12 @@ struct PairSweep {
         for (int r = 0; r < kRows; ++r) {
             const int i = i_lane + r;
             q[r] = i <= d.M ? p.rows[d.rows + i - 1] : 0;
+            if constexpr (kPacked) qb[r] = i <= d.M ? p.rows[d.rows_b + i - 1] : 0;
         }
         if constexpr (A::kProfile) {
             __syncwarp();  // the previous band's last steps are done reading the profile
-            lane_profile(p.table, p.letters, q, lane, prof);
+            if constexpr (kPacked) lane_profile16<Ops>(p.table, p.letters, q, qb, lane, prof);
+            else lane_profile(p.table, p.letters, q, lane, prof);
         }
         if constexpr (A::kKind == Kind::dtw) {
 #pragma unroll
@@ -200,17 +230,18 @@ struct PairSweep {
         __syncwarp();
 #pragma unroll
         for (int r = 0; r < kRows; ++r) {
-            h[r] = A::template border<false>(p, i_lane + r) + kBias;
-            e[r] = kNegInf + kBias;
+            h[r] = Ops::splat(A::template border<false>(p, i_lane + r)) + kBias;
+            e[r] = kNeg;
             best[r] = h[r];  // H(i, 0): the row's best so far
             bestj[r] = 0;
+            bestj_b[r] = 0;
             lc[r] = kBias;
         }
-        diag = A::template border<false>(p, i_lane - 1) + kBias;
+        diag = Ops::splat(A::template border<false>(p, i_lane - 1)) + kBias;
 #pragma unroll
         for (int c = 0; c < kCols; ++c) {
             bh[c] = h[kRows - 1];
-            bf[c] = kNegInf + kBias;
+            bf[c] = kNeg;
         }
         colv = column_chunk(0);
     }
@@ -220,8 +251,8 @@ struct PairSweep {
     __device__ __forceinline__ int4 top_values(int c) const {
         if (b == 0) {
             const int j = kChunkCols * c + kCols * lane + 1;
-            return make_int4(A::template border<true>(p, j) + kBias, A::template border<true>(p, j + 1) + kBias,
-                             kNegInf + kBias, kNegInf + kBias);
+            return make_int4(Ops::splat(A::template border<true>(p, j)) + kBias,
+                             Ops::splat(A::template border<true>(p, j + 1)) + kBias, kNeg, kNeg);
         }
         return slot(b - 1)[kSteps * c + lane];
     }
@@ -232,7 +263,19 @@ struct PairSweep {
         return *reinterpret_cast<const int2*>(colbuf + kCols * (t - lane) + kChunkCols);
     }
     __device__ __forceinline__ void profile_scores(int2 cd, int4 (&scv)[kCols]) const {
-        if constexpr (A::kProfile) {
+        if constexpr (A::kProfile && kPacked) {
+            // Both pairs' letters of a column (byte offsets, low and high 16 bits), their rows'
+            // scores put together lane by lane, less the profile's bias.
+            const int cds[kCols] = {cd.x, cd.y};
+#pragma unroll
+            for (int k = 0; k < kCols; ++k) {
+                const uint2 a = *reinterpret_cast<const uint2*>(prof_lane + (uint32_t(cds[k]) & 0xffffu));
+                const uint2 b = *reinterpret_cast<const uint2*>(prof_lane + (uint32_t(cds[k]) >> 16) + 8);
+                constexpr int32_t kUnbias = Ops::splat(Ops::kProfileBias);
+                scv[k] = make_int4(int(__byte_perm(a.x, b.x, 0x5410)) - kUnbias, int(__byte_perm(a.x, b.x, 0x7632)) - kUnbias,
+                                   int(__byte_perm(a.y, b.y, 0x5410)) - kUnbias, int(__byte_perm(a.y, b.y, 0x7632)) - kUnbias);
+            }
+        } else if constexpr (A::kProfile) {
             scv[0] = *reinterpret_cast<const int4*>(prof_lane + cd.x);
             scv[1] = *reinterpret_cast<const int4*>(prof_lane + cd.y);
         } else {
@@ -297,10 +340,24 @@ struct PairSweep {
 
         int nh[kRows][kCols], ne[kRows][kCols], nf[kRows][kCols];
         uint32_t bits[kRows][kCols];  // no direction bits here: unused, never computed
-        step_cells<A, Ops, false, true>(*this, uh, uf, scv, cdv, j0, p.open, p.ext, kBias, nh, ne, nf, bits);
+        step_cells<A, Ops, false, true>(*this, uh, uf, scv, cdv, j0, Ops::splat(p.open), Ops::splat(p.ext), kBias, nh, ne,
+                                        nf, bits);
 
         // End-cell bookkeeping. Columns past N and lanes not yet started never count.
-        if constexpr (kTrackRows) {
+        if constexpr (kTrackRows && kPacked) {
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                int v0 = nh[r][0], v1 = nh[r][1];
+                if constexpr (kGuard) {
+                    v0 = (started && j0 <= d.N) ? v0 : kNeg;
+                    v1 = (started && j0 + 1 <= d.N) ? v1 : kNeg;
+                }
+                // Column by column, so a tie goes to the first column (Ops::keep_max: a lane takes
+                // the column only when it is greater).
+                Ops::template keep_max<false>(best[r], v0, j0, bestj[r], bestj_b[r]);
+                Ops::template keep_max<true>(best[r], v1, j0 + 1, bestj[r], bestj_b[r]);
+            }
+        } else if constexpr (kTrackRows) {
 #pragma unroll
             for (int r = 0; r < kRows; ++r) {
                 int v0 = nh[r][0], v1 = nh[r][1];
@@ -347,35 +404,44 @@ struct PairSweep {
         if (publishes && lane == 31 && (!kGuard || s >= 31)) slot(b)[s - 31] = make_int4(bh[0], bh[1], bf[0], bf[1]);
     }
 
-    // The band's end-cell candidates, reduced over the warp into `acc` (the same in every lane).
-    __device__ void end_band(Candidate& acc) const {
-        Candidate mine{0, kNone, 0};
-        auto offer = [&](int v, int i, int j) {
-            const Candidate c{v, i, j};
-            if (better(c, mine)) mine = c;
-        };
+    // The band's end-cell candidates of each pair (lane k of the words), reduced over the warp into
+    // acc[k] (the same in every lane). Candidates carry kLaneBias.
+    __device__ void end_band(Candidate (&acc)[kLanes]) const {
 #pragma unroll
-        for (int r = 0; r < kRows; ++r) {
-            const int i = i_lane + r;
-            if (i > d.M) continue;
-            if constexpr (kEnd == EndRule::best_cell) {
-                offer(best[r], i, bestj[r]);
-            } else if constexpr (kEnd == EndRule::last_row_or_column) {
-                offer(lc[r], i, d.N);
-                if (i == d.M) offer(best[r], i, bestj[r]);
-            } else if constexpr (kEnd == EndRule::last_row) {
-                if (i == d.M) offer(best[r], i, bestj[r]);
-            } else {
-                if (i == d.M) offer(lc[r], i, d.N);
+        for (int k = 0; k < kLanes; ++k) {
+            auto val = [&](int w) {
+                if constexpr (kPacked) return Ops::lane(w, k);
+                else return w;
+            };
+            auto col = [&](int r) { return k == 0 ? bestj[r] : bestj_b[r]; };
+            Candidate mine{0, kNone, 0};
+            auto offer = [&](int v, int i, int j) {
+                const Candidate c{v, i, j};
+                if (better(c, mine)) mine = c;
+            };
+#pragma unroll
+            for (int r = 0; r < kRows; ++r) {
+                const int i = i_lane + r;
+                if (i > d.M) continue;
+                if constexpr (kEnd == EndRule::best_cell) {
+                    offer(val(best[r]), i, col(r));
+                } else if constexpr (kEnd == EndRule::last_row_or_column) {
+                    offer(val(lc[r]), i, d.N);
+                    if (i == d.M) offer(val(best[r]), i, col(r));
+                } else if constexpr (kEnd == EndRule::last_row) {
+                    if (i == d.M) offer(val(best[r]), i, col(r));
+                } else {
+                    if (i == d.M) offer(val(lc[r]), i, d.N);
+                }
             }
-        }
 #pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {
-            const Candidate o{__shfl_xor_sync(0xffffffffu, mine.v, off), __shfl_xor_sync(0xffffffffu, mine.i, off),
-                              __shfl_xor_sync(0xffffffffu, mine.j, off)};
-            if (better(o, mine)) mine = o;
+            for (int off = 16; off > 0; off >>= 1) {
+                const Candidate o{__shfl_xor_sync(0xffffffffu, mine.v, off), __shfl_xor_sync(0xffffffffu, mine.i, off),
+                                  __shfl_xor_sync(0xffffffffu, mine.j, off)};
+                if (better(o, mine)) mine = o;
+            }
+            if (better(mine, acc[k])) acc[k] = mine;
         }
-        if (better(mine, acc)) acc = mine;
     }
 };
 
@@ -385,12 +451,14 @@ struct PairSweep {
 template <class A, class Ops, EndRule kEnd>
 __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p) {
     extern __shared__ int4 smem[];
-    constexpr int32_t kBias = PairSweep<A, Ops, kEnd>::kBias;
+    using Sweep = PairSweep<A, Ops, kEnd>;
+    constexpr int kLanes = Sweep::kLanes;
+    constexpr int32_t kBias = Sweep::kLaneBias;
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const int warps = blockDim.x >> 5;
     const size_t per_warp = smem_per_warp(p.letters, A::kProfile) / sizeof(int4);
     int4* prof = smem + w * per_warp;
-    Candidate* cand = reinterpret_cast<Candidate*>(smem + warps * per_warp);  // one per warp
+    Candidate* cand = reinterpret_cast<Candidate*>(smem + warps * per_warp);  // kLanes per warp
     int4* hand = p.hand + (size_t)blockIdx.x * (warps + 1) * p.hand_pitch;
     int* done = p.done + (size_t)blockIdx.x * (kMaxWarps + 1);
 
@@ -398,22 +466,31 @@ __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p
         const PairDesc d = p.pairs[k];
         if (threadIdx.x <= kMaxWarps) done[threadIdx.x] = INT_MIN;
         __syncthreads();  // the previous pair is done with the slots, the candidates and `done`
-        PairSweep<A, Ops, kEnd> sw(p, d, lane, warps, prof, hand, done);
-        Candidate acc{kBias, kNone, 0};
-        if constexpr (kEnd == EndRule::best_cell) acc = {kBias, 0, 0};           // H(0, 0) = 0
-        if constexpr (kEnd == EndRule::last_row_or_column) acc = {kBias, 0, d.N};  // H(0, N) = 0
+        Sweep sw(p, d, lane, warps, prof, hand, done);
+        Candidate acc[kLanes];
+#pragma unroll
+        for (int x = 0; x < kLanes; ++x) {
+            acc[x] = {kBias, kNone, 0};
+            if constexpr (kEnd == EndRule::best_cell) acc[x] = {kBias, 0, 0};           // H(0, 0) = 0
+            if constexpr (kEnd == EndRule::last_row_or_column) acc[x] = {kBias, 0, d.N};  // H(0, N) = 0
+        }
         for (int b = w; b < sw.nbands; b += warps) {
             sw.begin_band(b);
             for (int c = 0; c < sw.nchunks; ++c) sw.chunk(c);
             sw.end_band(acc);
         }
-        if (lane == 0) cand[w] = acc;
+        if (lane == 0)
+#pragma unroll
+            for (int x = 0; x < kLanes; ++x) cand[x * warps + w] = acc[x];
         __syncthreads();
         if (threadIdx.x == 0) {
-            Candidate r = cand[0];
-            for (int x = 1; x < warps; ++x)
-                if (better(cand[x], r)) r = cand[x];
-            p.out[d.index] = make_int4(r.v - kBias, r.i, r.j, 0);
+#pragma unroll
+            for (int x = 0; x < kLanes; ++x) {
+                Candidate r = cand[x * warps];
+                for (int y = 1; y < warps; ++y)
+                    if (better(cand[x * warps + y], r)) r = cand[x * warps + y];
+                p.out[x == 0 ? d.index : d.index_b] = make_int4(r.v - kBias, r.i, r.j, 0);
+            }
         }
     }
 }
@@ -425,6 +502,10 @@ __global__ void __launch_bounds__(kMaxWarps * 32) batch_fill(const BatchParams p
 // DpxOps when `dpx`, PortableOps otherwise.
 const void* align_kernel(EndRule end, bool affine, bool dpx);
 const void* edit_kernel(bool dpx);
+// 16x2 lanes, two pairs per word (local alignment and edit distance: lanes16_fit, batch_pack.hpp):
+// Dpx16x2Ops when `dpx`, Portable16x2Ops otherwise.
+const void* local16_kernel(bool affine, bool dpx);
+const void* edit16_kernel(bool dpx);
 const void* lcs_kernel(bool dpx);
 const void* dtw_kernel(bool squared, bool dpx);
 

@@ -37,6 +37,8 @@ struct BatchResult {
     std::vector<double> runs_ms;     // every timed run
     int64_t cells = 0;               // sum of M * N over the pairs
     int warps_per_pair = 0;          // GPU: warps that share one pair (0 on the CPU)
+    int lanes16_pairs = 0;           // GPU: pairs scored two to a word in 16-bit lanes (docs/gpu.md)
+    int lanes16_redone = 0;          // of those, pairs whose score left the lanes' range: redone in 32 bits
 };
 
 // Checks that the pairs form one batch: one algorithm, one gap model, one DTW cost and band, and
