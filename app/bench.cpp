@@ -101,8 +101,8 @@ Times fill and fill + traceback on generated pairs: seeded random sequences and 
   --seed N           generator seed (default 1)
   --json             one JSON object instead of the table
   --workloads W      pairs (default: the generated pairs above) or literature: the batch
-                     workloads local 2048^2 x100 (<= 2.7 ms), edit 512 x 1024^2 (<= 0.96 ms) and
-                     DTW 256 x 800^2 (<= 0.81 ms) on cuda and cuda-portable (median of --repeat,
+                     workloads local 2048^2 x100 (<= 0.40 ms), edit 512 x 1024^2 (<= 0.20 ms) and
+                     DTW 256 x 800^2 (<= 0.13 ms) on cuda and cuda-portable (median of --repeat,
                      default 10, after a warm-up; CUDA events), each checked against the CPU
   --copies K         literature workloads: each batch holds its pairs K times over (default 1;
                      the targets apply at 1): a GPU full of pairs, where the kernels are bound

@@ -45,7 +45,8 @@ bool all_digits(const std::string& s) {
 
 bool is_dpx_opcode(std::string_view op) {
     const std::string_view base = op.substr(0, op.find('.'));
-    if (base == "VIADDMNMX" || base == "VIMNMX3" || base == "VIBMNMX") return true;
+    // VHMNMX: the three-input half min/max that only sm_90 has (ptxas makes it out of two HMNMX2).
+    if (base == "VIADDMNMX" || base == "VIMNMX3" || base == "VIBMNMX" || base == "VHMNMX") return true;
     return base == "VIMNMX" && op.find("16x2") != std::string_view::npos;
 }
 

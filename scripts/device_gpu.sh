@@ -157,8 +157,8 @@ if want batch; then
     timeout 300 "$CLI" bench --workloads literature > "$OUT/literature.txt" 2>&1
     note "literature workloads: rc=$?"
     timeout 300 "$CLI" bench --workloads literature --json > "$OUT/literature.json" 2>&1
-    # The schedule's knobs (docs/gpu.md, "The schedule"): parts of a chunk, warps per SM.
-    for k in "PARTS=2" "PARTS=4" "WARPS_PER_SM=24" "WARPS_PER_SM=32" "WARPS_PER_SM=48"; do
+    # The knobs (docs/gpu.md, "The schedule"): 32-bit words only, parts of a chunk, warps per SM.
+    for k in "LANES16=0" "PARTS=2" "PARTS=4" "WARPS_PER_SM=24" "WARPS_PER_SM=32" "WARPS_PER_SM=48"; do
         env "DPVIZ_BATCH_$k" timeout 300 "$CLI" bench --workloads literature > "$OUT/literature_$k.txt" 2>&1
         note "literature workloads, DPVIZ_BATCH_$k: rc=$? $(grep -E ' cuda(-portable)? ' "$OUT/literature_$k.txt" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^cuda/) { print $(i + 3); break } }' | tr '\n' ' ')ms"
     done

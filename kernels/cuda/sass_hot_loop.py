@@ -11,8 +11,8 @@ import collections
 import re
 import sys
 
-CELL_OPS = ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'IMNMX', 'VIBMNMX')
-DPX = ('VIADDMNMX', 'VIMNMX3', 'VIBMNMX')
+CELL_OPS = ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'HMNMX2', 'VHMNMX', 'IMNMX', 'VIBMNMX')
+DPX = ('VIADDMNMX', 'VIMNMX3', 'VIBMNMX', 'VHMNMX')  # and VIMNMX.16x2; VHMNMX: sm_90's three-input half min/max
 
 
 def functions(text):
@@ -78,18 +78,28 @@ def opcode(text):
     return text.split()[0] if text.split() else ''
 
 
+def column(op):
+    """An opcode's column: its base name, VIMNMX.16x2 (a DPX instruction) apart from VIMNMX."""
+    base = op.split('.')[0]
+    return 'VIMNMX.16x2' if base == 'VIMNMX' and '16x2' in op else base
+
+
 # kernels/cuda/fill_params.hpp's Out, in its order.
 LEVELS = ['score', 'store', 'picture', 'path', 'matrix', 'locate']
 # dpviz/algorithm.hpp's EndRule, in its order: the batch kernel's end cell (score level only).
 ENDS = ['corner', 'best-cell', 'last-row-or-column', 'last-row', 'last-column']
 # Cells per thread in one iteration of the steady-state loop: the band kernels' 2 steps of 4 rows
-# x 2 columns; the one-pair kernel's 16 steps of 4 rows (kernels/common/pair_score_plan.hpp).
+# x 2 columns (twice that in the 16x2 batch kernels: two pairs per word); the one-pair kernel's
+# 16 steps of 4 rows (kernels/common/pair_score_plan.hpp).
 BAND_CELLS, PAIR_CELLS = 16, 64
 
 
 def short(name):
     """(short name, cells per loop iteration) of a fill kernel, or None."""
-    ops = ' dpx' if 'DpxOps' in name else ' dpx-free'
+    ops = ' dpx' if 'DpxOps' in name or 'Dpx16x2Ops' in name else ' dpx-free'
+    lanes = 2 if '16x2Ops' in name else 1
+    if lanes == 2:
+        ops += '-16x2'
     if 'pair_score_fill' in name:
         return 'pair-score' + ops + ' score', PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']
@@ -102,7 +112,7 @@ def short(name):
     s += ops
     if batch:
         end = re.search(r'EndRuleE(\d)', name)
-        return 'batch ' + s + (' ' + ENDS[int(end.group(1))] if end else ''), BAND_CELLS
+        return 'batch ' + s + (' ' + ENDS[int(end.group(1))] if end else ''), BAND_CELLS * lanes
     lv = re.search(r'OutE(\d)', name)
     return (s + ' ' + LEVELS[int(lv.group(1))] if lv else s), BAND_CELLS
 
@@ -121,7 +131,7 @@ def main():
         inner = [lp for lp in all_loops
                  if not any(a >= lp[0][1] and b <= lp[-1][1] and (a, b) != (lp[0][1], lp[-1][1]) for a, b in spans)]
         for lp in inner:
-            ops = collections.Counter(opcode(t).split('.')[0] for _, _, t in lp)
+            ops = collections.Counter(column(opcode(t)) for _, _, t in lp)
             nmax = sum(ops[o] for o in CELL_OPS)
             key = (-nmax, len(lp))
             if best is None or key < best[0]:
@@ -130,13 +140,13 @@ def main():
             continue
         _, lp, ops = best
         n = sum(1 for _, _, t in lp if opcode(t) != 'NOP')
-        dpx = sum(ops[o] for o in DPX) + sum(1 for _, _, t in lp if opcode(t).startswith('VIMNMX') and '16x2' in opcode(t))
+        dpx = sum(ops[o] for o in DPX) + ops['VIMNMX.16x2']
         mix = ' '.join('%s=%d' % (o, ops[o]) for o in
-                       ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'IMNMX', 'IADD3', 'VIADD', 'IMAD', 'ISETP', 'SEL',
-                        'LOP3', 'SHF', 'SHFL', 'LDS', 'LDG', 'STG') if ops[o])
+                       ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'VIMNMX.16x2', 'VIBMNMX', 'FMNMX', 'HMNMX2', 'VHMNMX', 'HSETP2', 'IMNMX', 'IADD3', 'VIADD', 'IMAD', 'ISETP',
+                        'SEL', 'LOP3', 'SHF', 'PRMT', 'SHFL', 'LDS', 'LDG', 'STG') if ops[o])
         rows.append('%-32s %5d instr %6.2f /cell  DPX %3d   %s' % (name, n, n / cells, dpx, mix))
-    print('steady-state loop of each fill kernel (%d cells per iteration) and of the one-pair kernel (%d cells per iteration)'
-          % (BAND_CELLS, PAIR_CELLS))
+    print('steady-state loop of each fill kernel (%d cells per iteration), of the 16x2 batch kernels (%d cells per '
+          'iteration: two pairs) and of the one-pair kernel (%d cells per iteration)' % (BAND_CELLS, 2 * BAND_CELLS, PAIR_CELLS))
     print('\n'.join(sorted(rows)))
 
 

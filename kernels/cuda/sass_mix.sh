@@ -1,6 +1,7 @@
 #!/bin/sh
 # SASS instruction mix per kernel of a cuobjdump -sass dump, with the DPX instructions counted
-# apart. usage: sass_mix.sh sass_dump.txt   (dpviz kernel names are shortened: kind/flags/ops/level;
+# apart (with them VHMNMX, the three-input half min/max that only sm_90 has: a DPX-free kernel
+# holds none of either). usage: sass_mix.sh sass_dump.txt   (dpviz kernel names are shortened: kind/flags/ops/level;
 # the batch kernels (batch_fill) read "batch <kind> <ops>", the one-pair score kernel
 # (pair_score_fill) "pair-score local <ops>", the Viterbi kernels (viterbi_fill) "viterbi <ops> <level>")
 dump="$1"
@@ -21,7 +22,8 @@ function short(f,   k, m, o, l, s) {
     if (match(f, /KindE[0-9]ELb[01]ELb[01]ELb[01]ELb0/)) s = s "-noband"
   }
   if (s ~ /^batch/ && f ~ /EndCellE2/) s = s "-semiglobal"
-  if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/ || s ~ /^locate/) s = s " dpx-free"
+  if (f ~ /Dpx16x2Ops/) s = s " dpx-16x2"; else if (f ~ /Portable16x2Ops/) s = s " dpx-free-16x2"
+  else if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/ || s ~ /^locate/) s = s " dpx-free"
   split("score store picture path matrix locate", outs, " ")  # the order of Out in kernels/cuda/fill_params.hpp
   if (match(f, /OutE[0-9]/)) s = s " " outs[substr(f, RSTART + 4, 1) + 1]
   return s
@@ -33,12 +35,12 @@ function short(f,   k, m, o, l, s) {
   if (op == "" || op == "NOP") next
   full = op; split(op, parts, "."); base = parts[1]
   total[fn]++
-  if (base == "VIADDMNMX" || base == "VIMNMX3" || base == "VIBMNMX" || (base == "VIMNMX" && full ~ /16x2/)) dpx[fn]++
+  if (base == "VIADDMNMX" || base == "VIMNMX3" || base == "VIBMNMX" || (base == "VIMNMX" && full ~ /16x2/) || base == "VHMNMX") dpx[fn]++
   key = base; if (base == "VIMNMX" && full ~ /16x2/) key = "VIMNMX.16x2"
   cnt[fn SUBSEP key]++; keys[key] = 1
 }
 END {
-  n = split("VIADDMNMX VIMNMX3 VIMNMX VIMNMX.16x2 VIBMNMX FMNMX IMNMX IADD3 VIADD IMAD ISETP SEL LOP3 SHF PRMT P2R SHFL LDS LDG STG BRA", cols, " ")
+  n = split("VIADDMNMX VIMNMX3 VIMNMX VIMNMX.16x2 VIBMNMX FMNMX HMNMX2 VHMNMX HSETP2 IMNMX IADD3 VIADD IMAD ISETP SEL LOP3 SHF PRMT P2R SHFL LDS LDG STG BRA", cols, " ")
   printf "%-34s %6s %5s", "kernel", "total", "DPX"
   for (i = 1; i <= n; i++) printf " %s", cols[i]
   printf "\n"

@@ -50,6 +50,8 @@ TEST(SassReport, DpxOpcodes) {
     EXPECT_TRUE(is_dpx_opcode("VIMNMX3"));
     EXPECT_TRUE(is_dpx_opcode("VIBMNMX"));
     EXPECT_TRUE(is_dpx_opcode("VIMNMX.16x2"));
+    EXPECT_TRUE(is_dpx_opcode("VHMNMX"));     // sm_90's three-input half min/max
+    EXPECT_FALSE(is_dpx_opcode("HMNMX2"));
     EXPECT_FALSE(is_dpx_opcode("VIMNMX"));  // a two-input integer max: plain ALU on sm_90
     EXPECT_FALSE(is_dpx_opcode("FMNMX"));
     EXPECT_FALSE(is_dpx_opcode("IADD3"));
@@ -71,7 +73,9 @@ TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
         EXPECT_EQ(dpx_ops(k.ops), k.dpx) << k.kernel;  // the DPX column is the flagged opcodes' sum
         const bool pair = k.kernel.rfind("pair-score", 0) == 0;
         pair_kernels += pair;
-        EXPECT_NEAR(k.per_cell, double(k.instructions) / (pair ? pair_cells : cells), 0.01) << k.kernel;
+        const bool words16 = k.kernel.find("-16x2") != std::string::npos;  // two pairs' cells per iteration
+        EXPECT_NEAR(k.per_cell, double(k.instructions) / (pair ? pair_cells : words16 ? 2 * cells : cells), 0.01)
+            << k.kernel;
         if (k.kernel.find("dpx-free") != std::string::npos) {
             EXPECT_EQ(k.dpx, 0) << k.kernel;
         }
@@ -139,11 +143,24 @@ TEST(SassReport, LoopScriptNamesBandAndBatchKernels) {
         "        /*0020*/                   IADD3 R2, R3, 0x1, RZ ;\n"
         "        /*0030*/                   FMNMX R5, R2, R4, !PT ;\n"
         "        /*0040*/              @P0 BRA 0x10 ;\n"
+        "        /*0050*/                   EXIT ;\n"
+        "\t\tFunction : _ZN5dpviz4cuda5batch10batch_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell10Dpx16x2OpsELNS_7EndRuleE0EEEvNS1_11BatchParamsE\n"
+        "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+        "        /*0010*/                   VIADDMNMX.S16x2 R2, R3, R6, R4, PT ;\n"
+        "        /*0020*/                   VIMNMX.S16x2 R5, R2, R4, PT ;\n"
+        "        /*0030*/                   PRMT R7, R5, 0x5410, R2 ;\n"
+        "        /*0040*/              @P0 BRA 0x10 ;\n"
         "        /*0050*/                   EXIT ;\n");
     int cells = 0;
-    const auto loops = parse_sass_loops(out, &cells);
+    auto loops = parse_sass_loops(out, &cells);
     EXPECT_EQ(cells, 16);
-    ASSERT_EQ(loops.size(), 2u) << out;
+    ASSERT_EQ(loops.size(), 3u) << out;
+    EXPECT_EQ(loops[1].kernel, "batch edit dpx-16x2 corner");  // two pairs per word: 32 cells per iteration
+    EXPECT_EQ(loops[1].instructions, 4);
+    EXPECT_EQ(loops[1].dpx, 2);
+    EXPECT_NEAR(loops[1].per_cell, 4.0 / 32, 0.01);
+    EXPECT_EQ(dpx_ops(loops[1].ops), 2);
+    loops.erase(loops.begin() + 1);
     EXPECT_EQ(loops[0].kernel, "batch align-local-affine dpx-free best-cell");
     EXPECT_EQ(loops[0].instructions, 4);  // the loop: from the branch's target to the branch
     EXPECT_EQ(loops[0].dpx, 0);
