@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #include <cuda_bf16.h>
@@ -253,20 +254,24 @@ struct Portable16x2Ops : Lanes16Types {
         __builtin_memcpy(&u, &t, sizeof u);
         return V::word(u);
     }
-    template <Mode kMode>
-    static __device__ __forceinline__ V max_in(V a, V b) {
-        if constexpr (kMode == Mode::F) return word_of(__hmax2(as<__half2>(a.w), as<__half2>(b.w)));
-        else if constexpr (kMode == Mode::N) return word_of(__hmax2_nan(as<__half2>(a.w), as<__half2>(b.w)));
-        else if constexpr (kMode == Mode::B) return word_of(__hmax2(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
-        else return word_of(__hmax2_nan(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
+    // The maximum (kMax) or minimum of a and b, lane by lane, in mode kMode.
+    template <bool kMax, bool kNan, class T>
+    static __device__ __forceinline__ T extreme_of(T a, T b) {
+        if constexpr (kMax && kNan) return __hmax2_nan(a, b);
+        else if constexpr (kMax) return __hmax2(a, b);
+        else if constexpr (kNan) return __hmin2_nan(a, b);
+        else return __hmin2(a, b);
+    }
+    template <Mode kMode, bool kMax>
+    static __device__ __forceinline__ V extreme(V a, V b) {
+        constexpr bool kNan = kMode == Mode::N || kMode == Mode::NB;
+        using T = std::conditional_t<kMode == Mode::B || kMode == Mode::NB, __nv_bfloat162, __half2>;
+        return word_of(extreme_of<kMax, kNan>(as<T>(a.w), as<T>(b.w)));
     }
     template <Mode kMode>
-    static __device__ __forceinline__ V min_in(V a, V b) {
-        if constexpr (kMode == Mode::F) return word_of(__hmin2(as<__half2>(a.w), as<__half2>(b.w)));
-        else if constexpr (kMode == Mode::N) return word_of(__hmin2_nan(as<__half2>(a.w), as<__half2>(b.w)));
-        else if constexpr (kMode == Mode::B) return word_of(__hmin2(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
-        else return word_of(__hmin2_nan(as<__nv_bfloat162>(a.w), as<__nv_bfloat162>(b.w)));
-    }
+    static __device__ __forceinline__ V max_in(V a, V b) { return extreme<kMode, true>(a, b); }
+    template <Mode kMode>
+    static __device__ __forceinline__ V min_in(V a, V b) { return extreme<kMode, false>(a, b); }
     static __device__ __forceinline__ V max2(V a, V b) { return max_in<Mode::F>(a, b); }
     static __device__ __forceinline__ V min2(V a, V b) { return min_in<Mode::F>(a, b); }
     static __device__ __forceinline__ V max3(V a, V b, V c) { return max_in<Mode::N>(max_in<Mode::B>(a, b), c); }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -78,6 +80,27 @@ void check_gpu(const std::vector<Problem>& pairs, const std::string& what, Lanes
     }
 }
 
+ScoringOptions dna_scoring(GapPenalties gaps, int match, int mismatch) {
+    ScoringOptions so;
+    so.gaps = gaps;
+    so.match = match;
+    so.mismatch = mismatch;
+    return so;
+}
+
+std::string random_dna(std::mt19937& g, int len) {
+    std::string s(static_cast<size_t>(len), 'A');
+    for (auto& ch : s) ch = "ACGT"[g() % 4];
+    return s;
+}
+
+// A pair of texts; a failure to build it fails the test (gtest reports the exception).
+Problem problem_of(Algorithm a, const std::string& q, const std::string& t, const ScoringOptions& so) {
+    auto p = make_problem(a, {"q", q}, {"t", t}, so);
+    if (!p) throw std::runtime_error(p.error().message);
+    return std::move(*p);
+}
+
 }  // namespace
 
 TEST(BatchGpu, EveryAlgorithmSmallAndEdgeLengths) {
@@ -123,13 +146,10 @@ TEST(BatchGpu, LiteratureShapes) {
 
 TEST(BatchGpu, TiesGoToTheFirstCellInRowMajorOrder) {
     DPVIZ_REQUIRE_GPU();
-    ScoringOptions so;
-    so.gaps = {3, 3};
-    so.match = 1;
-    so.mismatch = -2;
+    const ScoringOptions so = dna_scoring({3, 3}, 1, -2);
     std::mt19937 g(7);
-    std::string q(200, 'A'), t(3000, 'C');
-    for (auto& ch : q) ch = "ACGT"[g() % 4];
+    const std::string q = random_dna(g, 200);
+    std::string t(3000, 'C');
     t.replace(500, q.size(), q);   // two equal best local alignments ending on the same row
     t.replace(2400, q.size(), q);
     std::vector<std::pair<std::string, std::string>> texts = {
@@ -141,11 +161,7 @@ TEST(BatchGpu, TiesGoToTheFirstCellInRowMajorOrder) {
         for (const auto& [a, b] : texts) {
             std::string b2 = b;
             b2[b2.size() / 3] = b2[b2.size() / 3] == 'A' ? 'T' : 'A';
-            for (const std::string& t : {b, b2}) {
-                auto p = make_problem(algo, {"q", a}, {"t", t}, so);
-                ASSERT_TRUE(p);
-                pairs.push_back(*p);
-            }
+            for (const std::string& t : {b, b2}) pairs.push_back(problem_of(algo, a, t, so));
         }
         check_gpu(pairs, std::string(algorithm_name(algo)) + " ties", {algo == Algorithm::local ? 8 : 0, 0});
     }
@@ -179,21 +195,10 @@ TEST(BatchGpu, SixteenBitLanesPairsOfOneShape) {
 
 TEST(BatchGpu, SixteenBitLanesTiesAndTheEdgeOfTheirRange) {
     DPVIZ_REQUIRE_GPU();
-    ScoringOptions so;
-    so.gaps = {10, 1};
-    so.match = 5;
-    so.mismatch = -4;
+    const ScoringOptions so = dna_scoring({10, 1}, 5, -4);
     std::mt19937 g(11);
-    auto dna = [&](int len) {
-        std::string s(static_cast<size_t>(len), 'A');
-        for (auto& ch : s) ch = "ACGT"[g() % 4];
-        return s;
-    };
-    auto pair_of = [&](Algorithm a, const std::string& q, const std::string& t) {
-        auto p = make_problem(a, {"q", q}, {"t", t}, so);
-        EXPECT_TRUE(p);
-        return *p;
-    };
+    auto dna = [&](int len) { return random_dna(g, len); };
+    auto pair_of = [&](Algorithm a, const std::string& q, const std::string& t) { return problem_of(a, q, t, so); };
     // Local: 5519 equal letters score 27595, the highest a 16x2 fill reports; 5520 score 27600
     // and are redone in 32 bits. Each shares its word with a random pair.
     const std::string q0 = dna(5519), q1 = dna(5520);
