@@ -140,16 +140,18 @@ struct PortableOps : ScalarTypes {
 // The batch kernels run two pairs of one shape in the two 16-bit lanes of each word when their
 // scores provably fit (cuda/batch_pack.hpp, lanes16_fit). Same recurrences, same expression
 // tree; a lane of a word is one pair's cell.
-//   Dpx16x2Ops: Hopper's 16x2 DPX (VIADDMNMX.S16x2, VIMNMX3.S16x2 and their .RELU forms) on words
-//     whose lanes are two's complement 16-bit values (kBias 0, so the floor is .RELU's 0).
+//   Dpx16x2Ops: Hopper's 16x2 DPX intrinsics on words whose lanes are two's complement 16-bit
+//     values (kBias 0, so the floor is .RELU's 0); ptxas makes VIADDMNMX.S16x2 and
+//     VIMNMX.S16x2 (.RELU) of them.
 //   Portable16x2Ops: what a pre-Hopper GPU executes. A word is the integer lo + 65536 * hi of
-//     two lanes kept in [kLow, kHigh] by the bias kBias16: a plain 32-bit add or subtract of two
+//     two lanes kept in [kLow16, kHigh16] + kBias16 by the bias: a plain 32-bit add or subtract of two
 //     words is then the two lanes' adds (neither lane leaves [0, 65535], so nothing carries
 //     across), and lanes below 0x7C00 order like the half floats of their bit patterns, so the
 //     maxima are HMNMX2 (no integer max for ptxas to fuse into DPX; the sm_80 build of this
 //     source executes the same instructions).
-// Both keep every lane of a real cell in [kLow - kBias16, kHigh - kBias16] (lanes16_fit's
-// bounds), so the two kernels compute the same values.
+// Both keep every value of a real cell in [kLow16, kHigh16] (lanes16_fit's bounds), so the two
+// kernels compute the same values. Cells past column N or row M compute garbage that no real
+// cell reads; in Portable16x2Ops it stays below 65536, so it never carries into the other lane.
 inline constexpr int32_t kBias16 = 4096;       // Portable16x2Ops' bias of a lane
 inline constexpr int32_t kNegInf16 = -2048;    // a lane's "no value" (E, F before the first gap)
 inline constexpr int32_t kLow16 = -3072;       // the lowest value of a real cell's lane
@@ -157,13 +159,21 @@ inline constexpr int32_t kHigh16 = 27600;      // the highest value of a real ce
 inline constexpr int32_t kProfileBias16 = 1024;  // added to the profile's scores in Portable16x2Ops
 
 #if defined(__CUDACC__)
+// The word of x in both lanes: two 16-bit two's complement lanes (kNative) or the integer
+// x + 65536 * x.
+template <bool kNative>
+constexpr DPVIZ_HD int32_t splat16(int32_t x) {
+    if constexpr (kNative) return int32_t((uint32_t(x) & 0xffffu) | (uint32_t(x) << 16));
+    else return int32_t(uint32_t(x) * 0x10001u);
+}
+
 // A word of two 16-bit lanes; arithmetic on it is per lane (kNative: the 16x2 adds of sm_90,
 // else plain 32-bit adds of the lo + 65536 * hi form). A scalar converts by splatting.
 template <bool kNative>
 struct Lanes16 {
     uint32_t w = 0;
     Lanes16() = default;
-    __device__ __forceinline__ Lanes16(int32_t x) : w(uint32_t(x) * 0x10001u) {}
+    __device__ __forceinline__ Lanes16(int32_t x) : w(uint32_t(splat16<kNative>(x))) {}
     static __device__ __forceinline__ Lanes16 word(uint32_t u) {
         Lanes16 v;
         v.w = u;
@@ -180,14 +190,15 @@ struct Lanes16 {
     __device__ __forceinline__ Lanes16 operator-() const { return Lanes16(0) - *this; }
 };
 
+template <bool kNative>
 struct Lanes16Types {
     using Bits = uint32_t;
     using Mask = bool;
     static constexpr int kLanes = 2;
-    static constexpr DPVIZ_HD int32_t splat(int32_t x) { return int32_t(uint32_t(x) * 0x10001u); }
+    static constexpr DPVIZ_HD int32_t splat(int32_t x) { return splat16<kNative>(x); }
 };
 
-struct Dpx16x2Ops : Lanes16Types {
+struct Dpx16x2Ops : Lanes16Types<true> {
     using V = Lanes16<true>;
     static constexpr bool kDpx = true;
     static constexpr int32_t kAlignBias = 0;
@@ -223,9 +234,11 @@ struct Dpx16x2Ops : Lanes16Types {
 
 // The maxima and minima run as HMNMX2 in four modes: the lanes' bit patterns read as half or as
 // bfloat16 pairs (both order like the lanes: positive, finite, normal), each with or without
-// .NaN (no NaN ever occurs). ptxas for sm_90 fuses two chained HMNMX2 of one mode into VHMNMX, a
+// .NaN. ptxas for sm_90 fuses two chained HMNMX2 of one mode into VHMNMX, a
 // three-input form only sm_90 has (sm_80 to sm_89 have none); it does not fuse two of different
-// modes. So every chain of two minima or maxima that a recurrence here makes changes mode:
+// modes. So every chain of two minima or maxima that a recurrence here makes changes mode
+// (no real cell of a pair that fits is ever NaN; a local pair past the range may be, and its
+// floor maximum turns it back into a number, so its row maxima still see the overflow):
 //   addmax, addmin                     F            (its result may feed a B, N or NB)
 //   addmax_floor(a, b, c, fl)          N(B(a + b, c), fl)
 //   max3(a, b, c), max3_floor          N(B(a, b), c), then B(..., fl)
@@ -233,10 +246,10 @@ struct Dpx16x2Ops : Lanes16Types {
 //   keep_max                           F for a step's first column, NB for its second
 // F = half, B = bfloat16, N = half .NaN, NB = bfloat16 .NaN. The sm_80 build of this source
 // executes the same HMNMX2, one per minimum or maximum.
-struct Portable16x2Ops : Lanes16Types {
+struct Portable16x2Ops : Lanes16Types<false> {
     using V = Lanes16<false>;
     static constexpr bool kDpx = false;
-    static constexpr int32_t kAlignBias = kBias16 * 0x10001;
+    static constexpr int32_t kAlignBias = splat16<false>(kBias16);
     static constexpr int32_t kProfileBias = kProfileBias16;
     enum class Mode { F, B, N, NB };
     static __device__ __forceinline__ V lift(int32_t w) { return V::word(uint32_t(w)); }

@@ -50,20 +50,8 @@ int batch_warps_per_sm() {
     return k >= 1 && k <= 64 ? k : kWarpsPerSm;
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0.0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-}  // namespace
-}  // namespace cuda::batch
-
-namespace cuda::batch {
-namespace {
-
 // One launch over `units` (all single pairs, or all 16x2 words): scores and end cells into
-// `r.pairs`, the timed runs' medians added to r.fill_ms and their times to r.runs_ms.
+// `r.pairs`, each timed run's time added to r.runs_ms's (align_batch reports their median).
 Status run_units(std::span<const Problem> pairs, const BatchCodes& codes, std::span<const Unit> units, bool lanes16,
                  bool dpx, int repeats, BatchResult& r) {
     if (units.empty()) return Ok{};
@@ -168,7 +156,6 @@ Status run_units(std::span<const Problem> pairs, const BatchCodes& codes, std::s
             r.pairs[k].end = {out[k].y, out[k].z};
         }
     // Launches run one after the other: the batch's time is their sum, run by run.
-    r.fill_ms += median(runs);
     if (r.runs_ms.empty()) r.runs_ms.assign(runs.size(), 0.0);
     for (size_t k = 0; k < runs.size() && k < r.runs_ms.size(); ++k) r.runs_ms[k] += runs[k];
     r.warps_per_pair = std::max(r.warps_per_pair, warps);
