@@ -344,33 +344,27 @@ struct PairSweep {
                                         nf, bits);
 
         // End-cell bookkeeping. Columns past N and lanes not yet started never count.
-        if constexpr (kTrackRows && kPacked) {
-#pragma unroll
-            for (int r = 0; r < kRows; ++r) {
-                int v0 = nh[r][0], v1 = nh[r][1];
-                if constexpr (kGuard) {
-                    v0 = (started && j0 <= d.N) ? v0 : kNeg;
-                    v1 = (started && j0 + 1 <= d.N) ? v1 : kNeg;
-                }
-                // Column by column, so a tie goes to the first column (Ops::keep_max: a lane takes
-                // the column only when it is greater).
-                Ops::template keep_max<false>(best[r], v0, j0, bestj[r], bestj_b[r]);
-                Ops::template keep_max<true>(best[r], v1, j0 + 1, bestj[r], bestj_b[r]);
-            }
-        } else if constexpr (kTrackRows) {
+        if constexpr (kTrackRows) {
 #pragma unroll
             for (int r = 0; r < kRows; ++r) {
                 int v0 = nh[r][0], v1 = nh[r][1];
                 if constexpr (kGuard) {  // a value no cell can lose to (glocal's row M may be all negative)
-                    v0 = (started && j0 <= d.N) ? v0 : kNegInf + kBias;
-                    v1 = (started && j0 + 1 <= d.N) ? v1 : kNegInf + kBias;
+                    v0 = (started && j0 <= d.N) ? v0 : kNeg;
+                    v1 = (started && j0 + 1 <= d.N) ? v1 : kNeg;
                 }
-                // The maxima go through Ops too: a plain integer max here would let ptxas fuse
-                // the two steps of an unrolled pair into VIMNMX3 in the DPX-free kernel.
-                const int m = Ops::max2(v0, v1);
-                const bool gain = m > best[r];
-                best[r] = Ops::max2(best[r], m);
-                bestj[r] = gain ? (v0 == m ? j0 : j0 + 1) : bestj[r];
+                if constexpr (kPacked) {
+                    // Column by column, so a tie goes to the first column (Ops::keep_max: a lane
+                    // takes the column only when it is greater).
+                    Ops::template keep_max<false>(best[r], v0, j0, bestj[r], bestj_b[r]);
+                    Ops::template keep_max<true>(best[r], v1, j0 + 1, bestj[r], bestj_b[r]);
+                } else {
+                    // The maxima go through Ops too: a plain integer max here would let ptxas fuse
+                    // the two steps of an unrolled pair into VIMNMX3 in the DPX-free kernel.
+                    const int m = Ops::max2(v0, v1);
+                    const bool gain = m > best[r];
+                    best[r] = Ops::max2(best[r], m);
+                    bestj[r] = gain ? (v0 == m ? j0 : j0 + 1) : bestj[r];
+                }
             }
         }
         if constexpr (kGuard) {
