@@ -106,7 +106,8 @@ std::string short_kernel_name(std::string_view mangled) {
     static const std::regex out_level(R"(OutE(\d))");
     const std::string f(mangled);
     const char* const ops = f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
-    if (f.find("pair_score_fill") != std::string::npos) return std::string("pair-score") + ops + " score";
+    if (f.find("pair_score_fill") != std::string::npos)  // pair_score_fill<Ops, affine>
+        return std::string(f.find("Lb1E") != std::string::npos ? "pair-score-affine" : "pair-score") + ops + " score";
     std::smatch m;
     if (f.find("band_fill") == std::string::npos || !std::regex_search(f, m, alg)) return {};
     static const char* const kinds[] = {"align", "edit", "lcs", "dtw"};
@@ -284,8 +285,8 @@ std::string ran_kernel_name(const Problem& p, const DpResult& r) {
     const bool dpx = r.backend == Backend::cuda;
     const FillOutput out = r.overview ? FillOutput::picture : r.checkpoints ? FillOutput::store : fill_output(r.level);
     // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its).
-    if (out == FillOutput::score && p.algo == Algorithm::local && !p.affine() && r.shape.blocks == 0)
-        return dpx ? "pair-score dpx score" : "pair-score dpx-free score";
+    if (out == FillOutput::score && p.algo == Algorithm::local && r.shape.blocks == 0)
+        return std::string(p.affine() ? "pair-score-affine" : "pair-score") + (dpx ? " dpx score" : " dpx-free score");
     return fill_kernel_name(p, dpx, out);
 }
 

@@ -5,7 +5,7 @@
 // The kernel (docs/single_pair_kernel.md: the design, measured): persistent blocks of kWarps
 // warps, each warp a band of 32 * kRowsPerLane rows with a lane's rows skewed by one column so
 // its cells of a step are independent; band to band through shared memory, block to block
-// through two global row slots of self-tagged entries. A cell's score is one byte-permute of the
+// through two global row slots of self-tagged entries (affine gaps: two more for F). A cell's score is one byte-permute of the
 // query row's 4 scores, so the pair may use at most 4 residue codes; H is carried as H << 8 and
 // the end cell packed in 64 bits, which bounds the score and the lengths.
 #pragma once
@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <iterator>
 
 #include "dpviz/types.hpp"
 
@@ -61,13 +63,16 @@ inline Compact compact_codes(const Problem& p) {
 }
 
 // Whether the one-pair score kernel computes this problem (else the band kernel does): a local
-// alignment with linear gaps at score level, at most 4 residue codes, every score an int8, a best
-// score that cannot pass kMaxScore, and both lengths at most kMaxDim.
+// alignment (linear or affine gaps) at score level, at most 4 residue codes, every score an int8,
+// a best score that cannot pass kMaxScore, and both lengths at most kMaxDim. The gap (affine:
+// open plus extend) stays under kMaxScore / 2, so E and F (never below -open, as H >= 0) minus an extend stay
+// positive in the DPX-free form.
 inline bool applies(const Problem& p, OutputLevel level) {
-    if (level != OutputLevel::score || p.algo != Algorithm::local || p.affine()) return false;
+    if (level != OutputLevel::score || p.algo != Algorithm::local) return false;
     const int64_t M = p.rows(), N = p.cols();
     if (M < 1 || N < 1 || M > kMaxDim || N > kMaxDim) return false;
-    if (p.gaps.open < 0 || p.gaps.open > (kMaxScore >> 1)) return false;
+    const int64_t gaps = p.affine() ? int64_t(p.gaps.open) + p.gaps.extend : p.gaps.open;  // linear: open only
+    if (p.gaps.open < 0 || p.gaps.extend < 0 || gaps > (kMaxScore >> 1)) return false;
     const Compact c = compact_codes(p);
     if (c.used < 1 || c.used > 4) return false;
     int32_t hi = 0;
@@ -80,6 +85,13 @@ inline bool applies(const Problem& p, OutputLevel level) {
     return std::min(M, N) * int64_t(hi) <= kMaxScore;
 }
 
+// Whether the device path uses the kernel where it applies: DPVIZ_PAIR_KERNEL=0 sends those
+// problems to the band kernels too (a measurement knob, docs/gpu.md).
+inline bool enabled() {
+    const char* e = std::getenv("DPVIZ_PAIR_KERNEL");
+    return !(e && e[0] == '0' && e[1] == '\0');
+}
+
 // Launch geometry: groups of kGroupRows rows; a band runs `steps` steps (its N columns and the
 // skew of its 32 * R rows, rounded up to a multiple of kPublish).
 inline int groups(int M) { return (M + kGroupRows - 1) / kGroupRows; }
@@ -87,32 +99,45 @@ inline int steps(int N) { return (N + kBandRows + kPublish - 1) / kPublish * kPu
 // Blocks per SM, chosen by the fill's critical path (docs/single_pair_kernel.md, "Blocks per
 // SM"): group g starts kGroupLagSteps steps after group g - 1 or, past the first k * sms groups,
 // when a block is free, so the last group starts after (waves - 1) sweeps and its rank in its
-// wave's lags, and runs one sweep more. A step takes kLoneStepCycles with one warp per scheduler
-// and kBusyStepCycles per warp on a scheduler beyond that (the ALU pipe shared). Measured on an
-// H200 (k = 1..5 at 65,536^2, 262,144^2 and 1,048,576^2): the model picks the fastest k of each.
+// wave's lags, and runs one sweep more. Linear gaps: a step takes kLoneStepCycles with one warp
+// per scheduler and kBusyStepCycles per warp on a scheduler beyond that (the ALU pipe shared);
+// measured on an H200 (k = 1..5 at 65,536^2, 262,144^2 and 1,048,576^2), the model picks the
+// fastest k of each. Affine gaps: a step's cycles with 1..4 warps per scheduler (4 blocks fit),
+// fitted to the fills of 262,144^2, 524,288^2 and 1,048,576^2 with k = 1..4 on an H200 (mean ns
+// per step of the critical path: 56, 81, 117, 140, times 1.98 GHz); the model picks the fastest
+// k of each (docs/single_pair_kernel.md, "Blocks per SM").
 inline constexpr int64_t kGroupLagSteps = 720;
 inline constexpr int64_t kLoneStepCycles = 72;
 inline constexpr int64_t kBusyStepCycles = 55;
+inline constexpr int64_t kAffineStepCycles[] = {111, 160, 232, 277};
+
+// Cycles of a step on the critical path with k warps on each scheduler.
+inline int64_t step_cycles(int64_t k, bool affine) {
+    if (!affine) return std::max(kLoneStepCycles, kBusyStepCycles * k);
+    constexpr int64_t kMeasured = int64_t(std::size(kAffineStepCycles));
+    return k <= kMeasured ? kAffineStepCycles[k - 1] : kAffineStepCycles[kMeasured - 1] * k / kMeasured;
+}
 
 // The model's cycles for k blocks on each of `sms` SMs.
-inline int64_t predicted_cycles(int M, int N, int sms, int k) {
+inline int64_t predicted_cycles(int M, int N, int sms, int k, bool affine = false) {
     const int64_t G = groups(M), S = steps(N), slots = int64_t(k) * sms;
     const int64_t last_wave = (G - 1) / slots, rank = (G - 1) % slots;
     const int64_t path = (last_wave + 1) * S + rank * kGroupLagSteps;
     const int64_t per_scheduler = std::min<int64_t>(k, (G + sms - 1) / sms);  // warps of one scheduler
-    return path * std::max(kLoneStepCycles, kBusyStepCycles * per_scheduler);
+    return path * step_cycles(per_scheduler, affine);
 }
 
 // The k in 1..fits with the fewest predicted cycles (the smallest of equals).
-inline int choose_blocks_per_sm(int M, int N, int sms, int fits) {
+inline int choose_blocks_per_sm(int M, int N, int sms, int fits, bool affine = false) {
     int best = 1;
     for (int k = 2; k <= fits; ++k)
-        if (predicted_cycles(M, N, sms, k) < predicted_cycles(M, N, sms, best)) best = k;
+        if (predicted_cycles(M, N, sms, k, affine) < predicted_cycles(M, N, sms, best, affine)) best = k;
     return best;
 }
 
 // Device buffers, in the order the device path allocates them (the simulated device mirrors it).
 inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048; }  // + look-ahead
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
+inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
 
 }  // namespace dpviz::pair_score

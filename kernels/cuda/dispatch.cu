@@ -417,9 +417,9 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const bool picture = store && opt.overview_block > 0;  // the store's fill pools the overview too
     const int32_t block = picture ? opt.overview_block : 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
-    // Local linear score-only pairs of at most 4 residue codes: the one-pair kernel, 2-3x faster
-    // on long pairs (docs/performance.md); everything else: the band kernels below.
-    if (pair_score::applies(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect)
+    // Local score-only pairs (linear or affine gaps) of at most 4 residue codes: the one-pair
+    // kernel, faster on long pairs (docs/performance.md); everything else: the band kernels below.
+    if (pair_score::enabled() && pair_score::applies(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect)
         return run_pair_score(p, dpx, opt);
     int32_t spacing = store ? opt.checkpoint_spacing : 0;
     if (spacing == kGpuChoosesSpacing) {

@@ -1,5 +1,5 @@
 // The one-pair score fill (pair_score_plan.hpp says which problems it takes): local alignment,
-// linear gaps, score and end cell only (docs/single_pair_kernel.md has the design, its variants
+// linear or affine gaps, score and end cell only (docs/single_pair_kernel.md has the design, its variants
 // and the H200 numbers). DPX and DPX-free forms of the same cell; the end cell with the
 // reference's tie-break (the first in row-major order; a best score of 0 ends at (0, 0), as
 // select_end).
@@ -14,7 +14,9 @@
 // ticket and warp w sweeps band w of the group, R rows per lane skewed by one column so a lane's
 // cells of a step are independent. H is carried as H << 8: a cell's score is one PRMT of the
 // query row's 4 scores, and max(best, H + u) with u = 255 - (step mod 256) keeps the row's best
-// H and its first column in one instruction (folded every 256 steps). Band to band: a ring in
+// H and its first column in one instruction (folded every 256 steps). Affine gaps carry E (along
+// a lane's row, in a register) and F (down the column, beside H in every hand-over) on the same
+// scale; E and F start at -open, as low as H - open ever is. Band to band: a ring in
 // shared memory, each chunk guarded by a "full" and an "empty" mbarrier; group to group: two global row slots of
 // 64-bit entries tagged with the fill's epoch and the writing group (no flag, no fence).
 #include <algorithm>
@@ -60,11 +62,17 @@ __host__ __device__ inline unsigned long long pack_best(int score, int i, int j)
 }
 
 // cell(diag, up, left, s, g) = max(diag + s, up - g, left - g, 0); key(h, u, best) = max(h + u, best).
+// Affine gaps: gap(prev, ext, t) = max(prev - ext, t) is E (along the row) or F (down the column)
+// with t = H - open; cell_affine(diag, s, e, f) = max(diag + s, e, f, 0).
 // PairDpxOps / PairPortableOps: the names carry DpxOps / PortableOps, which the SASS reports read.
 struct PairDpxOps {
     static constexpr int kZero = 0;  // the value carried for H = 0
     static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
         return __viaddmax_s32_relu(up, -g, __viaddmax_s32(left, -g, diag + s));
+    }
+    static __device__ __forceinline__ int gap(int prev, int ext, int t) { return __viaddmax_s32(prev, -ext, t); }
+    static __device__ __forceinline__ int cell_affine(int diag, int s, int e, int f) {
+        return __vimax_s32_relu(__viaddmax_s32(diag, s, e), f);  // f, from the row above, last
     }
     static __device__ __forceinline__ int key(int h, int u, int best) { return __viaddmax_s32(h, u, best); }
     static __device__ __forceinline__ int imin(int a, int b) { return cell::DpxOps::index_min(a, b); }
@@ -79,6 +87,11 @@ struct PairPortableOps {
     static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
         using P = cell::PortableOps;
         return P::max2(up - g, P::max2(P::max2(left - g, diag + s), kZero));  // `up` last, as the DPX form
+    }
+    static __device__ __forceinline__ int gap(int prev, int ext, int t) { return cell::PortableOps::max2(prev - ext, t); }
+    static __device__ __forceinline__ int cell_affine(int diag, int s, int e, int f) {
+        using P = cell::PortableOps;
+        return P::max2(f, P::max2(P::max2(diag + s, e), kZero));
     }
     static __device__ __forceinline__ int key(int h, int u, int best) { return cell::PortableOps::max2(h + u, best); }
     static __device__ __forceinline__ int imin(int a, int b) { return cell::PortableOps::index_min(a, b); }
@@ -99,8 +112,10 @@ struct Params {
     const uint32_t* qtab;         // score table of row i at qtab[i], i in 1..M
     int M, N;
     int n_groups, steps;          // steps: per band, a multiple of P, >= N + 32 R
-    int gap_s;                    // the linear gap, << kScale
-    unsigned long long* gbuf;     // 2 row slots of gstride entries: column c at [c], tag << 32 | H
+    int gap_s;                    // the linear gap, or the affine gap's open, << kScale
+    int ext_s;                    // the affine gap's extend, << kScale
+    unsigned long long* gbuf;     // 2 row slots of gstride entries: column c at [c], tag << 32 | H;
+                                  // affine: 2 more for F (slot k + 2 holds the F of slot k)
     int gstride;
     uint32_t epoch;               // this fill's number (>= 1), the high half of every tag
     int* ticket;
@@ -182,7 +197,7 @@ __device__ __forceinline__ void static_for(F&& f) {
     static_for_impl(f, std::make_integer_sequence<int, N>{});
 }
 
-template <class Ops>
+template <class Ops, bool kAffine>
 __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Params p) {
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
@@ -193,14 +208,20 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 
     // Ring w (w >= 1) carries the bottom row of band w - 1 to band w, kSlots chunks of P columns:
     // column chunk c (columns P c + 1 .. P c + P) in slot c mod kSlots. Ring 0 is warp 0's own
-    // (filled from the global row buffer), ring W the last warp's own (copied to it).
+    // (filled from the global row buffer), ring W the last warp's own (copied to it). Affine gaps:
+    // the bottom row's F in (W + 1) more rings, the same slots.
     constexpr int kSlots = kRing / P;
+    constexpr int kRings = (W + 1) * kRing;
     extern __shared__ __align__(16) int ring[];  // (W + 1) rings: ring w is the input of warp w
     __shared__ uint64_t full[W > 1 ? W : 1][kSlots], empty[W > 1 ? W : 1][kSlots];  // [w] guards ring w
     __shared__ int s_group;
 
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    for (int k = threadIdx.x; k < (W + 1) * kRing; k += W * 32) ring[k] = kZ;
+    // F (and E) above row 1 and left of column 1: -infinity in the reference. As H >= 0, H - open
+    // is never below -open, so -open is as low as the gaps' maxima see (and keeps DPX-free values
+    // positive floats).
+    const int no_gap = kZ - p.gap_s;
+    for (int k = threadIdx.x; k < (kAffine ? 2 : 1) * kRings; k += W * 32) ring[k] = k < kRings ? kZ : no_gap;
 
     for (;;) {
         __syncthreads();  // every warp is done with the previous group
@@ -217,10 +238,12 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         const int row0 = g * kGroupRows + w * kBand + lane * R + 1;  // the lane's first row
         uint32_t tab[R];
         int hp[R], hpp[R], x[R], best[R], rbest[R], rcol[R];
+        int e[R], fp[R];  // affine: E of the row's last cell, F of the previous step's
 #pragma unroll
         for (int k = 0; k < R; ++k) {
             tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kPadTable;
             hp[k] = hpp[k] = kZ;
+            e[k] = fp[k] = no_gap;
             x[k] = selector(kPadCode);
             best[k] = kZ - 255;  // keys are H + u, u = 255 - (step mod 256); kept relative to u
             rbest[k] = 0;
@@ -230,6 +253,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 
         int* ring_in = ring + w * kRing;
         int* ring_out = ring + (w + 1) * kRing;
+        int* fring_in = ring_in + kRings;    // affine only
+        int* fring_out = ring_out + kRings;
         const bool first = w == 0, last = w == W - 1;
         const bool fetch_global = first && g > 0;
         const bool write_global = last && g + 1 < p.n_groups;
@@ -240,13 +265,16 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         const unsigned long long* gin = p.gbuf + static_cast<size_t>((g + 1) & 1) * p.gstride;
         unsigned long long* gout = p.gbuf + static_cast<size_t>(g & 1) * p.gstride;
         const uint32_t want = tag_of(p.epoch, g - 1), mine = tag_of(p.epoch, g);
+        const size_t fslot = 2 * static_cast<size_t>(p.gstride);  // affine: F's slot after H's
 
         const int n_pub = (p.steps - kBand) / P;  // column chunks a band publishes to the band below
         int fetched = 0;   // warp 0: columns 1..fetched are in ring_in
         unsigned long long pending = entry(want, kZ);  // warp 0: column fetched + 1 + lane, in flight
+        unsigned long long pending_f = entry(want, no_gap);  // affine: its F
         auto load_pending = [&]() {
             const int c = fetched + 1 + lane;
             pending = c <= p.N ? ld_relaxed(gin + c) : entry(want, kZ);
+            if constexpr (kAffine) pending_f = c <= p.N ? ld_relaxed(gin + fslot + c) : entry(want, no_gap);
         };
         if (fetch_global) load_pending();
         int copied = 0;    // last warp: columns 1..copied are in the global row buffer
@@ -274,21 +302,45 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             const int4* rin = reinterpret_cast<const int4*>(ring_in + (s & kRingMask));
             const int4 rv03 = rin[0], rv47 = rin[1];
             const int rv[kUnroll] = {rv03.x, rv03.y, rv03.z, rv03.w, rv47.x, rv47.y, rv47.z, rv47.w};
+            int fv[kUnroll] = {};
+            if constexpr (kAffine) {
+                const int4* fin = reinterpret_cast<const int4*>(fring_in + (s & kRingMask));
+                const int4 fv03 = fin[0], fv47 = fin[1];
+                const int v[kUnroll] = {fv03.x, fv03.y, fv03.z, fv03.w, fv47.x, fv47.y, fv47.z, fv47.w};
+#pragma unroll
+                for (int i = 0; i < kUnroll; ++i) fv[i] = v[i];
+            }
             int* rout = ring_out + ((s - kBand) & kRingMask);
+            int* fout = fring_out + ((s - kBand) & kRingMask);
             static_for<kUnroll>([&](auto i_c) {
                 constexpr int i = decltype(i_c)::value;
                 const int sh = __shfl_up_sync(0xffffffffu, hp[R - 1], 1);
                 const int up0 = lane == 0 ? rv[i] : sh;
                 if (lane == 31) rout[i] = hp[R - 1];  // column s + i + 1 - kBand (previous step's)
+                [[maybe_unused]] int fup0 = 0;
+                if constexpr (kAffine) {
+                    const int shf = __shfl_up_sync(0xffffffffu, fp[R - 1], 1);
+                    fup0 = lane == 0 ? fv[i] : shf;
+                    if (lane == 31) fout[i] = fp[R - 1];
+                }
 #pragma unroll
                 for (int k = R - 1; k > 0; --k) x[k] = x[k - 1];
                 x[0] = cur[i];
                 int h[R];
+                [[maybe_unused]] int f[R];
 #pragma unroll
                 for (int k = 0; k < R; ++k) {
                     const int up = k == 0 ? up0 : hp[k - 1];
                     const int dg = k == 0 ? prev_up : hpp[k - 1];
-                    h[k] = Ops::cell(dg, up, hp[k], prmt(tab[k], x[k]), gs);
+                    if constexpr (kAffine) {
+                        // E from the row's previous cell, F from the cell above (the previous
+                        // step's, as `up`); up - open is also the row above's t for its E.
+                        e[k] = Ops::gap(e[k], p.ext_s, hp[k] - gs);
+                        f[k] = Ops::gap(k == 0 ? fup0 : fp[k - 1], p.ext_s, up - gs);
+                        h[k] = Ops::cell_affine(dg, prmt(tab[k], x[k]), e[k], f[k]);
+                    } else {
+                        h[k] = Ops::cell(dg, up, hp[k], prmt(tab[k], x[k]), gs);
+                    }
                     best[k] = Ops::key(h[k], -i, best[k]);
                 }
                 prev_up = up0;
@@ -296,6 +348,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 for (int k = 0; k < R; ++k) {
                     hpp[k] = hp[k];
                     hp[k] = h[k];
+                    if constexpr (kAffine) fp[k] = f[k];
                 }
             });
 #pragma unroll
@@ -308,12 +361,15 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 while (fetched < s0 + P) {
                     if (fetch_global) {  // the entries loaded a fetch ago; reload until all are current
                         SpinGuard guard;
-                        while (!__all_sync(0xffffffffu, uint32_t(pending >> 32) == want)) {
+                        while (!__all_sync(0xffffffffu, uint32_t(pending >> 32) == want &&
+                                                            (!kAffine || uint32_t(pending_f >> 32) == want))) {
                             guard();
                             load_pending();
                         }
                     }
                     ring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending)) : kZ;
+                    if constexpr (kAffine)
+                        fring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending_f)) : no_gap;
                     fetched += kFetch;
                     if (fetch_global) load_pending();  // the next 32 columns, used a fetch later
                 }
@@ -342,6 +398,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 const int ready = Ops::imin(s0 + P - kBand, p.N);  // reaches N in the last chunk
                 while (copied < ready && (copied + kFetch <= ready || ready == p.N)) {
                     st_relaxed(gout + copied + 1 + lane, entry(mine, ring_out[(copied + lane) & kRingMask]));
+                    if constexpr (kAffine)
+                        st_relaxed(gout + fslot + copied + 1 + lane, entry(mine, fring_out[(copied + lane) & kRingMask]));
                     copied += kFetch;
                 }
             }
@@ -411,13 +469,15 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     DPVIZ_TRY(upload(d_sel, sel, s));
     DPVIZ_TRY(upload(d_tab, tab, s));
     const int gstride = int(row_slot_entries(N));
-    DPVIZ_TRY(d_rows.allocate(2 * size_t(gstride)));
+    DPVIZ_TRY(d_rows.allocate(size_t(row_slots(p)) * size_t(gstride)));
     DPVIZ_TRY(d_ctrl.allocate(2));  // the group ticket, the packed best cell
     // Tag 0 (epoch 0) is never current: a zeroed slot reads as "not written" (recycled blocks too).
     DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
 
-    const auto kernel = dpx ? pair_score_fill<PairDpxOps> : pair_score_fill<PairPortableOps>;
-    const size_t smem = size_t(kWarps + 1) * kRing * sizeof(int);
+    const bool affine = p.affine();
+    const auto kernel = affine ? (dpx ? pair_score_fill<PairDpxOps, true> : pair_score_fill<PairPortableOps, true>)
+                               : (dpx ? pair_score_fill<PairDpxOps, false> : pair_score_fill<PairPortableOps, false>);
+    const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;
     DPVIZ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
@@ -425,7 +485,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     if (!info) return info.error();
     const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
-    per_sm = blocks_per_sm(choose_blocks_per_sm(M, N, sms, per_sm), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
+    per_sm = blocks_per_sm(choose_blocks_per_sm(M, N, sms, per_sm, affine), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
 
     Params kp{};
     kp.tsel = d_sel.get();
@@ -435,6 +495,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     kp.n_groups = groups(M);
     kp.steps = steps(N);
     kp.gap_s = p.gaps.open << kScale;
+    kp.ext_s = p.gaps.extend << kScale;
     kp.gbuf = d_rows.get();
     kp.gstride = gstride;
     kp.ticket = reinterpret_cast<int*>(d_ctrl.get());

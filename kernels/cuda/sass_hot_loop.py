@@ -101,7 +101,7 @@ def short(name):
     if lanes == 2:
         ops += '-16x2'
     if 'pair_score_fill' in name:
-        return 'pair-score' + ops + ' score', PAIR_CELLS
+        return 'pair-score' + ('-affine' if 'Lb1E' in name else '') + ops + ' score', PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']
     m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
     batch = 'batch_fill' in name

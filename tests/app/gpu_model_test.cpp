@@ -110,8 +110,12 @@ TEST(GpuModel, TheKernelAResultNames) {
     ASSERT_TRUE(affine);
     DpResult a;
     a.backend = Backend::cuda;
-    a.level = OutputLevel::score;  // affine: never the one-pair kernel, launch shape or not
-    EXPECT_EQ(ran_kernel_name(*affine, a), "align-local-affine dpx score");
+    a.level = OutputLevel::score;  // affine: the one-pair kernel too, where no band launch shape
+    EXPECT_EQ(ran_kernel_name(*affine, a), "pair-score-affine dpx score");
+    a.backend = Backend::cuda_portable;
+    EXPECT_EQ(ran_kernel_name(*affine, a), "pair-score-affine dpx-free score");
+    a.shape.blocks = 3;
+    EXPECT_EQ(ran_kernel_name(*affine, a), "align-local-affine dpx-free score");
 }
 
 BoundInput input(int64_t m, int64_t n, double fill_ms) {

@@ -218,10 +218,13 @@ TEST(SassReport, ResourceUsageAndShortNames) {
         "  REG:48 STACK:0 SHARED:0 LOCAL:0\n"
         " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE1ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE2EEEvNS1_10FillParamsE:\n"
         "  REG:72 STACK:0 SHARED:0 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsEEEvNS1_6ParamsE:\n"
-        "  REG:95 STACK:0 SHARED:1040 LOCAL:0\n";
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsELb0EEEvNS1_6ParamsE:\n"
+        "  REG:95 STACK:0 SHARED:1040 LOCAL:0\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_10PairDpxOpsELb1EEEvNS1_6ParamsE:\n"
+        "  REG:127 STACK:0 SHARED:1040 LOCAL:0\n";
     const auto res = parse_res_usage(text);
-    ASSERT_EQ(res.size(), 5u);  // unpack_dirs is not a fill kernel
+    ASSERT_EQ(res.size(), 6u);  // unpack_dirs is not a fill kernel
+    EXPECT_EQ(res[5].kernel, "pair-score-affine dpx score");  // pair_score_fill<Ops, affine>
     EXPECT_EQ(res[2].kernel, "dtw-noband dpx path");
     EXPECT_EQ(res[3].kernel, "edit dpx picture");  // Out's levels in fill_params.hpp's order
     EXPECT_EQ(res[4].kernel, "pair-score dpx-free score");

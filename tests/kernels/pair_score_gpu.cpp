@@ -1,12 +1,13 @@
 // The one-pair score kernel (kernels/cuda/pair_score.cu) against the CPU, DPX and DPX-free: the
-// score and the end cell (ties to the first cell in row-major order) of local linear pairs of at
-// most 4 residue codes, on shapes around its group and band boundaries, thin and long pairs, an
+// score and the end cell (ties to the first cell in row-major order) of local pairs (linear and
+// affine gaps) of at most 4 residue codes, on shapes around its group and band boundaries, thin and long pairs, an
 // asymmetric substitution table, many ties, no positive cell. Skips cleanly without a device.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
@@ -51,15 +52,19 @@ void check(const Problem& p, const std::string& what) {
 
 }  // namespace
 
+// Shapes around the kernel's group and band boundaries, thin and long ones.
+std::vector<std::pair<int, int>> boundary_shapes() {
+    const int G = pair_score::kGroupRows, B = pair_score::kBandRows;
+    return {{1, 1},   {1, 300},      {300, 1},        {7, 9},          {B - 1, 70},  {B, 257},
+            {B + 1, 1000}, {G - 1, 600}, {G, 513},     {G + 1, 2049},   {2 * G + 3, 4097}, {3000, 3001},
+            {3, 50000}, {50000, 3},  {20000, 20000}};
+}
+
 TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
     DPVIZ_REQUIRE_GPU();
     std::mt19937 g(2026);
-    const int G = pair_score::kGroupRows, B = pair_score::kBandRows;
-    const std::pair<int, int> shapes[] = {{1, 1},       {1, 300},     {300, 1},     {7, 9},         {B - 1, 70},
-                                          {B, 257},     {B + 1, 1000}, {G - 1, 600}, {G, 513},       {G + 1, 2049},
-                                          {2 * G + 3, 4097}, {3000, 3001}, {3, 50000}, {50000, 3},   {20000, 20000}};
     int seed = 0;
-    for (const auto& [m, n] : shapes) {
+    for (const auto& [m, n] : boundary_shapes()) {
         ScoringOptions s;
         s.match = 2;
         s.mismatch = -1;
@@ -72,6 +77,65 @@ TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
         what << m << "x" << n << " pair " << seed++;
         check(*p, what.str());
         if (HasFatalFailure()) return;
+    }
+}
+
+TEST(PairScoreGpu, AffineRandomRelatedPairsAroundTheGroupAndBandBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // EMBOSS's DNA default (+5/-4, open 10, extend 1), gaps that open cheaply, and an extend
+    // close to the open: E and F cross the bands' and groups' hand-overs with H.
+    struct Scoring {
+        int match, mismatch, open, extend;
+    };
+    const Scoring scorings[] = {{5, -4, 10, 1}, {2, -1, 3, 1}, {1, -2, 3, 2}};
+    std::mt19937 g(2027);
+    int seed = 0;
+    for (const auto& [m, n] : boundary_shapes()) {
+        const Scoring& sc = scorings[size_t(seed) % 3];
+        ScoringOptions s;
+        s.match = sc.match;
+        s.mismatch = sc.mismatch;
+        s.gaps = {sc.open, sc.extend};
+        const std::string q = random_text(g, m, "ACGT");
+        auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
+        ASSERT_TRUE(p) << p.error().message;
+        ASSERT_TRUE(p->affine());
+        std::ostringstream what;
+        what << m << "x" << n << " affine " << sc.open << "/" << sc.extend << " pair " << seed++;
+        check(*p, what.str());
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST(PairScoreGpu, AffineGapsThatOnlyPayWhenLong) {
+    DPVIZ_REQUIRE_GPU();
+    std::mt19937 g(31);
+    // A query and the same query with 40 residues inserted every 1,500: the best local alignment
+    // crosses long gaps (open 30, extend 1) that a linear model would never open.
+    std::string q = random_text(g, 9000, "ACGT"), t;
+    for (size_t k = 0; k < q.size(); k += 1500) t += q.substr(k, 1500) + random_text(g, 40, "ACGT");
+    ScoringOptions s;
+    s.match = 5;
+    s.mismatch = -4;
+    s.gaps = {30, 1};
+    auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+    ASSERT_TRUE(p);
+    check(*p, "long gaps");
+}
+
+TEST(PairScoreGpu, AffineTies) {
+    DPVIZ_REQUIRE_GPU();
+    std::mt19937 g(37);
+    // Two letters, +1/-1, open 2, extend 1: many cells reach the best score; the first in
+    // row-major order must win.
+    ScoringOptions s;
+    s.match = 1;
+    s.mismatch = -1;
+    s.gaps = {2, 1};
+    for (const auto& [m, n] : {std::pair{700, 600}, std::pair{1900, 2100}}) {
+        auto ties = make_problem(Algorithm::local, {"q", random_text(g, m, "AC")}, {"t", random_text(g, n, "AC")}, s);
+        ASSERT_TRUE(ties);
+        check(*ties, "affine ties " + std::to_string(m) + "x" + std::to_string(n));
     }
 }
 
@@ -131,22 +195,25 @@ TEST(PairScoreGpu, TiesAsymmetricScoresAndNoPositiveCell) {
 
 TEST(PairScoreGpu, RepeatedFillsOfOneProcessAgree) {
     DPVIZ_REQUIRE_GPU();
-    // The group-to-group slots are tagged per fill: fills one after another (the buffers may be
-    // recycled) never read a stale entry.
+    // The group-to-group slots (H's, and F's with affine gaps) are tagged per fill: fills one
+    // after another (the buffers may be recycled) never read a stale entry.
     std::mt19937 g(99);
-    ScoringOptions s;
-    s.match = 2;
-    s.mismatch = -3;
-    s.gaps = {2, 2};
     const std::string q = random_text(g, 4000, "ACGT");
-    auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, 4100, "ACGT")}, s);
-    ASSERT_TRUE(p);
-    auto want = align_cpu(*p, OutputLevel::score, 0, {});
-    ASSERT_TRUE(want);
-    for (int k = 0; k < 20; ++k) {
-        auto got = align_gpu(*p, OutputLevel::score, k % 2 == 0);
-        ASSERT_TRUE(got) << got.error().message;
-        ASSERT_EQ(got->score, want->score) << "fill " << k;
-        ASSERT_EQ(got->end, want->end) << "fill " << k;
+    const std::string t = mutated(g, q, 4100, "ACGT");
+    for (const GapPenalties gaps : {GapPenalties{2, 2}, GapPenalties{6, 1}}) {
+        ScoringOptions s;
+        s.match = 2;
+        s.mismatch = -3;
+        s.gaps = gaps;
+        auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+        ASSERT_TRUE(p);
+        auto want = align_cpu(*p, OutputLevel::score, 0, {});
+        ASSERT_TRUE(want);
+        for (int k = 0; k < 20; ++k) {
+            auto got = align_gpu(*p, OutputLevel::score, k % 2 == 0);
+            ASSERT_TRUE(got) << got.error().message;
+            ASSERT_EQ(got->score, want->score) << "fill " << k << " gaps " << gaps.open << "/" << gaps.extend;
+            ASSERT_EQ(got->end, want->end) << "fill " << k << " gaps " << gaps.open << "/" << gaps.extend;
+        }
     }
 }

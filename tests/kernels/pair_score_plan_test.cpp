@@ -34,10 +34,12 @@ TEST(PairScorePlan, TakesLocalLinearScoreOnlyPairsOfAtMostFourCodes) {
     // Not at the levels that need direction bits or the matrix.
     EXPECT_FALSE(pair_score::applies(dna, OutputLevel::path));
     EXPECT_FALSE(pair_score::applies(dna, OutputLevel::matrix));
-    // Not for affine gaps or the other algorithms.
+    // Affine gaps too, at score level only; not the other algorithms.
     ScoringOptions affine = s;
     affine.gaps = {5, 1};
-    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", affine), OutputLevel::score));
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", affine), OutputLevel::score));
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", affine), OutputLevel::path));
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGT", affine), OutputLevel::score));
     for (const Algorithm a : {Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs})
         EXPECT_FALSE(pair_score::applies(make(a, "ACGT", "ACGT", s), OutputLevel::score)) << algorithm_name(a);
     // A fifth residue code anywhere in the pair (N in the target).
@@ -62,6 +64,22 @@ TEST(PairScorePlan, RefusesScoresOutsideAByteAndBestScoresPastTheBound) {
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, a, a, s), OutputLevel::score));
     s.match = 126;
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, a, a, s), OutputLevel::score));
+}
+
+TEST(PairScorePlan, RefusesGapsWhoseOpenPlusExtendPassHalfTheScoreBound) {
+    // E and F never fall below -open; minus an extend they must stay above the DPX-free form's
+    // floor: open + extend <= kMaxScore / 2.
+    // (make_problem refuses gaps above 1,000,000, so the bound is set on the problem itself.)
+    Problem p = make(Algorithm::local, "ACGT", "ACGT", dna_linear());
+    const int32_t half = int32_t(pair_score::kMaxScore / 2);
+    p.gaps = {half - 1, 1};
+    EXPECT_TRUE(pair_score::applies(p, OutputLevel::score));
+    p.gaps = {half, 1};
+    EXPECT_FALSE(pair_score::applies(p, OutputLevel::score));
+    p.gaps = {half, half};  // linear gaps: the one gap is what counts
+    EXPECT_TRUE(pair_score::applies(p, OutputLevel::score));
+    p.gaps = {half + 1, half + 1};
+    EXPECT_FALSE(pair_score::applies(p, OutputLevel::score));
 }
 
 TEST(PairScorePlan, TakesPairsUpToTwoToTheTwentyFirstResidues) {
@@ -102,4 +120,22 @@ TEST(PairScorePlan, BlocksPerSmFollowTheCriticalPathMeasuredOnAnH200) {
         EXPECT_GE(k, 1);
         EXPECT_LE(k, 5);
     }
+}
+
+TEST(PairScorePlan, AffineBlocksPerSmFollowTheirOwnMeasuredSteps) {
+    // 132 SMs, 4 blocks fit (127 registers a thread). Measured on an H200 (DPX ms, k = 1..4):
+    // 1,048,576^2 983, 707, 669, 654; 524,288^2 233, 184, 204, 203; 262,144^2 61, 56, 79, 74.
+    // The fastest: 4, 2 and 2; the linear model would take 2 at 1,048,576^2.
+    const int mega = 1 << 20;
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(mega, mega, 132, 4, true), 4);
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(mega, mega, 132, 4, false), 2);
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 19, 1 << 19, 132, 4, true), 2);
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 18, 1 << 18, 132, 4, true), 2);
+    // At 1,048,576^2: 4 before 2 before 1, as measured (the model puts 3 after 2, 5 % off).
+    const auto t = [&](int k) { return pair_score::predicted_cycles(mega, mega, 132, k, true); };
+    EXPECT_LT(t(4), t(3));
+    EXPECT_LT(t(4), t(2));
+    EXPECT_LT(t(2), t(1));
+    // Fewer groups than SMs: every k runs one block per SM; the smallest is taken.
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 16, 1 << 16, 132, 4, true), 1);
 }

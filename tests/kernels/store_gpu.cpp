@@ -176,9 +176,9 @@ TEST(GpuStore, BigPathsAndPicturesTakeTheGpuStoreAndMatchTheCpu) {
 TEST(GpuStore, AffineMillionSquaredScoreRunsOnTheGpu) {
     DPVIZ_REQUIRE_GPU();
     if (quick()) GTEST_SKIP() << "quick run";
-    // A row per band would need 141 GiB of device memory here (more than an H200 has); the
-    // ring (1.1 GB), the inputs and the end-cell search's lines every 4,096 rows and columns
-    // (6.4 GB) need about 7.5 GB.
+    // A row per band would need 141 GiB of device memory here (more than an H200 has). A local
+    // score fill of DNA runs on the one-pair kernel (two row slots for H, two for F: 32 MiB);
+    // DPX and DPX-free.
     std::mt19937 g(11);
     const int n = 1 << 20;
     const std::string q = random_text(g, n, kDna);
@@ -189,12 +189,14 @@ TEST(GpuStore, AffineMillionSquaredScoreRunsOnTheGpu) {
     so.mismatch = -4;
     auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, so);
     ASSERT_TRUE(p);
-    auto gpu = align_gpu(*p, OutputLevel::score, true);
-    ASSERT_TRUE(gpu) << gpu.error().message;
-    EXPECT_EQ(gpu->backend, Backend::cuda);
     const DpResult cpu = align_cpu(*p, OutputLevel::score, 0);
-    EXPECT_EQ(gpu->score, cpu.score);
-    EXPECT_EQ(gpu->end, cpu.end);
+    for (const bool dpx : {true, false}) {
+        auto gpu = align_gpu(*p, OutputLevel::score, dpx);
+        ASSERT_TRUE(gpu) << gpu.error().message;
+        EXPECT_EQ(gpu->backend, dpx ? Backend::cuda : Backend::cuda_portable);
+        EXPECT_EQ(gpu->score, cpu.score) << (dpx ? "dpx" : "dpx-free");
+        EXPECT_EQ(gpu->end, cpu.end) << (dpx ? "dpx" : "dpx-free");
+    }
 }
 
 TEST(GpuStore, OverviewPooledByTheFillEqualsTheWholeMatrixs) {
