@@ -14,7 +14,6 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
-#include <iterator>
 
 #include "dpviz/types.hpp"
 
@@ -31,14 +30,27 @@ inline constexpr int kPublish = 32;      // P: steps between two publications of
 inline constexpr int kBandRows = 32 * kRowsPerLane;
 inline constexpr int kGroupRows = kWarps * kBandRows;
 inline constexpr int kScale = 8;         // H << kScale inside the kernel
-inline constexpr int kKeyBits = 21;      // end-cell key: score << 42 | ~i << 21 | ~j
-inline constexpr int kMaxDim = (1 << kKeyBits) - 1;
-// H << 8 plus the DPX-free form's bias of 2^30 (and a step's offset, < 2^8) must stay a positive
-// float below 0x7f800000, i.e. H < (0x7f800000 - 2^30) / 2^8 = 4,161,536; the key holds it in its
-// 64 - 2 kKeyBits = 22 bits.
-inline constexpr int64_t kMaxScore = 4'000'000;
-static_assert(kMaxScore < (int64_t(1) << (64 - 2 * kKeyBits)), "the end-cell key holds the score");
-static_assert((kMaxScore << kScale) + 255 + (int64_t(1) << 30) < 0x7f800000, "DPX-free values stay finite floats");
+inline constexpr int kMaxDim = (1 << 21) - 1;
+// The DPX-free form carries every value with a bias of 2^24 and compares them as floats: a value
+// must stay a normal positive float, in [2^23, 0x7f800000). H << 8 plus the bias (and a step's
+// offset, < 2^8) stays below the top for H < (0x7f800000 - 2^24) / 2^8 = 8,290,304; the lowest
+// values, the bias minus the gaps (E and F never fall below -open; one extend more) or minus the
+// padding's score 128 << 8, stay above 2^23 for a gap (affine: open + extend) of at most kMaxGap.
+inline constexpr int kFloatBias = 1 << 24;
+inline constexpr int64_t kMaxScore = 8'000'000;
+inline constexpr int kMaxGap = ((1 << 23) >> kScale) - 1;  // 32,767
+static_assert((kMaxScore << kScale) + 255 + kFloatBias < 0x7f800000, "DPX-free values stay finite floats");
+static_assert(kFloatBias - (int64_t(kMaxGap) << kScale) >= (1 << 23), "DPX-free values stay normal floats");
+
+// The end cell's key: score << b | (2^b - 1 - (i (N + 1) + j)), b the bits of the largest index
+// (M + 1)(N + 1) - 1, so that the largest key is the best score's first cell in row-major order.
+// The score has the other 64 - b bits (23 at 1,048,576^2, 22 at kMaxDim^2).
+inline int key_index_bits(int M, int N) {
+    const uint64_t last = uint64_t(M + 1) * uint64_t(N + 1) - 1;
+    int b = 1;
+    while (b < 64 && (last >> b) != 0) ++b;
+    return b;
+}
 inline constexpr int kSelOff = 256;      // the target's selectors start kSelOff entries in
 
 // The pair's residue codes mapped onto 0..3 (code[c] = compact code of matrix code c, -1 unused).
@@ -64,15 +76,14 @@ inline Compact compact_codes(const Problem& p) {
 
 // Whether the one-pair score kernel computes this problem (else the band kernel does): a local
 // alignment (linear or affine gaps) at score level, at most 4 residue codes, every score an int8,
-// a best score that cannot pass kMaxScore, and both lengths at most kMaxDim. The gap (affine:
-// open plus extend) stays under kMaxScore / 2, so E and F (never below -open, as H >= 0) minus an extend stay
-// positive in the DPX-free form.
+// a best score that can pass neither kMaxScore nor the end-cell key, both lengths at most kMaxDim,
+// and a gap (affine: open plus extend) of at most kMaxGap.
 inline bool applies(const Problem& p, OutputLevel level) {
     if (level != OutputLevel::score || p.algo != Algorithm::local) return false;
     const int64_t M = p.rows(), N = p.cols();
     if (M < 1 || N < 1 || M > kMaxDim || N > kMaxDim) return false;
     const int64_t gaps = p.affine() ? int64_t(p.gaps.open) + p.gaps.extend : p.gaps.open;  // linear: open only
-    if (p.gaps.open < 0 || p.gaps.extend < 0 || gaps > (kMaxScore >> 1)) return false;
+    if (p.gaps.open < 0 || p.gaps.extend < 0 || gaps > kMaxGap) return false;
     const Compact c = compact_codes(p);
     if (c.used < 1 || c.used > 4) return false;
     int32_t hi = 0;
@@ -82,7 +93,8 @@ inline bool applies(const Problem& p, OutputLevel level) {
             if (s < -127 || s > 127) return false;
             hi = std::max(hi, s);
         }
-    return std::min(M, N) * int64_t(hi) <= kMaxScore;
+    const int64_t bound = std::min(M, N) * int64_t(hi);
+    return bound <= kMaxScore && bound < (int64_t(1) << (64 - key_index_bits(int(M), int(N))));
 }
 
 // Whether the device path uses the kernel where it applies: DPVIZ_PAIR_KERNEL=0 sends those
@@ -99,39 +111,29 @@ inline int steps(int N) { return (N + kBandRows + kPublish - 1) / kPublish * kPu
 // Blocks per SM, chosen by the fill's critical path (docs/single_pair_kernel.md, "Blocks per
 // SM"): group g starts kGroupLagSteps steps after group g - 1 or, past the first k * sms groups,
 // when a block is free, so the last group starts after (waves - 1) sweeps and its rank in its
-// wave's lags, and runs one sweep more. Linear gaps: a step takes kLoneStepCycles with one warp
-// per scheduler and kBusyStepCycles per warp on a scheduler beyond that (the ALU pipe shared);
-// measured on an H200 (k = 1..5 at 65,536^2, 262,144^2 and 1,048,576^2), the model picks the
-// fastest k of each. Affine gaps: a step's cycles with 1..4 warps per scheduler (4 blocks fit),
-// fitted to the fills of 262,144^2, 524,288^2 and 1,048,576^2 with k = 1..4 on an H200 (mean ns
-// per step of the critical path: 56, 81, 117, 140, times 1.98 GHz); the model picks the fastest
-// k of each (docs/single_pair_kernel.md, "Blocks per SM").
+// wave's lags, and runs one sweep more. A step takes kLoneStepCycles with one warp per scheduler
+// and kBusyStepCycles per warp on a scheduler beyond that (the ALU pipe shared). Measured on an
+// H200 (k = 1..5 at 65,536^2, 262,144^2 and 1,048,576^2): the model picks the fastest k of each.
+// Affine gaps (k = 1..4 at 262,144^2 to 1,048,576^2): its choice is the fastest or within the
+// run-to-run spread (docs/single_pair_kernel.md, "Blocks per SM").
 inline constexpr int64_t kGroupLagSteps = 720;
 inline constexpr int64_t kLoneStepCycles = 72;
 inline constexpr int64_t kBusyStepCycles = 55;
-inline constexpr int64_t kAffineStepCycles[] = {111, 160, 232, 277};
-
-// Cycles of a step on the critical path with k warps on each scheduler.
-inline int64_t step_cycles(int64_t k, bool affine) {
-    if (!affine) return std::max(kLoneStepCycles, kBusyStepCycles * k);
-    constexpr int64_t kMeasured = int64_t(std::size(kAffineStepCycles));
-    return k <= kMeasured ? kAffineStepCycles[k - 1] : kAffineStepCycles[kMeasured - 1] * k / kMeasured;
-}
 
 // The model's cycles for k blocks on each of `sms` SMs.
-inline int64_t predicted_cycles(int M, int N, int sms, int k, bool affine = false) {
+inline int64_t predicted_cycles(int M, int N, int sms, int k) {
     const int64_t G = groups(M), S = steps(N), slots = int64_t(k) * sms;
     const int64_t last_wave = (G - 1) / slots, rank = (G - 1) % slots;
     const int64_t path = (last_wave + 1) * S + rank * kGroupLagSteps;
     const int64_t per_scheduler = std::min<int64_t>(k, (G + sms - 1) / sms);  // warps of one scheduler
-    return path * step_cycles(per_scheduler, affine);
+    return path * std::max(kLoneStepCycles, kBusyStepCycles * per_scheduler);
 }
 
 // The k in 1..fits with the fewest predicted cycles (the smallest of equals).
-inline int choose_blocks_per_sm(int M, int N, int sms, int fits, bool affine = false) {
+inline int choose_blocks_per_sm(int M, int N, int sms, int fits) {
     int best = 1;
     for (int k = 2; k <= fits; ++k)
-        if (predicted_cycles(M, N, sms, k, affine) < predicted_cycles(M, N, sms, best, affine)) best = k;
+        if (predicted_cycles(M, N, sms, k) < predicted_cycles(M, N, sms, best)) best = k;
     return best;
 }
 

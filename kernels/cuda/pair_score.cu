@@ -36,8 +36,6 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Constants and cell operations
 // ---------------------------------------------------------------------------------------------
-using pair_score::kKeyBits;
-using pair_score::kMaxDim;
 using pair_score::kScale;
 using pair_score::kSelOff;
 constexpr uint32_t kPrmtHi = 0x8000;       // PRMT's bytes 4..7: byte 4 = 0, byte 5 = -128 (padding)
@@ -56,9 +54,11 @@ __host__ __device__ constexpr uint16_t selector(int x) {
 // The padding code (rows past M, columns outside 1..N): byte 5 of the PRMT pair, -128.
 constexpr int kPadCode = 5;
 
-__host__ __device__ inline unsigned long long pack_best(int score, int i, int j) {
-    return (static_cast<unsigned long long>(score) << (2 * kKeyBits)) |
-           (static_cast<unsigned long long>(kMaxDim - i) << kKeyBits) | static_cast<unsigned long long>(kMaxDim - j);
+// The end cell's key (pair_score::key_index_bits): the best score first, then the first cell in
+// row-major order.
+__device__ inline unsigned long long pack_best(int score, int i, int j, int N, int bits) {
+    const unsigned long long index = static_cast<unsigned long long>(i) * static_cast<unsigned long long>(N + 1) + j;
+    return (static_cast<unsigned long long>(score) << bits) | (((1ull << bits) - 1) - index);
 }
 
 // cell(diag, up, left, s, g) = max(diag + s, up - g, left - g, 0); key(h, u, best) = max(h + u, best).
@@ -80,10 +80,10 @@ struct PairDpxOps {
 
 // DPX-free: what a pre-Hopper GPU executes. ptxas for sm_90 fuses integer add + max into DPX by
 // itself, so the maxima run as FMNMX on bit patterns (cell_ops.hpp's PortableOps trick): every
-// value is carried with a bias of 2^30, a positive float below 0x7f800000, where float order is
-// integer order (pair_score::kMaxScore keeps H << 8 + 2^30 below it).
+// value is carried with a bias of 2^24, a normal positive float below 0x7f800000, where float
+// order is integer order (pair_score::kMaxScore and kMaxGap keep every value in that range).
 struct PairPortableOps {
-    static constexpr int kZero = 1 << 30;
+    static constexpr int kZero = pair_score::kFloatBias;
     static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
         using P = cell::PortableOps;
         return P::max2(up - g, P::max2(P::max2(left - g, diag + s), kZero));  // `up` last, as the DPX form
@@ -120,6 +120,7 @@ struct Params {
     uint32_t epoch;               // this fill's number (>= 1), the high half of every tag
     int* ticket;
     unsigned long long* best;     // packed end-cell key, atomicMax
+    int key_bits;                 // the key's index bits (pair_score::key_index_bits)
 };
 
 // Group-to-group entries: 64-bit, naturally aligned, relaxed at gpu scope (single-copy atomic,
@@ -425,7 +426,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         unsigned long long key = 0;
 #pragma unroll
         for (int k = 0; k < R; ++k)
-            if (rbest[k] > 0 && row0 + k <= p.M) key = max(key, pack_best(rbest[k], row0 + k, rcol[k]));
+            if (rbest[k] > 0 && row0 + k <= p.M) key = max(key, pack_best(rbest[k], row0 + k, rcol[k], p.N, p.key_bits));
 #pragma unroll
         for (int d = 16; d > 0; d >>= 1) key = max(key, __shfl_xor_sync(0xffffffffu, key, d));
         if (lane == 0 && key != 0) atomicMax(p.best, key);
@@ -485,7 +486,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     if (!info) return info.error();
     const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
-    per_sm = blocks_per_sm(choose_blocks_per_sm(M, N, sms, per_sm, affine), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
+    per_sm = blocks_per_sm(choose_blocks_per_sm(M, N, sms, per_sm), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
 
     Params kp{};
     kp.tsel = d_sel.get();
@@ -500,6 +501,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     kp.gstride = gstride;
     kp.ticket = reinterpret_cast<int*>(d_ctrl.get());
     kp.best = d_ctrl.get() + 1;
+    kp.key_bits = key_index_bits(M, N);
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;
@@ -535,9 +537,10 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
         r.score = 0;
         r.end = {0, 0};
     } else {
-        constexpr unsigned long long kMask = (1ull << kKeyBits) - 1;
-        r.score = int32_t(key >> (2 * kKeyBits));
-        r.end = {kMaxDim - int32_t((key >> kKeyBits) & kMask), kMaxDim - int32_t(key & kMask)};
+        const unsigned long long mask = (1ull << kp.key_bits) - 1;
+        const unsigned long long index = mask - (key & mask);
+        r.score = int32_t(key >> kp.key_bits);
+        r.end = {int32_t(index / uint64_t(N + 1)), int32_t(index % uint64_t(N + 1))};
     }
     if (r.end.i < 0 || r.end.i > M || r.end.j < 0 || r.end.j > N)
         return device_error("internal: the one-pair score kernel reported an end cell outside the matrix");

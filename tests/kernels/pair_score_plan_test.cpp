@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "dpviz/engine.hpp"
 #include "pair_score_plan.hpp"
@@ -66,29 +67,38 @@ TEST(PairScorePlan, RefusesScoresOutsideAByteAndBestScoresPastTheBound) {
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, a, a, s), OutputLevel::score));
 }
 
-TEST(PairScorePlan, RefusesGapsWhoseOpenPlusExtendPassHalfTheScoreBound) {
-    // E and F never fall below -open; minus an extend they must stay above the DPX-free form's
-    // floor: open + extend <= kMaxScore / 2.
-    // (make_problem refuses gaps above 1,000,000, so the bound is set on the problem itself.)
-    Problem p = make(Algorithm::local, "ACGT", "ACGT", dna_linear());
-    const int32_t half = int32_t(pair_score::kMaxScore / 2);
-    p.gaps = {half - 1, 1};
-    EXPECT_TRUE(pair_score::applies(p, OutputLevel::score));
-    p.gaps = {half, 1};
-    EXPECT_FALSE(pair_score::applies(p, OutputLevel::score));
-    p.gaps = {half, half};  // linear gaps: the one gap is what counts
-    EXPECT_TRUE(pair_score::applies(p, OutputLevel::score));
-    p.gaps = {half + 1, half + 1};
-    EXPECT_FALSE(pair_score::applies(p, OutputLevel::score));
+TEST(PairScorePlan, RefusesGapsPastTheDpxFreeFormsFloor) {
+    // E and F never fall below -open; minus an extend they must stay normal floats in the
+    // DPX-free form: open + extend <= kMaxGap (32,767); a linear gap counts once.
+    const int g = pair_score::kMaxGap;
+    ScoringOptions s = dna_linear();
+    for (const auto& [open, extend, takes] : {std::tuple{g - 1, 1, true}, std::tuple{g, 1, false},
+                                              std::tuple{g, g, true}, std::tuple{g + 1, g + 1, false}}) {
+        s.gaps = {open, extend};
+        EXPECT_EQ(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", s), OutputLevel::score), takes)
+            << open << "/" << extend;
+    }
 }
 
 TEST(PairScorePlan, TakesPairsUpToTwoToTheTwentyFirstResidues) {
-    // 1,048,576^2 with match 2 (the scan's largest square) fits the end-cell key and the score
-    // bound; a side of 2^21 residues does not.
-    const ScoringOptions s = dna_linear();
+    // 1,048,576^2 (the scan's largest square) with NUC.4.4's +5 (a worst case of 5.2 M) fits the
+    // end-cell key (41 index bits, 23 for the score) and the score bound; a side of 2^21 residues
+    // does not.
+    ScoringOptions s = dna_linear();
+    s.match = 5;
+    s.gaps = {10, 1};
     const std::string mega(size_t(1) << 20, 'A'), two_mega(size_t(1) << 21, 'C');
+    EXPECT_EQ(pair_score::key_index_bits(1 << 20, 1 << 20), 41);
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, mega, mega, s), OutputLevel::score));
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", two_mega, s), OutputLevel::score));
+    // The largest sides, 2^21 - 1: 42 index bits leave the score 22 (below 4,194,304): +2 fits
+    // (4,194,302), +3 does not.
+    const std::string big(size_t(pair_score::kMaxDim), 'A');
+    EXPECT_EQ(pair_score::key_index_bits(pair_score::kMaxDim, pair_score::kMaxDim), 42);
+    s.match = 2;
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
+    s.match = 3;
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
 }
 
 TEST(PairScorePlan, CompactCodesNumberTheCodesInOrderOfFirstUse) {
@@ -122,20 +132,3 @@ TEST(PairScorePlan, BlocksPerSmFollowTheCriticalPathMeasuredOnAnH200) {
     }
 }
 
-TEST(PairScorePlan, AffineBlocksPerSmFollowTheirOwnMeasuredSteps) {
-    // 132 SMs, 4 blocks fit (127 registers a thread). Measured on an H200 (DPX ms, k = 1..4):
-    // 1,048,576^2 983, 707, 669, 654; 524,288^2 233, 184, 204, 203; 262,144^2 61, 56, 79, 74.
-    // The fastest: 4, 2 and 2; the linear model would take 2 at 1,048,576^2.
-    const int mega = 1 << 20;
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(mega, mega, 132, 4, true), 4);
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(mega, mega, 132, 4, false), 2);
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 19, 1 << 19, 132, 4, true), 2);
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 18, 1 << 18, 132, 4, true), 2);
-    // At 1,048,576^2: 4 before 2 before 1, as measured (the model puts 3 after 2, 5 % off).
-    const auto t = [&](int k) { return pair_score::predicted_cycles(mega, mega, 132, k, true); };
-    EXPECT_LT(t(4), t(3));
-    EXPECT_LT(t(4), t(2));
-    EXPECT_LT(t(2), t(1));
-    // Fewer groups than SMs: every k runs one block per SM; the smallest is taken.
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 16, 1 << 16, 132, 4, true), 1);
-}
