@@ -4,6 +4,7 @@
 // asymmetric substitution table, many ties, no positive cell. Skips cleanly without a device.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <random>
 #include <sstream>
 #include <string>
@@ -50,8 +51,6 @@ void check(const Problem& p, const std::string& what) {
     }
 }
 
-}  // namespace
-
 // Shapes around the kernel's group and band boundaries, thin and long ones.
 std::vector<std::pair<int, int>> boundary_shapes() {
     const int G = pair_score::kGroupRows, B = pair_score::kBandRows;
@@ -59,6 +58,23 @@ std::vector<std::pair<int, int>> boundary_shapes() {
             {B + 1, 1000}, {G - 1, 600}, {G, 513},     {G + 1, 2049},   {2 * G + 3, 4097}, {3000, 3001},
             {3, 50000}, {50000, 3},  {20000, 20000}};
 }
+
+// Two letters, +1/-1: the best score is reached in many cells; the first in row-major order must
+// win.
+void check_ties(std::mt19937& g, GapPenalties gaps, std::initializer_list<std::pair<int, int>> shapes) {
+    ScoringOptions s;
+    s.match = 1;
+    s.mismatch = -1;
+    s.gaps = gaps;
+    for (const auto& [m, n] : shapes) {
+        auto p = make_problem(Algorithm::local, {"q", random_text(g, m, "AC")}, {"t", random_text(g, n, "AC")}, s);
+        ASSERT_TRUE(p);
+        check(*p, "ties " + std::to_string(m) + "x" + std::to_string(n) + " gaps " + std::to_string(gaps.open) + "/" +
+                      std::to_string(gaps.extend));
+    }
+}
+
+}  // namespace
 
 TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
     DPVIZ_REQUIRE_GPU();
@@ -126,17 +142,7 @@ TEST(PairScoreGpu, AffineGapsThatOnlyPayWhenLong) {
 TEST(PairScoreGpu, AffineTies) {
     DPVIZ_REQUIRE_GPU();
     std::mt19937 g(37);
-    // Two letters, +1/-1, open 2, extend 1: many cells reach the best score; the first in
-    // row-major order must win.
-    ScoringOptions s;
-    s.match = 1;
-    s.mismatch = -1;
-    s.gaps = {2, 1};
-    for (const auto& [m, n] : {std::pair{700, 600}, std::pair{1900, 2100}}) {
-        auto ties = make_problem(Algorithm::local, {"q", random_text(g, m, "AC")}, {"t", random_text(g, n, "AC")}, s);
-        ASSERT_TRUE(ties);
-        check(*ties, "affine ties " + std::to_string(m) + "x" + std::to_string(n));
-    }
+    check_ties(g, {2, 1}, {{700, 600}, {1900, 2100}});
 }
 
 TEST(PairScoreGpu, MillionSquaredNearlyIdenticalPairMatchesTheCpu) {
@@ -162,17 +168,11 @@ TEST(PairScoreGpu, MillionSquaredNearlyIdenticalPairMatchesTheCpu) {
 TEST(PairScoreGpu, TiesAsymmetricScoresAndNoPositiveCell) {
     DPVIZ_REQUIRE_GPU();
     std::mt19937 g(7);
+    check_ties(g, {1, 1}, {{600, 700}, {2100, 1900}});
     ScoringOptions s;
     s.match = 1;
     s.mismatch = -1;
     s.gaps = {1, 1};
-    // Two letters, +1/-1, gap 1: the best score is reached in many cells; the first in row-major
-    // order must win.
-    for (const auto& [m, n] : {std::pair{600, 700}, std::pair{2100, 1900}}) {
-        auto p = make_problem(Algorithm::local, {"q", random_text(g, m, "AC")}, {"t", random_text(g, n, "AC")}, s);
-        ASSERT_TRUE(p);
-        check(*p, "ties " + std::to_string(m) + "x" + std::to_string(n));
-    }
     // An asymmetric 4 x 4 table (a transposed lookup would show), scores from -127 to 127.
     SubstitutionMatrix m;
     m.name = "asym4";
