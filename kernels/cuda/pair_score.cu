@@ -17,8 +17,9 @@
 // H and its first column in one instruction (folded every 256 steps). Affine gaps carry E (along
 // a lane's row, in a register) and F (down the column, beside H in every hand-over) on the same
 // scale; E and F start at -open, as low as H - open ever is. Band to band: a ring in
-// shared memory, each chunk guarded by a "full" and an "empty" mbarrier; group to group: two global row slots of
-// 64-bit entries tagged with the fill's epoch and the writing group (no flag, no fence).
+// shared memory, each chunk guarded by a "full" and an "empty" mbarrier; group to group: two
+// global row slots (affine: four, F's beside H's) of 64-bit entries tagged with the fill's epoch
+// and the writing group (no flag, no fence).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
