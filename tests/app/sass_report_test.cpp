@@ -81,7 +81,7 @@ TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
         }
         else EXPECT_GT(k.dpx, 0) << k.kernel;
     }
-    EXPECT_EQ(pair_kernels, 2);  // DPX and DPX-free
+    EXPECT_EQ(pair_kernels, 4);  // linear and affine gaps, DPX and DPX-free
 }
 
 TEST(SassReport, ShippedMixReportParses) {
