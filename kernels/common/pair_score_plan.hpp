@@ -5,9 +5,10 @@
 // The kernel (docs/single_pair_kernel.md: the design, measured): persistent blocks of kWarps
 // warps, each warp a band of 32 * kRowsPerLane rows with a lane's rows skewed by one column so
 // its cells of a step are independent; band to band through shared memory, block to block
-// through two global row slots of self-tagged entries (affine gaps: two more for F). A cell's score is one byte-permute of the
-// query row's 4 scores, so the pair may use at most 4 residue codes; H is carried as H << 8 and
-// the end cell packed in 64 bits, which bounds the score and the lengths.
+// through two global row slots of self-tagged entries (affine gaps: two more for F). A cell's
+// score is one byte-permute of the query row's 4 scores, so the pair may use at most 4 residue
+// codes; H is carried as H << 8 and the end cell packed in 64 bits, which bounds the score and
+// the lengths.
 #pragma once
 
 #include <algorithm>
