@@ -106,8 +106,11 @@ std::string short_kernel_name(std::string_view mangled) {
     static const std::regex out_level(R"(OutE(\d))");
     const std::string f(mangled);
     const char* const ops = f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
-    if (f.find("pair_score_fill") != std::string::npos)  // pair_score_fill<Ops, affine>
-        return std::string(f.find("Lb1E") != std::string::npos ? "pair-score-affine" : "pair-score") + ops + " score";
+    if (f.find("pair_score_fill") != std::string::npos)  // pair_score_fill<Ops, kind>: 0 linear, 1 affine, 2 corner
+        return std::string(f.find("Li1E") != std::string::npos   ? "pair-score-affine"
+                           : f.find("Li2E") != std::string::npos ? "pair-score-corner"
+                                                                 : "pair-score") +
+               ops + " score";
     std::smatch m;
     if (f.find("band_fill") == std::string::npos || !std::regex_search(f, m, alg)) return {};
     static const char* const kinds[] = {"align", "edit", "lcs", "dtw"};
@@ -284,9 +287,12 @@ std::string ran_kernel_name(const Problem& p, const DpResult& r) {
     if (r.backend != Backend::cuda && r.backend != Backend::cuda_portable) return {};
     const bool dpx = r.backend == Backend::cuda;
     const FillOutput out = r.overview ? FillOutput::picture : r.checkpoints ? FillOutput::store : fill_output(r.level);
-    // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its).
-    if (out == FillOutput::score && p.algo == Algorithm::local && r.shape.blocks == 0)
-        return std::string(p.affine() ? "pair-score-affine" : "pair-score") + (dpx ? " dpx score" : " dpx-free score");
+    // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its):
+    // local fills, and global, edit and LCS in its corner form (kernels/common/pair_score_plan.hpp).
+    const bool corner = p.algo == Algorithm::global || p.algo == Algorithm::edit || p.algo == Algorithm::lcs;
+    if (out == FillOutput::score && (p.algo == Algorithm::local || corner) && r.shape.blocks == 0)
+        return std::string(corner ? "pair-score-corner" : p.affine() ? "pair-score-affine" : "pair-score") +
+               (dpx ? " dpx score" : " dpx-free score");
     return fill_kernel_name(p, dpx, out);
 }
 

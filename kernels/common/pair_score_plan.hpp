@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 
 #include "dpviz/types.hpp"
 
@@ -75,22 +76,72 @@ inline Compact compact_codes(const Problem& p) {
     return c;
 }
 
-// Whether the one-pair score kernel computes this problem (else the band kernel does): a local
-// alignment (linear or affine gaps) at score level, at most 4 residue codes, every score an int8,
-// a best score that can pass neither kMaxScore nor the end-cell key, both lengths at most kMaxDim,
-// and a gap (affine: open plus extend) of at most kMaxGap.
+// The kernel's fill: H' = max(diag' + s'(a, b), up' - gap, left' - gap, 0) from borders of 0
+// (affine gaps: with E and F), over the pair's compact codes. A local alignment is that fill
+// (s' = s). Global alignment with a linear gap g, edit distance (g = 1) and LCS (g = 0) start
+// from borders of g k and read the corner: as H' = sign H + g (i + j) (sign -1 for a distance),
+// H' = max(diag' + sign s + 2 g, up', left') with borders of 0 ("the corner form"). H' never
+// falls along a row or a column, so the zero floor never binds, the largest H' is H'(M, N), and
+// H(M, N) = sign (H'(M, N) - g (M + N)). Rows past M and columns past N (scored -128) copy the
+// last real ones, so the band bottom row past M holds row M.
+struct Scoring {
+    bool corner = false;        // the corner form: the score is sign (best - g (M + N)) at (M, N)
+    int sign = 1;
+    int32_t g = 0;              // the corner form's border step
+    int32_t open = 0, extend = 0;  // the kernel's gaps (the corner form: none)
+    std::array<int32_t, 16> s{};   // s'[a * 4 + b] for compact codes a (query) and b (target)
+};
+
+// The kernel's scoring of p (its algorithm, gaps and matrix) over the compact codes c, or none
+// when the kernel does not take the algorithm or its gaps.
+inline std::optional<Scoring> scoring_of(const Problem& p, const Compact& c) {
+    Scoring sc;
+    switch (p.algo) {
+        case Algorithm::local: sc.open = p.gaps.open; sc.extend = p.gaps.extend; break;
+        case Algorithm::global:
+            if (!p.gaps.linear()) return std::nullopt;
+            sc.corner = true;
+            sc.g = p.gaps.open;
+            break;
+        case Algorithm::edit: sc.corner = true; sc.sign = -1; sc.g = 1; break;
+        case Algorithm::lcs: sc.corner = true; break;
+        default: return std::nullopt;
+    }
+    for (int a = 0; a < c.used; ++a)
+        for (int b = 0; b < c.used; ++b) {
+            const int32_t same = a == b;  // compact codes are equal where the residues' codes are
+            const int32_t v = p.algo == Algorithm::edit ? 1 - same  // the cost of a substitution
+                              : p.algo == Algorithm::lcs ? same
+                                                         : p.matrix.at(c.of[size_t(a)], c.of[size_t(b)]);
+            sc.s[size_t(a * 4 + b)] = sc.sign * v + 2 * sc.g;
+        }
+    return sc;
+}
+
+// The score of the corner form's best H' (in the problem's units).
+inline int64_t corner_score(const Scoring& sc, int64_t best, int M, int N) {
+    return sc.sign * (best - int64_t(sc.g) * (int64_t(M) + N));
+}
+
+// Whether the one-pair score kernel computes this problem (else the band kernel does): at score
+// level, a local alignment (linear or affine gaps) or the corner form (global with a linear gap,
+// edit, LCS); at most 4 residue codes, every s' an int8, a best H' that can pass neither
+// kMaxScore nor the end-cell key, both lengths at most kMaxDim, and a gap (affine: open plus
+// extend) of at most kMaxGap.
 inline bool applies(const Problem& p, OutputLevel level) {
-    if (level != OutputLevel::score || p.algo != Algorithm::local) return false;
+    if (level != OutputLevel::score) return false;
     const int64_t M = p.rows(), N = p.cols();
     if (M < 1 || N < 1 || M > kMaxDim || N > kMaxDim) return false;
-    const int64_t gaps = p.affine() ? int64_t(p.gaps.open) + p.gaps.extend : p.gaps.open;  // linear: open only
-    if (p.gaps.open < 0 || p.gaps.extend < 0 || gaps > kMaxGap) return false;
     const Compact c = compact_codes(p);
     if (c.used < 1 || c.used > 4) return false;
+    const auto sc = scoring_of(p, c);
+    if (!sc) return false;
+    const int64_t gaps = sc->open != sc->extend ? int64_t(sc->open) + sc->extend : sc->open;  // linear: open only
+    if (sc->open < 0 || sc->extend < 0 || gaps > kMaxGap || (sc->corner && sc->g < 0)) return false;
     int32_t hi = 0;
     for (int a = 0; a < c.used; ++a)
         for (int b = 0; b < c.used; ++b) {
-            const int32_t s = p.matrix.at(c.of[size_t(a)], c.of[size_t(b)]);
+            const int32_t s = sc->s[size_t(a * 4 + b)];
             if (s < -127 || s > 127) return false;
             hi = std::max(hi, s);
         }

@@ -64,7 +64,8 @@ __device__ inline unsigned long long pack_best(int score, int i, int j, int N, i
 
 // cell(diag, up, left, s, g) = max(diag + s, up - g, left - g, 0); key(h, u, best) = max(h + u, best).
 // Affine gaps: gap(prev, ext, t) = max(prev - ext, t) is E (along the row) or F (down the column)
-// with t = H - open; cell_affine(diag, s, e, f) = max(diag + s, e, f, 0).
+// with t = H - open; cell_affine(diag, s, e, f) = max(diag + s, e, f, 0). The corner form
+// (pair_score::Scoring): cell_corner(diag, up, left, s) = max(diag + s, up, left), never below 0.
 // PairDpxOps / PairPortableOps: the names carry DpxOps / PortableOps, which the SASS reports read.
 struct PairDpxOps {
     static constexpr int kZero = 0;  // the value carried for H = 0
@@ -74,6 +75,9 @@ struct PairDpxOps {
     static __device__ __forceinline__ int gap(int prev, int ext, int t) { return __viaddmax_s32(prev, -ext, t); }
     static __device__ __forceinline__ int cell_affine(int diag, int s, int e, int f) {
         return __vimax_s32_relu(__viaddmax_s32(diag, s, e), f);  // f, from the row above, last
+    }
+    static __device__ __forceinline__ int cell_corner(int diag, int up, int left, int s) {
+        return max(__viaddmax_s32(diag, s, up), left);  // `left`, the step's chain, last
     }
     static __device__ __forceinline__ int key(int h, int u, int best) { return __viaddmax_s32(h, u, best); }
     static __device__ __forceinline__ int imin(int a, int b) { return cell::DpxOps::index_min(a, b); }
@@ -93,6 +97,10 @@ struct PairPortableOps {
     static __device__ __forceinline__ int cell_affine(int diag, int s, int e, int f) {
         using P = cell::PortableOps;
         return P::max2(f, P::max2(P::max2(diag + s, e), kZero));
+    }
+    static __device__ __forceinline__ int cell_corner(int diag, int up, int left, int s) {
+        using P = cell::PortableOps;
+        return P::max2(P::max2(diag + s, up), left);
     }
     static __device__ __forceinline__ int key(int h, int u, int best) { return cell::PortableOps::max2(h + u, best); }
     static __device__ __forceinline__ int imin(int a, int b) { return cell::PortableOps::index_min(a, b); }
@@ -199,8 +207,13 @@ __device__ __forceinline__ void static_for(F&& f) {
     static_for_impl(f, std::make_integer_sequence<int, N>{});
 }
 
-template <class Ops, bool kAffine>
+// The fills: local with a linear gap, local with affine gaps, the corner form (pair_score::Scoring:
+// no gap, no end-cell key; H'(M, N) read from the last band's bottom row).
+constexpr int kLinear = 0, kAffineGaps = 1, kCornerForm = 2;
+
+template <class Ops, int kKind>
 __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Params p) {
+    constexpr bool kAffine = kKind == kAffineGaps, kCorner = kKind == kCornerForm;
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
@@ -340,10 +353,12 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                         e[k] = Ops::gap(e[k], p.ext_s, hp[k] - gs);
                         f[k] = Ops::gap(k == 0 ? fup0 : fp[k - 1], p.ext_s, up - gs);
                         h[k] = Ops::cell_affine(dg, prmt(tab[k], x[k]), e[k], f[k]);
+                    } else if constexpr (kCorner) {
+                        h[k] = Ops::cell_corner(dg, up, hp[k], prmt(tab[k], x[k]));
                     } else {
                         h[k] = Ops::cell(dg, up, hp[k], prmt(tab[k], x[k]), gs);
                     }
-                    best[k] = Ops::key(h[k], -i, best[k]);
+                    if constexpr (!kCorner) best[k] = Ops::key(h[k], -i, best[k]);
                 }
                 prev_up = up0;
 #pragma unroll
@@ -354,7 +369,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 }
             });
 #pragma unroll
-            for (int k = 0; k < R; ++k) best[k] += kUnroll;
+            for (int k = 0; k < R; ++k) best[k] += kUnroll;  // unused (and dropped) in the corner form
         };
 
         for (int s0 = 0; s0 < p.steps; s0 += P) {
@@ -406,7 +421,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 }
             }
             // 6. Every 256 steps: fold the per-row keys into (best score, first column).
-            if (((s0 + P) & 255) == 0 || s0 + P >= p.steps) {
+            if (!kCorner && (((s0 + P) & 255) == 0 || s0 + P >= p.steps)) {
                 const int base = (s0 + P - 1) & ~255;
                 const int u_next = 255 - ((s0 + P - 1) & 255) - 1;  // best[k] is relative to it
 #pragma unroll
@@ -423,6 +438,16 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             }
         }
 
+        if constexpr (kCorner) {
+            // H'(M, N): the last band's bottom row holds row M from column 1 on (pair_score::Scoring);
+            // lane 31 wrote its column N in ring_out, where the sweep's later columns (fewer than
+            // kRing past N) left it.
+            if (last && g == p.n_groups - 1) {
+                __syncwarp();
+                if (lane == 0) *p.best = static_cast<unsigned long long>(ring_out[(p.N - 1) & kRingMask] - kZ);
+            }
+            continue;
+        }
         // The band's best cell: per lane, then per warp, then one atomicMax.
         unsigned long long key = 0;
 #pragma unroll
@@ -444,9 +469,11 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     using namespace pair_score;
     const int M = p.rows(), N = p.cols();
     const Compact c = compact_codes(p);
-    if (!applies(p, OutputLevel::score)) return device_error("internal: the one-pair score kernel does not take this problem");
+    const auto sc = scoring_of(p, c);
+    if (!sc || !applies(p, OutputLevel::score))
+        return device_error("internal: the one-pair score kernel does not take this problem");
 
-    // Inputs: per row the 4 scores of its residue against the pair's 4 codes (bytes, int8), per
+    // Inputs: per row the 4 scores s' of its residue against the pair's 4 codes (bytes, int8), per
     // column its PRMT selector; padding rows and columns score -128 against everything.
     std::vector<uint16_t> sel(size_t(selector_entries(N)), selector(kPadCode));
     for (int j = 1; j <= N; ++j) sel[size_t(j + kSelOff)] = selector(c.code[p.target_codes[size_t(j - 1)]]);
@@ -454,7 +481,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     for (int i = 1; i <= M; ++i) {
         uint32_t t = 0;
         for (int x = 0; x < 4; ++x) {
-            const int32_t v = x < c.used ? p.matrix.at(p.query_codes[size_t(i - 1)], c.of[size_t(x)]) : -128;
+            const int32_t v = x < c.used ? sc->s[size_t(c.code[p.query_codes[size_t(i - 1)]] * 4 + x)] : -128;
             t |= uint32_t(uint8_t(int8_t(v))) << (8 * x);
         }
         tab[size_t(i)] = t;
@@ -476,9 +503,10 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     // Tag 0 (epoch 0) is never current: a zeroed slot reads as "not written" (recycled blocks too).
     DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
 
-    const bool affine = p.affine();
-    const auto kernel = affine ? (dpx ? pair_score_fill<PairDpxOps, true> : pair_score_fill<PairPortableOps, true>)
-                               : (dpx ? pair_score_fill<PairDpxOps, false> : pair_score_fill<PairPortableOps, false>);
+    const bool affine = sc->open != sc->extend;
+    const auto kernel = sc->corner ? (dpx ? pair_score_fill<PairDpxOps, kCornerForm> : pair_score_fill<PairPortableOps, kCornerForm>)
+                        : affine   ? (dpx ? pair_score_fill<PairDpxOps, kAffineGaps> : pair_score_fill<PairPortableOps, kAffineGaps>)
+                                   : (dpx ? pair_score_fill<PairDpxOps, kLinear> : pair_score_fill<PairPortableOps, kLinear>);
     const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;
@@ -496,8 +524,8 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     kp.N = N;
     kp.n_groups = groups(M);
     kp.steps = steps(N);
-    kp.gap_s = p.gaps.open << kScale;
-    kp.ext_s = p.gaps.extend << kScale;
+    kp.gap_s = sc->open << kScale;
+    kp.ext_s = sc->extend << kScale;
     kp.gbuf = d_rows.get();
     kp.gstride = gstride;
     kp.ticket = reinterpret_cast<int*>(d_ctrl.get());
@@ -534,7 +562,10 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     r.cells = int64_t(M) * N;
     r.fill_ms = fills[fills.size() / 2];
     // r.shape stays empty: the teaching views' band schedule is not this kernel's.
-    if (key == 0) {  // no cell above 0: the reference ends at (0, 0) with score 0
+    if (sc->corner) {  // key: H'(M, N) << kScale
+        r.score = int32_t(corner_score(*sc, int64_t(key >> kScale), M, N));
+        r.end = {M, N};
+    } else if (key == 0) {  // no cell above 0: the reference ends at (0, 0) with score 0
         r.score = 0;
         r.end = {0, 0};
     } else {

@@ -101,7 +101,8 @@ def short(name):
     if lanes == 2:
         ops += '-16x2'
     if 'pair_score_fill' in name:
-        return 'pair-score' + ('-affine' if 'Lb1E' in name else '') + ops + ' score', PAIR_CELLS
+        kind = '-affine' if 'Li1E' in name else '-corner' if 'Li2E' in name else ''  # pair_score_fill<Ops, kind>
+        return 'pair-score' + kind + ops + ' score', PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']
     m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
     batch = 'batch_fill' in name

@@ -116,6 +116,18 @@ TEST(GpuModel, TheKernelAResultNames) {
     EXPECT_EQ(ran_kernel_name(*affine, a), "pair-score-affine dpx-free score");
     a.shape.blocks = 3;
     EXPECT_EQ(ran_kernel_name(*affine, a), "align-local-affine dpx-free score");
+    // Global (linear gap), edit and LCS score fills: the one-pair kernel's corner form.
+    for (const Algorithm algo : {Algorithm::global, Algorithm::edit, Algorithm::lcs}) {
+        s.gaps = {2, 2};
+        const auto corner = make_problem(algo, {"q", "ACGT"}, {"t", "ACGA"}, s);
+        ASSERT_TRUE(corner);
+        DpResult c;
+        c.backend = Backend::cuda;
+        c.level = OutputLevel::score;
+        EXPECT_EQ(ran_kernel_name(*corner, c), "pair-score-corner dpx score") << algorithm_name(algo);
+        c.shape.blocks = 3;
+        EXPECT_EQ(ran_kernel_name(*corner, c), fill_kernel_name(*corner, true, OutputLevel::score)) << algorithm_name(algo);
+    }
 }
 
 BoundInput input(int64_t m, int64_t n, double fill_ms) {

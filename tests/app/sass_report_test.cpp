@@ -81,7 +81,7 @@ TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
         }
         else EXPECT_GT(k.dpx, 0) << k.kernel;
     }
-    EXPECT_EQ(pair_kernels, 4);  // linear and affine gaps, DPX and DPX-free
+    EXPECT_EQ(pair_kernels, 6);  // linear gaps, affine gaps and the corner form, DPX and DPX-free
 }
 
 TEST(SassReport, ShippedMixReportParses) {
@@ -218,13 +218,16 @@ TEST(SassReport, ResourceUsageAndShortNames) {
         "  REG:48 STACK:0 SHARED:0 LOCAL:0\n"
         " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE1ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE2EEEvNS1_10FillParamsE:\n"
         "  REG:72 STACK:0 SHARED:0 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsELb0EEEvNS1_6ParamsE:\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsELi0EEEvNS1_6ParamsE:\n"
         "  REG:95 STACK:0 SHARED:1040 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_10PairDpxOpsELb1EEEvNS1_6ParamsE:\n"
-        "  REG:127 STACK:0 SHARED:1040 LOCAL:0\n";
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_10PairDpxOpsELi1EEEvNS1_6ParamsE:\n"
+        "  REG:127 STACK:0 SHARED:1040 LOCAL:0\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsELi2EEEvNS1_6ParamsE:\n"
+        "  REG:90 STACK:0 SHARED:1040 LOCAL:0\n";
     const auto res = parse_res_usage(text);
-    ASSERT_EQ(res.size(), 6u);  // unpack_dirs is not a fill kernel
-    EXPECT_EQ(res[5].kernel, "pair-score-affine dpx score");  // pair_score_fill<Ops, affine>
+    ASSERT_EQ(res.size(), 7u);  // unpack_dirs is not a fill kernel
+    EXPECT_EQ(res[5].kernel, "pair-score-affine dpx score");  // pair_score_fill<Ops, kind>: 1 affine
+    EXPECT_EQ(res[6].kernel, "pair-score-corner dpx-free score");  // 2: the corner form
     EXPECT_EQ(res[2].kernel, "dtw-noband dpx path");
     EXPECT_EQ(res[3].kernel, "edit dpx picture");  // Out's levels in fill_params.hpp's order
     EXPECT_EQ(res[4].kernel, "pair-score dpx-free score");

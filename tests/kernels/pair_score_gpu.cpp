@@ -1,6 +1,6 @@
 // The one-pair score kernel (kernels/cuda/pair_score.cu) against the CPU, DPX and DPX-free: the
 // score and the end cell (ties to the first cell in row-major order) of local pairs (linear and
-// affine gaps) of at most 4 residue codes, on shapes around its group and band boundaries, thin and long pairs, an
+// affine gaps) and of global (linear gap), edit and LCS pairs (the corner form) of at most 4 residue codes, on shapes around its group and band boundaries, thin and long pairs, an
 // asymmetric substitution table, many ties, no positive cell. Skips cleanly without a device.
 #include <gtest/gtest.h>
 
@@ -163,6 +163,50 @@ TEST(PairScoreGpu, MillionSquaredNearlyIdenticalPairMatchesTheCpu) {
     auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
     ASSERT_TRUE(p) << p.error().message;
     check(*p, "1048576^2");
+}
+
+TEST(PairScoreGpu, CornerFormGlobalEditAndLcsAroundTheGroupAndBandBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // Global (linear gap), edit distance and LCS run as the corner form (pair_score::Scoring):
+    // related pairs (long diagonals) and unrelated ones (the score made of gaps and mismatches),
+    // and an asymmetric table for global.
+    SubstitutionMatrix asym;
+    asym.name = "asym4";
+    asym.alphabet = "ACGT";
+    asym.scores = {5, -60, 3, -7, 0, 50, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
+    std::mt19937 g(2028);
+    int seed = 0;
+    for (const auto& [m, n] : boundary_shapes()) {
+        if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
+        for (const Algorithm algo : {Algorithm::global, Algorithm::edit, Algorithm::lcs}) {
+            ScoringOptions s;
+            s.match = 5;
+            s.mismatch = -4;
+            s.gaps = {3, 3};
+            if (algo == Algorithm::global && seed % 2 == 1) s.matrix = asym;
+            const std::string q = random_text(g, m, "ACGT");
+            const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+            auto p = make_problem(algo, {"q", q}, {"t", t}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            std::ostringstream what;
+            what << m << "x" << n << " " << algorithm_name(algo) << " pair " << seed++;
+            check(*p, what.str());
+            if (HasFatalFailure()) return;
+        }
+    }
+}
+
+TEST(PairScoreGpu, CornerFormMillionSquaredEditDistanceMatchesTheCpu) {
+    DPVIZ_REQUIRE_GPU();
+    if (test::quick()) GTEST_SKIP() << "quick run";
+    // 1,048,576^2 with ~10 % substitutions and ~1 % indels: H'(M, N) near 2^21, the last band's
+    // bottom row read past row M.
+    std::mt19937 g(21);
+    const int n = 1 << 20;
+    const std::string q = random_text(g, n, "ACGT");
+    auto p = make_problem(Algorithm::edit, {"q", q}, {"t", mutated(g, q, n - 77, "ACGT")}, {});
+    ASSERT_TRUE(p) << p.error().message;
+    check(*p, "edit 1048576 x 1048499");
 }
 
 TEST(PairScoreGpu, TiesAsymmetricScoresAndNoPositiveCell) {

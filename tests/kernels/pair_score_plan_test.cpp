@@ -2,8 +2,12 @@
 // path, the simulated device and these checks read the same rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <random>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "dpviz/engine.hpp"
 #include "pair_score_plan.hpp"
@@ -35,13 +39,18 @@ TEST(PairScorePlan, TakesLocalLinearScoreOnlyPairsOfAtMostFourCodes) {
     // Not at the levels that need direction bits or the matrix.
     EXPECT_FALSE(pair_score::applies(dna, OutputLevel::path));
     EXPECT_FALSE(pair_score::applies(dna, OutputLevel::matrix));
-    // Affine gaps too, at score level only; not the other algorithms.
+    // Affine gaps too, at score level only. Global with a linear gap, edit and LCS in the corner
+    // form; global with affine gaps, semi-global and glocal not.
     ScoringOptions affine = s;
     affine.gaps = {5, 1};
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", affine), OutputLevel::score));
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", affine), OutputLevel::path));
     EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGT", affine), OutputLevel::score));
-    for (const Algorithm a : {Algorithm::global, Algorithm::semiglobal, Algorithm::edit, Algorithm::lcs})
+    for (const Algorithm a : {Algorithm::global, Algorithm::edit, Algorithm::lcs}) {
+        EXPECT_TRUE(pair_score::applies(make(a, "ACGT", "ACGT", s), OutputLevel::score)) << algorithm_name(a);
+        EXPECT_FALSE(pair_score::applies(make(a, "ACGT", "ACGT", s), OutputLevel::path)) << algorithm_name(a);
+    }
+    for (const Algorithm a : {Algorithm::semiglobal, Algorithm::glocal})
         EXPECT_FALSE(pair_score::applies(make(a, "ACGT", "ACGT", s), OutputLevel::score)) << algorithm_name(a);
     // A fifth residue code anywhere in the pair (N in the target).
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", "ACNGT", s), OutputLevel::score));
@@ -132,3 +141,91 @@ TEST(PairScorePlan, BlocksPerSmFollowTheCriticalPathMeasuredOnAnH200) {
     }
 }
 
+namespace {
+
+// The kernel's fill as the plan defines it: H' = max(diag' + s', up' - gap, left' - gap, 0) from
+// borders of 0 over `pad` more rows and columns scored -128 (the kernel's padding). Linear gaps.
+std::vector<std::vector<int64_t>> kernel_fill(const Problem& p, const pair_score::Scoring& sc, int pad) {
+    const pair_score::Compact c = pair_score::compact_codes(p);
+    const int M = p.rows(), N = p.cols();
+    std::vector<std::vector<int64_t>> h(size_t(M + pad + 1), std::vector<int64_t>(size_t(N + pad + 1), 0));
+    for (int i = 1; i <= M + pad; ++i)
+        for (int j = 1; j <= N + pad; ++j) {
+            const int64_t s = i <= M && j <= N
+                                  ? sc.s[size_t(c.code[p.query_codes[size_t(i - 1)]] * 4 + c.code[p.target_codes[size_t(j - 1)]])]
+                                  : -128;
+            h[size_t(i)][size_t(j)] = std::max({h[size_t(i - 1)][size_t(j - 1)] + s, h[size_t(i - 1)][size_t(j)] - sc.open,
+                                                h[size_t(i)][size_t(j - 1)] - sc.open, int64_t(0)});
+        }
+    return h;
+}
+
+}  // namespace
+
+// The corner form's claims (pair_score::Scoring), on the reference: H'(M, N) gives the score, no
+// real cell beats it, and the padding rows and columns copy row M and column N.
+TEST(PairScorePlan, TheCornerFormGivesTheReferenceScoreOnSeededRandomPairs) {
+    std::mt19937 rng(20261203);
+    const char* letters[] = {"ACGT", "AC", "GTA"};
+    for (int t = 0; t < 120; ++t) {
+        const Algorithm algo = std::array{Algorithm::global, Algorithm::edit, Algorithm::lcs}[size_t(t % 3)];
+        const std::string abc = letters[size_t(t / 3 % 3)];
+        auto random = [&](int n) {
+            std::string r;
+            for (int k = 0; k < n; ++k) r += abc[size_t(rng() % abc.size())];
+            return r;
+        };
+        const std::string q = random(1 + int(rng() % 40)), tg = random(1 + int(rng() % 40));
+        ScoringOptions s;
+        s.match = 1 + int(rng() % 6);
+        s.mismatch = -int(rng() % 6);
+        const int g = int(rng() % 5);
+        s.gaps = {g, g};
+        const Problem p = make(algo, q, tg, s);
+        SCOPED_TRACE(std::string(algorithm_name(algo)) + " " + q + " / " + tg);
+        ASSERT_TRUE(pair_score::applies(p, OutputLevel::score));
+        const auto sc = pair_score::scoring_of(p, pair_score::compact_codes(p));
+        ASSERT_TRUE(sc && sc->corner);
+        EXPECT_EQ(sc->open, 0);
+        const auto ref = align_reference(p, RunControl{});
+        ASSERT_TRUE(ref) << ref.error().message;
+        const int M = p.rows(), N = p.cols();
+        const auto h = kernel_fill(p, *sc, 37);
+        const int64_t corner = h[size_t(M)][size_t(N)];
+        EXPECT_EQ(pair_score::corner_score(*sc, corner, M, N), ref->score);
+        EXPECT_EQ(ref->end.i, M);
+        EXPECT_EQ(ref->end.j, N);
+        for (int i = 0; i <= M; ++i)
+            for (int j = 0; j <= N; ++j) {
+                // H' = sign H + g (i + j) cell by cell, so no real cell exceeds H'(M, N).
+                EXPECT_EQ(h[size_t(i)][size_t(j)], sc->sign * int64_t(ref->H.at(i, j)) + int64_t(sc->g) * (i + j))
+                    << i << "," << j;
+                EXPECT_LE(h[size_t(i)][size_t(j)], corner);
+            }
+        for (int k = 1; k <= 37; ++k) {
+            EXPECT_EQ(h[size_t(M + k)][size_t(N)], corner);  // the bottom row of a padded band
+            EXPECT_EQ(h[size_t(M)][size_t(N + k)], corner);
+        }
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
+TEST(PairScorePlan, TheCornerFormKeepsItsScoresInAByteAndUnderTheBound) {
+    // Global: s' = s + 2 g; 127 fits, 128 does not.
+    ScoringOptions s = dna_linear();
+    s.match = 5;
+    s.gaps = {61, 61};  // 5 + 122 = 127
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
+    s.gaps = {62, 62};
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
+    // Edit at the scan's largest square: H' <= 2 min(M, N) = 2,097,152.
+    const std::string mega(size_t(1) << 20, 'A');
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::edit, mega, mega, dna_linear()), OutputLevel::score));
+    const auto sc = pair_score::scoring_of(make(Algorithm::edit, "AC", "CA", dna_linear()),
+                                           pair_score::compact_codes(make(Algorithm::edit, "AC", "CA", dna_linear())));
+    ASSERT_TRUE(sc);
+    EXPECT_EQ(sc->s[0], 2);  // a match costs 0: 0 + 2 g
+    EXPECT_EQ(sc->s[1], 1);  // a substitution costs 1
+    EXPECT_EQ(sc->sign, -1);
+    EXPECT_EQ(sc->g, 1);
+}
