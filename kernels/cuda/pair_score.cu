@@ -62,49 +62,16 @@ __device__ inline unsigned long long pack_best(int score, int i, int j, int N, i
     return (static_cast<unsigned long long>(score) << bits) | (((1ull << bits) - 1) - index);
 }
 
-// cell(diag, up, left, s, g) = max(diag + s, up - g, left - g, 0); key(h, u, best) = max(h + u, best).
-// Affine gaps: gap(prev, ext, t) = max(prev - ext, t) is E (along the row) or F (down the column)
-// with t = H - open; cell_affine(diag, s, e, f) = max(diag + s, e, f, 0). The corner form
-// (pair_score::Scoring): cell_corner(diag, up, left, s) = max(diag + s, up, left), never below 0.
-// PairDpxOps / PairPortableOps: the names carry DpxOps / PortableOps, which the SASS reports read.
-struct PairDpxOps {
-    static constexpr int kZero = 0;  // the value carried for H = 0
-    static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
-        return __viaddmax_s32_relu(up, -g, __viaddmax_s32(left, -g, diag + s));
-    }
-    static __device__ __forceinline__ int gap(int prev, int ext, int t) { return __viaddmax_s32(prev, -ext, t); }
-    static __device__ __forceinline__ int cell_affine(int diag, int s, int e, int f) {
-        return __vimax_s32_relu(__viaddmax_s32(diag, s, e), f);  // f, from the row above, last
-    }
-    static __device__ __forceinline__ int cell_corner(int diag, int up, int left, int s) {
-        return max(__viaddmax_s32(diag, s, up), left);  // `left`, the step's chain, last
-    }
-    static __device__ __forceinline__ int key(int h, int u, int best) { return __viaddmax_s32(h, u, best); }
-    static __device__ __forceinline__ int imin(int a, int b) { return cell::DpxOps::index_min(a, b); }
-};
-
-// DPX-free: what a pre-Hopper GPU executes. ptxas for sm_90 fuses integer add + max into DPX by
-// itself, so the maxima run as FMNMX on bit patterns (cell_ops.hpp's PortableOps trick): every
-// value is carried with a bias of 2^24, a normal positive float below 0x7f800000, where float
-// order is integer order (pair_score::kMaxScore and kMaxGap keep every value in that range).
-struct PairPortableOps {
-    static constexpr int kZero = pair_score::kFloatBias;
-    static __device__ __forceinline__ int cell(int diag, int up, int left, int s, int g) {
-        using P = cell::PortableOps;
-        return P::max2(up - g, P::max2(P::max2(left - g, diag + s), kZero));  // `up` last, as the DPX form
-    }
-    static __device__ __forceinline__ int gap(int prev, int ext, int t) { return cell::PortableOps::max2(prev - ext, t); }
-    static __device__ __forceinline__ int cell_affine(int diag, int s, int e, int f) {
-        using P = cell::PortableOps;
-        return P::max2(f, P::max2(P::max2(diag + s, e), kZero));
-    }
-    static __device__ __forceinline__ int cell_corner(int diag, int up, int left, int s) {
-        using P = cell::PortableOps;
-        return P::max2(P::max2(diag + s, up), left);
-    }
-    static __device__ __forceinline__ int key(int h, int u, int best) { return cell::PortableOps::max2(h + u, best); }
-    static __device__ __forceinline__ int imin(int a, int b) { return cell::PortableOps::index_min(a, b); }
-};
+// The cells are cell_ops.hpp's recurrences, the ones every kernel computes: align_linear and
+// align_affine with the floor at kZero<Ops> for the local fills, and LCS's max(diag + gain, up,
+// left) with gain s' for the corner form (pair_score::Scoring; `left`, the step's chain, last). The end-cell key is one more
+// addmax per cell: max(h + u, best). Ops is cell::DpxOps, or cell::PortableOps, what a pre-Hopper
+// GPU executes: ptxas for sm_90 fuses integer add + max into DPX by itself, so its maxima run as
+// FMNMX on bit patterns, and every value carries a bias of 2^24, a normal positive float below
+// 0x7f800000, where float order is integer order (pair_score::kMaxScore and kMaxGap keep every
+// value in that range).
+template <class Ops>
+constexpr int kZero = Ops::kDpx ? 0 : pair_score::kFloatBias;  // the value carried for H = 0
 
 // s * 256 + low for the selected byte s of table; low < 256 is byte 4 of the result's source.
 __device__ __forceinline__ int prmt(uint32_t table, uint32_t sel, uint32_t low = 0) {
@@ -219,7 +186,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
     constexpr int kBand = 32 * R;          // rows per warp
     constexpr int kGroupRows = W * kBand;  // rows per block-group
-    constexpr int kZ = Ops::kZero;
+    constexpr int kZ = kZero<Ops>;
 
     // Ring w (w >= 1) carries the bottom row of band w - 1 to band w, kSlots chunks of P columns:
     // column chunk c (columns P c + 1 .. P c + P) in slot c mod kSlots. Ring 0 is warp 0's own
@@ -347,18 +314,19 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 for (int k = 0; k < R; ++k) {
                     const int up = k == 0 ? up0 : hp[k - 1];
                     const int dg = k == 0 ? prev_up : hpp[k - 1];
+                    uint32_t no_bits;  // score level: no direction bits
                     if constexpr (kAffine) {
                         // E from the row's previous cell, F from the cell above (the previous
-                        // step's, as `up`); up - open is also the row above's t for its E.
-                        e[k] = Ops::gap(e[k], p.ext_s, hp[k] - gs);
-                        f[k] = Ops::gap(k == 0 ? fup0 : fp[k - 1], p.ext_s, up - gs);
-                        h[k] = Ops::cell_affine(dg, prmt(tab[k], x[k]), e[k], f[k]);
+                        // step's, as `up`).
+                        h[k] = cell::align_affine<Ops, true, false>(dg, up, k == 0 ? fup0 : fp[k - 1], hp[k], e[k],
+                                                                    prmt(tab[k], x[k]), gs, p.ext_s, kZ, e[k], f[k],
+                                                                    no_bits);
                     } else if constexpr (kCorner) {
-                        h[k] = Ops::cell_corner(dg, up, hp[k], prmt(tab[k], x[k]));
+                        h[k] = cell::lcs<Ops, false, true>(dg, up, hp[k], prmt(tab[k], x[k]), no_bits);
                     } else {
-                        h[k] = Ops::cell(dg, up, hp[k], prmt(tab[k], x[k]), gs);
+                        h[k] = cell::align_linear<Ops, true, false>(dg, up, hp[k], prmt(tab[k], x[k]), gs, kZ, no_bits);
                     }
-                    if constexpr (!kCorner) best[k] = Ops::key(h[k], -i, best[k]);
+                    if constexpr (!kCorner) best[k] = Ops::addmax(h[k], -i, best[k]);
                 }
                 prev_up = up0;
 #pragma unroll
@@ -412,7 +380,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             if (!first && s0 / P < n_pub) mbar_arrive(&empty[w][(s0 / P) % kSlots]);
             // 5. Last band of the group: copy the bottom row to the global buffer, 32 columns at a time.
             if (write_global) {
-                const int ready = Ops::imin(s0 + P - kBand, p.N);  // reaches N in the last chunk
+                const int ready = Ops::index_min(s0 + P - kBand, p.N);  // reaches N in the last chunk
                 while (copied < ready && (copied + kFetch <= ready || ready == p.N)) {
                     st_relaxed(gout + copied + 1 + lane, entry(mine, ring_out[(copied + lane) & kRingMask]));
                     if constexpr (kAffine)
@@ -504,9 +472,10 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
 
     const bool affine = sc->open != sc->extend;
-    const auto kernel = sc->corner ? (dpx ? pair_score_fill<PairDpxOps, kCornerForm> : pair_score_fill<PairPortableOps, kCornerForm>)
-                        : affine   ? (dpx ? pair_score_fill<PairDpxOps, kAffineGaps> : pair_score_fill<PairPortableOps, kAffineGaps>)
-                                   : (dpx ? pair_score_fill<PairDpxOps, kLinear> : pair_score_fill<PairPortableOps, kLinear>);
+    using cell::DpxOps, cell::PortableOps;
+    const auto kernel = sc->corner ? (dpx ? pair_score_fill<DpxOps, kCornerForm> : pair_score_fill<PortableOps, kCornerForm>)
+                        : affine   ? (dpx ? pair_score_fill<DpxOps, kAffineGaps> : pair_score_fill<PortableOps, kAffineGaps>)
+                                   : (dpx ? pair_score_fill<DpxOps, kLinear> : pair_score_fill<PortableOps, kLinear>);
     const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;

@@ -218,11 +218,11 @@ TEST(SassReport, ResourceUsageAndShortNames) {
         "  REG:48 STACK:0 SHARED:0 LOCAL:0\n"
         " Function _Z9band_fillIN5dpviz4cuda3AlgILNS1_4KindE1ELb0ELb0ELb0EEENS0_4cell6DpxOpsELNS1_3OutE2EEEvNS1_10FillParamsE:\n"
         "  REG:72 STACK:0 SHARED:0 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsELi0EEEvNS1_6ParamsE:\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell11PortableOpsELi0EEEvNS1_6ParamsE:\n"
         "  REG:95 STACK:0 SHARED:1040 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_10PairDpxOpsELi1EEEvNS1_6ParamsE:\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell6DpxOpsELi1EEEvNS1_6ParamsE:\n"
         "  REG:127 STACK:0 SHARED:1040 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS1_15PairPortableOpsELi2EEEvNS1_6ParamsE:\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell11PortableOpsELi2EEEvNS1_6ParamsE:\n"
         "  REG:90 STACK:0 SHARED:1040 LOCAL:0\n";
     const auto res = parse_res_usage(text);
     ASSERT_EQ(res.size(), 7u);  // unpack_dirs is not a fill kernel
