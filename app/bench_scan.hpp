@@ -72,9 +72,10 @@ ScanTable load_scan_table(const std::string& scan_dir);
 
 // The scan's workload a problem's fill is timed by ("local linear", "local affine", "edit",
 // "dtw": a kernel does not depend on the scores' values), or "" when the scan has none. The
-// scan's pairs are DNA: its local score rows (linear and affine) are the one-pair kernel's,
-// which takes at most 4 residue codes and scores within its range (a protein pair's score fill
-// runs the band kernel); each row names its kernel.
+// scan's pairs are DNA: its local score rows (linear and affine) and edit's are the one-pair
+// kernel's (edit in its corner form), which takes at most 4 residue codes and scores within its
+// range (a protein pair's score fill runs the band kernel; a local side past 2^21 - 1 too); each
+// row names its kernel.
 std::string scan_workload(const Problem& p);
 
 // Exit status: 0; 1 when a row failed or disagrees with the pair's first row on the score;

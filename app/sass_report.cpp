@@ -289,8 +289,10 @@ std::string ran_kernel_name(const Problem& p, const DpResult& r) {
     const FillOutput out = r.overview ? FillOutput::picture : r.checkpoints ? FillOutput::store : fill_output(r.level);
     // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its):
     // local fills, and global, edit and LCS in its corner form (kernels/common/pair_score_plan.hpp).
-    const bool corner = p.algo == Algorithm::global || p.algo == Algorithm::edit || p.algo == Algorithm::lcs;
-    if (out == FillOutput::score && (p.algo == Algorithm::local || corner) && r.shape.blocks == 0)
+    // An empty side runs no kernel at all (the reference answers).
+    const bool corner = (p.algo == Algorithm::global && !p.affine()) || p.algo == Algorithm::edit || p.algo == Algorithm::lcs;
+    if (out == FillOutput::score && (p.algo == Algorithm::local || corner) && r.shape.blocks == 0 && p.rows() > 0 &&
+        p.cols() > 0)
         return std::string(corner ? "pair-score-corner" : p.affine() ? "pair-score-affine" : "pair-score") +
                (dpx ? " dpx score" : " dpx-free score");
     return fill_kernel_name(p, dpx, out);

@@ -53,6 +53,10 @@ inline int key_index_bits(int M, int N) {
     while (b < 64 && (last >> b) != 0) ++b;
     return b;
 }
+// The corner form (Scoring below) packs no end cell: its lengths are bounded by the group
+// tags' 16 bits (at most 65,536 groups of kGroupRows rows) alone, on both sides.
+inline constexpr int kMaxCornerDim = (1 << 25) - 1;
+static_assert((int64_t(kMaxCornerDim) + kGroupRows - 1) / kGroupRows <= (1 << 16), "group tags have 16 bits");
 inline constexpr int kSelOff = 256;      // the target's selectors start kSelOff entries in
 
 // The pair's residue codes mapped onto 0..3 (code[c] = compact code of matrix code c, -1 unused).
@@ -127,15 +131,15 @@ inline int64_t corner_score(const Scoring& sc, int64_t best, int M, int N) {
 // level, a local alignment (linear or affine gaps) or the corner form (global with a linear gap,
 // edit, LCS); at most 4 residue codes, every s' an int8, a best H' that can pass neither
 // kMaxScore nor the end-cell key, both lengths at most kMaxDim, and a gap (affine: open plus
-// extend) of at most kMaxGap.
+// extend) of at most kMaxGap. The corner form keeps no end-cell key: sides up to kMaxCornerDim.
 inline bool applies(const Problem& p, OutputLevel level) {
     if (level != OutputLevel::score) return false;
     const int64_t M = p.rows(), N = p.cols();
-    if (M < 1 || N < 1 || M > kMaxDim || N > kMaxDim) return false;
+    if (M < 1 || N < 1 || M > kMaxCornerDim || N > kMaxCornerDim) return false;
     const Compact c = compact_codes(p);
     if (c.used < 1 || c.used > 4) return false;
     const auto sc = scoring_of(p, c);
-    if (!sc) return false;
+    if (!sc || (!sc->corner && (M > kMaxDim || N > kMaxDim))) return false;
     const int64_t gaps = sc->open != sc->extend ? int64_t(sc->open) + sc->extend : sc->open;  // linear: open only
     if (sc->open < 0 || sc->extend < 0 || gaps > kMaxGap || (sc->corner && sc->g < 0)) return false;
     int32_t hi = 0;
@@ -146,7 +150,7 @@ inline bool applies(const Problem& p, OutputLevel level) {
             hi = std::max(hi, s);
         }
     const int64_t bound = std::min(M, N) * int64_t(hi);
-    return bound <= kMaxScore && bound < (int64_t(1) << (64 - key_index_bits(int(M), int(N))));
+    return bound <= kMaxScore && (sc->corner || bound < (int64_t(1) << (64 - key_index_bits(int(M), int(N)))));
 }
 
 // Whether the device path uses the kernel where it applies: DPVIZ_PAIR_KERNEL=0 sends those

@@ -417,8 +417,9 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const bool picture = store && opt.overview_block > 0;  // the store's fill pools the overview too
     const int32_t block = picture ? opt.overview_block : 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
-    // Local score-only pairs (linear or affine gaps) of at most 4 residue codes: the one-pair
-    // kernel, faster on long pairs (docs/performance.md); everything else: the band kernels below.
+    // Score-only pairs of at most 4 residue codes, local (linear or affine gaps), global (a linear
+    // gap), edit or LCS: the one-pair kernel, faster on long pairs (docs/performance.md);
+    // everything else: the band kernels below.
     if (pair_score::enabled() && pair_score::applies(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect)
         return run_pair_score(p, dpx, opt);
     int32_t spacing = store ? opt.checkpoint_spacing : 0;

@@ -1,8 +1,9 @@
 // The one-pair score fill (pair_score_plan.hpp says which problems it takes): local alignment,
-// linear or affine gaps, score and end cell only (docs/single_pair_kernel.md has the design, its variants
-// and the H200 numbers). DPX and DPX-free forms of the same cell; the end cell with the
-// reference's tie-break (the first in row-major order; a best score of 0 ends at (0, 0), as
-// select_end).
+// linear or affine gaps, score and end cell only; global alignment with a linear gap, edit
+// distance and LCS in the corner form (pair_score::Scoring), the score at (M, N)
+// (docs/single_pair_kernel.md has the design, its variants and the H200 numbers). DPX and
+// DPX-free forms of the same cell; a local end cell with the reference's tie-break (the first
+// in row-major order; a best score of 0 ends at (0, 0), as select_end).
 //
 // Index of this file
 //   [SECTION] Constants and cell operations

@@ -128,6 +128,16 @@ TEST(GpuModel, TheKernelAResultNames) {
         c.shape.blocks = 3;
         EXPECT_EQ(ran_kernel_name(*corner, c), fill_kernel_name(*corner, true, OutputLevel::score)) << algorithm_name(algo);
     }
+    // Global with affine gaps runs on the band kernel; an empty side runs no kernel.
+    s.gaps = {10, 1};
+    const auto global_affine = make_problem(Algorithm::global, {"q", "ACGT"}, {"t", "ACGA"}, s);
+    const auto empty = make_problem(Algorithm::edit, {"q", ""}, {"t", "ACGA"}, s);
+    ASSERT_TRUE(global_affine && empty);
+    DpResult g;
+    g.backend = Backend::cuda;
+    g.level = OutputLevel::score;
+    EXPECT_EQ(ran_kernel_name(*global_affine, g), "align-affine dpx score");
+    EXPECT_EQ(ran_kernel_name(*empty, g), "edit dpx score");
 }
 
 BoundInput input(int64_t m, int64_t n, double fill_ms) {

@@ -56,7 +56,7 @@ std::vector<std::pair<int, int>> boundary_shapes() {
     const int G = pair_score::kGroupRows, B = pair_score::kBandRows;
     return {{1, 1},   {1, 300},      {300, 1},        {7, 9},          {B - 1, 70},  {B, 257},
             {B + 1, 1000}, {G - 1, 600}, {G, 513},     {G + 1, 2049},   {2 * G + 3, 4097}, {3000, 3001},
-            {3, 50000}, {50000, 3},  {20000, 20000}};
+            {3, 50000}, {50000, 3},  {20000, 20000}, {1025, 512}, {700, 1024}, {513, 32}};
 }
 
 // Two letters, +1/-1: the best score is reached in many cells; the first in row-major order must
@@ -175,17 +175,19 @@ TEST(PairScoreGpu, CornerFormGlobalEditAndLcsAroundTheGroupAndBandBoundaries) {
     asym.alphabet = "ACGT";
     asym.scores = {5, -60, 3, -7, 0, 50, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
     std::mt19937 g(2028);
-    int seed = 0;
+    int seed = 0, shape = 0;
     for (const auto& [m, n] : boundary_shapes()) {
+        ++shape;
         if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
         for (const Algorithm algo : {Algorithm::global, Algorithm::edit, Algorithm::lcs}) {
             ScoringOptions s;
             s.match = 5;
             s.mismatch = -4;
             s.gaps = {3, 3};
-            if (algo == Algorithm::global && seed % 2 == 1) s.matrix = asym;
+            if (algo == Algorithm::global && shape % 2 == 1) s.matrix = asym;
             const std::string q = random_text(g, m, "ACGT");
-            const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+            const bool unrelated = (shape + int(algo)) % 3 == 2;  // each algorithm on both kinds of pair
+            const std::string t = unrelated ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
             auto p = make_problem(algo, {"q", q}, {"t", t}, s);
             ASSERT_TRUE(p) << p.error().message;
             std::ostringstream what;
@@ -199,14 +201,36 @@ TEST(PairScoreGpu, CornerFormGlobalEditAndLcsAroundTheGroupAndBandBoundaries) {
 TEST(PairScoreGpu, CornerFormMillionSquaredEditDistanceMatchesTheCpu) {
     DPVIZ_REQUIRE_GPU();
     if (test::quick()) GTEST_SKIP() << "quick run";
-    // 1,048,576^2 with ~10 % substitutions and ~1 % indels: H'(M, N) near 2^21, the last band's
-    // bottom row read past row M.
+    // ~1,048,576^2 with ~10 % substitutions and ~1 % indels: H'(M, N) near 2^21; M is no multiple
+    // of 512, so the last band's bottom row is read past row M.
     std::mt19937 g(21);
     const int n = 1 << 20;
     const std::string q = random_text(g, n, "ACGT");
-    auto p = make_problem(Algorithm::edit, {"q", q}, {"t", mutated(g, q, n - 77, "ACGT")}, {});
+    auto p = make_problem(Algorithm::edit, {"q", q.substr(0, size_t(n - 333))}, {"t", mutated(g, q, n - 77, "ACGT")}, {});
     ASSERT_TRUE(p) << p.error().message;
-    check(*p, "edit 1048576 x 1048499");
+    ASSERT_NE(p->rows() % pair_score::kGroupRows, 0);
+    check(*p, "edit 1048243 x 1048499");
+}
+
+TEST(PairScoreGpu, CornerFormPastTheEndCellKeysLengths) {
+    DPVIZ_REQUIRE_GPU();
+    if (test::quick()) GTEST_SKIP() << "quick run";
+    // A side longer than 2^21 - 1 (the local fill's end-cell key): a read against a 2.2 Mb
+    // target and the transposed shape, in the corner form's three algorithms.
+    std::mt19937 g(23);
+    const std::string q = random_text(g, 700, "ACGT"), t = random_text(g, 2'200'000, "ACGT");
+    ScoringOptions s;
+    s.match = 2;
+    s.mismatch = -1;
+    s.gaps = {2, 2};
+    for (const Algorithm algo : {Algorithm::edit, Algorithm::lcs, Algorithm::global}) {
+        auto across = make_problem(algo, {"q", q}, {"t", t}, s);
+        auto down = make_problem(algo, {"t", t.substr(0, 2'100'000)}, {"q", q}, s);
+        ASSERT_TRUE(across && down);
+        check(*across, std::string(algorithm_name(algo)) + " 700 x 2,200,000");
+        check(*down, std::string(algorithm_name(algo)) + " 2,100,000 x 700");
+        if (HasFatalFailure()) return;
+    }
 }
 
 TEST(PairScoreGpu, TiesAsymmetricScoresAndNoPositiveCell) {

@@ -108,6 +108,16 @@ TEST(PairScorePlan, TakesPairsUpToTwoToTheTwentyFirstResidues) {
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
     s.match = 3;
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
+    // The corner form packs no end cell: a side of 2^21 and more is fine, up to the group tags'
+    // limit (65,536 groups of 512 rows), on either side.
+    s.gaps = {2, 2};  // global: a linear gap
+    for (const Algorithm a : {Algorithm::edit, Algorithm::lcs, Algorithm::global}) {
+        EXPECT_TRUE(pair_score::applies(make(a, "ACGT", two_mega, s), OutputLevel::score)) << algorithm_name(a);
+        EXPECT_TRUE(pair_score::applies(make(a, two_mega, "ACGT", s), OutputLevel::score)) << algorithm_name(a);
+    }
+    const std::string tags(size_t(pair_score::kMaxCornerDim), 'G');
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::edit, "ACGT", tags, s), OutputLevel::score));
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::edit, tags + "G", "ACGT", s), OutputLevel::score));
 }
 
 TEST(PairScorePlan, CompactCodesNumberTheCodesInOrderOfFirstUse) {
@@ -181,6 +191,14 @@ TEST(PairScorePlan, TheCornerFormGivesTheReferenceScoreOnSeededRandomPairs) {
         s.mismatch = -int(rng() % 6);
         const int g = int(rng() % 5);
         s.gaps = {g, g};
+        if (algo == Algorithm::global && t % 2 == 1) {  // an asymmetric table: a transposed s' shows
+            SubstitutionMatrix m;
+            m.name = "asym4";
+            m.alphabet = "ACGT";
+            m.scores = {5, -6, 3, -7, 0, 4, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
+            s.matrix = m;
+        }
+        if (algo != Algorithm::global && t % 2 == 1) s.gaps = {g + 3, 1};  // ignored by edit and LCS
         const Problem p = make(algo, q, tg, s);
         SCOPED_TRACE(std::string(algorithm_name(algo)) + " " + q + " / " + tg);
         ASSERT_TRUE(pair_score::applies(p, OutputLevel::score));
@@ -211,12 +229,12 @@ TEST(PairScorePlan, TheCornerFormGivesTheReferenceScoreOnSeededRandomPairs) {
 }
 
 TEST(PairScorePlan, TheCornerFormKeepsItsScoresInAByteAndUnderTheBound) {
-    // Global: s' = s + 2 g; 127 fits, 128 does not.
+    // Global: s' = s + 2 g; 127 fits, 129 does not.
     ScoringOptions s = dna_linear();
     s.match = 5;
     s.gaps = {61, 61};  // 5 + 122 = 127
     EXPECT_TRUE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
-    s.gaps = {62, 62};
+    s.gaps = {62, 62};  // 129
     EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
     // Edit at the scan's largest square: H' <= 2 min(M, N) = 2,097,152.
     const std::string mega(size_t(1) << 20, 'A');
