@@ -400,9 +400,10 @@ DPVIZ_HD value_t<Ops> edit(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left
 
 // LCS: L = max(diag + match_gain, up, left); match_gain is 1 on a match and a large negative
 // number otherwise (the reference's "no diagonal candidate"; 0 gives the same L, as L never
-// falls along a row or a column: the one-pair kernel's corner form passes its s' here). kLeftLast: for a kernel whose lane
-// sweeps along a row (the one-pair kernel's corner form, cuda/pair_score.cu), `left` is the
-// step's chain and is compared last (the DPX fill 4-7 % faster on an H200 than left first).
+// falls along a row or a column: the one-pair kernel's corner form passes its s' here).
+// kLeftLast: for a kernel whose lane sweeps along a row (that corner form, cuda/pair_score.cu),
+// `left` is the step's chain and is compared last (the DPX fill 4-7 % faster on an H200 than
+// left first).
 template <class Ops, bool kDirs, bool kLeftLast = false>
 DPVIZ_HD value_t<Ops> lcs(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> gain,
                           typename Ops::Bits& bits) {

@@ -1,6 +1,7 @@
 // The one-pair score kernel (kernels/cuda/pair_score.cu) against the CPU, DPX and DPX-free: the
 // score and the end cell (ties to the first cell in row-major order) of local pairs (linear and
-// affine gaps) and of global (linear gap), edit and LCS pairs (the corner form) of at most 4 residue codes, on shapes around its group and band boundaries, thin and long pairs, an
+// affine gaps) and of global (linear gap), edit and LCS pairs (the corner form) of at most 4
+// residue codes, on shapes around its group and band boundaries, thin and long pairs, an
 // asymmetric substitution table, many ties, no positive cell. Skips cleanly without a device.
 #include <gtest/gtest.h>
 
