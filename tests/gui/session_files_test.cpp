@@ -6,6 +6,7 @@
 #include "dpviz/engine.hpp"
 #include "dpviz/render/output_file.hpp"
 #include "gui_test_util.hpp"
+#include "scoped_env.hpp"
 #include "gui/compute.hpp"
 #include "gui/files.hpp"
 #include "gui/frame.hpp"
@@ -17,19 +18,7 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-// Sets an environment variable for one test.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        value ? setenv(name, value, 1) : unsetenv(name);
-    }
-    ~ScopedEnv() { old_ ? setenv(name_, old_->c_str(), 1) : unsetenv(name_); }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using test::ScopedEnv;
 
 TEST(GuiSession, ConfigDirFollowsXdgThenHome) {
     {
