@@ -74,7 +74,7 @@ ScanTable load_scan_table(const std::string& scan_dir);
 // "dtw": a kernel does not depend on the scores' values), or "" when the scan has none. The
 // scan's pairs are DNA: its local score rows (linear and affine) and edit's are the one-pair
 // kernel's (edit in its corner form), which takes at most 4 residue codes and scores within its
-// range (a protein pair's score fill runs the band kernel; a local side past 2^21 - 1 too); each
+// range and end-cell key (a protein pair's score fill runs the band kernel); each
 // row names its kernel.
 std::string scan_workload(const Problem& p);
 

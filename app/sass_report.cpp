@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "assets_dir.hpp"
+#include "dpviz/engine.hpp"
 
 namespace dpviz::app {
 
@@ -106,12 +107,12 @@ std::string short_kernel_name(std::string_view mangled) {
     static const std::regex out_level(R"(OutE(\d))");
     const std::string f(mangled);
     const char* const ops = f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
-    if (f.find("pair_score_fill") != std::string::npos)  // pair_score_fill<Ops, kind>: 0 linear, 1 affine, 2 corner
-        return std::string(f.find("Li1E") != std::string::npos   ? "pair-score-affine"
-                           : f.find("Li2E") != std::string::npos ? "pair-score-corner"
-                                                                 : "pair-score") +
-               ops + " score";
+    static const std::regex pair_form(R"(pair_score_fill.*Li(\d)E)");  // pair_score_fill<Ops, form>
     std::smatch m;
+    if (std::regex_search(f, m, pair_form)) {
+        const std::string form = pair_score_form_name(std::stoi(m[1]));
+        return form.empty() ? std::string() : form + ops + " score";
+    }
     if (f.find("band_fill") == std::string::npos || !std::regex_search(f, m, alg)) return {};
     static const char* const kinds[] = {"align", "edit", "lcs", "dtw"};
     const int kind = std::stoi(m[1]);
@@ -287,14 +288,10 @@ std::string ran_kernel_name(const Problem& p, const DpResult& r) {
     if (r.backend != Backend::cuda && r.backend != Backend::cuda_portable) return {};
     const bool dpx = r.backend == Backend::cuda;
     const FillOutput out = r.overview ? FillOutput::picture : r.checkpoints ? FillOutput::store : fill_output(r.level);
-    // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its):
-    // local fills, and global, edit and LCS in its corner form (kernels/common/pair_score_plan.hpp).
-    // An empty side runs no kernel at all (the reference answers).
-    const bool corner = (p.algo == Algorithm::global && !p.affine()) || p.algo == Algorithm::edit || p.algo == Algorithm::lcs;
-    if (out == FillOutput::score && (p.algo == Algorithm::local || corner) && r.shape.blocks == 0 && p.rows() > 0 &&
-        p.cols() > 0)
-        return std::string(corner ? "pair-score-corner" : p.affine() ? "pair-score-affine" : "pair-score") +
-               (dpx ? " dpx score" : " dpx-free score");
+    // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its).
+    if (out == FillOutput::score && r.shape.blocks == 0)
+        if (const std::string kernel = pair_score_kernel(p); !kernel.empty())
+            return kernel + (dpx ? " dpx score" : " dpx-free score");
     return fill_kernel_name(p, dpx, out);
 }
 

@@ -419,6 +419,15 @@ DPVIZ_HD value_t<Ops> lcs(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left,
     }
 }
 
+// DTW's local cost of a row's and a column's fixed-point values: |a - b|, or (a - b)^2
+// (Problem::dtw_local_cost, the reference's).
+template <bool kSquared>
+DPVIZ_HD int32_t dtw_cost(int32_t a, int32_t b) {
+    const int32_t d = a - b;
+    if constexpr (kSquared) return d * d;
+    else return d < 0 ? -d : d;
+}
+
 // DTW: D = cost + min(diag, up, left); unreachable (kPosInf) stays unreachable and outside the
 // band nothing is reachable. pos_inf is dpviz::kPosInf.
 template <class Ops, bool kDirs>

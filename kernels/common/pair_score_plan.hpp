@@ -8,7 +8,8 @@
 // through two global row slots of self-tagged entries (affine gaps: two more for F). A cell's
 // score is one byte-permute of the query row's 4 scores, so the pair may use at most 4 residue
 // codes; H is carried as H << 8 and the end cell packed in 64 bits, which bounds the score and
-// the lengths.
+// the lengths. DTW (no band) runs the same sweep over the signals' fixed-point values: a cell's
+// cost is |a - b| (or its square) of its row's and column's values, and the score is D(M, N).
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 
 #include "dpviz/types.hpp"
 
@@ -32,7 +34,6 @@ inline constexpr int kPublish = 32;      // P: steps between two publications of
 inline constexpr int kBandRows = 32 * kRowsPerLane;
 inline constexpr int kGroupRows = kWarps * kBandRows;
 inline constexpr int kScale = 8;         // H << kScale inside the kernel
-inline constexpr int kMaxDim = (1 << 21) - 1;
 // The DPX-free form carries every value with a bias of 2^24 and compares them as floats: a value
 // must stay a normal positive float, in [2^23, 0x7f800000). H << 8 plus the bias (and a step's
 // offset, < 2^8) stays below the top for H < (0x7f800000 - 2^24) / 2^8 = 8,290,304; the lowest
@@ -46,17 +47,18 @@ static_assert(kFloatBias - (int64_t(kMaxGap) << kScale) >= (1 << 23), "DPX-free 
 
 // The end cell's key: score << b | (2^b - 1 - (i (N + 1) + j)), b the bits of the largest index
 // (M + 1)(N + 1) - 1, so that the largest key is the best score's first cell in row-major order.
-// The score has the other 64 - b bits (23 at 1,048,576^2, 22 at kMaxDim^2).
+// The score has the other 64 - b bits (23 at 1,048,576^2, 25 at 185,000 x 2,200,000, 14 at
+// kMaxDim^2): `applies` checks the pair's worst case against them.
 inline int key_index_bits(int M, int N) {
     const uint64_t last = uint64_t(M + 1) * uint64_t(N + 1) - 1;
     int b = 1;
     while (b < 64 && (last >> b) != 0) ++b;
     return b;
 }
-// The corner form (Scoring below) packs no end cell: its lengths are bounded by the group
-// tags' 16 bits (at most 65,536 groups of kGroupRows rows) alone, on both sides.
-inline constexpr int kMaxCornerDim = (1 << 25) - 1;
-static_assert((int64_t(kMaxCornerDim) + kGroupRows - 1) / kGroupRows <= (1 << 16), "group tags have 16 bits");
+// The lengths, on both sides, are bounded by the group tags' 16 bits (at most 65,536 groups of
+// kGroupRows rows); a local fill's also by its key (above), the corner form packs none.
+inline constexpr int kMaxDim = (1 << 25) - 1;
+static_assert((int64_t(kMaxDim) + kGroupRows - 1) / kGroupRows <= (1 << 16), "group tags have 16 bits");
 inline constexpr int kSelOff = 256;      // the target's selectors start kSelOff entries in
 
 // The pair's residue codes mapped onto 0..3 (code[c] = compact code of matrix code c, -1 unused).
@@ -90,6 +92,8 @@ inline Compact compact_codes(const Problem& p) {
 // last real ones, so the band bottom row past M holds row M.
 struct Scoring {
     bool corner = false;        // the corner form: the score is sign (best - g (M + N)) at (M, N)
+    bool dtw = false;           // DTW: D = cost + min(diag, up, left), the score D(M, N)
+    bool squared = false;       // DTW's cost: (a - b)^2, else |a - b|
     int sign = 1;
     int32_t g = 0;              // the corner form's border step
     int32_t open = 0, extend = 0;  // the kernel's gaps (the corner form: none)
@@ -97,9 +101,16 @@ struct Scoring {
 };
 
 // The kernel's scoring of p (its algorithm, gaps and matrix) over the compact codes c, or none
-// when the kernel does not take the algorithm or its gaps.
+// when the kernel does not take the algorithm or its gaps. DTW takes no codes (its inputs are
+// signals) and no Sakoe-Chiba band.
 inline std::optional<Scoring> scoring_of(const Problem& p, const Compact& c) {
     Scoring sc;
+    if (p.algo == Algorithm::dtw) {
+        if (p.band >= 0) return std::nullopt;
+        sc.dtw = true;
+        sc.squared = p.dtw_cost == DtwCost::squared;
+        return sc;
+    }
     switch (p.algo) {
         case Algorithm::local: sc.open = p.gaps.open; sc.extend = p.gaps.extend; break;
         case Algorithm::global:
@@ -127,19 +138,41 @@ inline int64_t corner_score(const Scoring& sc, int64_t best, int M, int N) {
     return sc.sign * (best - int64_t(sc.g) * (int64_t(M) + N));
 }
 
+// The kernel's forms, one instantiation each (cuda/pair_score.cu: pair_score_fill<Ops, int(form)>),
+// and the names the SASS reports, the scan and the GUI give them.
+enum class Form { linear, affine, corner, dtw, dtw_squared };
+inline Form form_of(const Scoring& sc) {
+    if (sc.dtw) return sc.squared ? Form::dtw_squared : Form::dtw;
+    return sc.corner ? Form::corner : sc.open != sc.extend ? Form::affine : Form::linear;
+}
+inline const char* form_name(Form f) {
+    switch (f) {
+        case Form::linear: return "pair-score";
+        case Form::affine: return "pair-score-affine";
+        case Form::corner: return "pair-score-corner";
+        case Form::dtw: return "pair-score-dtw";
+        case Form::dtw_squared: return "pair-score-dtw-squared";
+    }
+    return "pair-score";
+}
+
 // Whether the one-pair score kernel computes this problem (else the band kernel does): at score
-// level, a local alignment (linear or affine gaps) or the corner form (global with a linear gap,
-// edit, LCS); at most 4 residue codes, every s' an int8, a best H' that can pass neither
-// kMaxScore nor the end-cell key, both lengths at most kMaxDim, and a gap (affine: open plus
-// extend) of at most kMaxGap. The corner form keeps no end-cell key: sides up to kMaxCornerDim.
+// level, a local alignment (linear or affine gaps), the corner form (global with a linear gap,
+// edit, LCS) or DTW without a band; at most 4 residue codes, every s' an int8, a best H' that
+// can pass neither kMaxScore nor (local) the end-cell key, both lengths at most kMaxDim, and a
+// gap (affine: open plus extend) of at most kMaxGap. DTW's values need no check here:
+// make_dtw_problem keeps |value| and every path's cost below 2^29 (kScoreBound), and the
+// kernel's unreachable is kPosInf = 2^30, so cost + unreachable stays below 2^31 and, for the
+// DPX-free form, below the floats' infinity (0x7f800000).
 inline bool applies(const Problem& p, OutputLevel level) {
     if (level != OutputLevel::score) return false;
     const int64_t M = p.rows(), N = p.cols();
-    if (M < 1 || N < 1 || M > kMaxCornerDim || N > kMaxCornerDim) return false;
+    if (M < 1 || N < 1 || M > kMaxDim || N > kMaxDim) return false;
+    if (p.algo == Algorithm::dtw) return scoring_of(p, Compact{}).has_value();
     const Compact c = compact_codes(p);
     if (c.used < 1 || c.used > 4) return false;
     const auto sc = scoring_of(p, c);
-    if (!sc || (!sc->corner && (M > kMaxDim || N > kMaxDim))) return false;
+    if (!sc) return false;
     const int64_t gaps = sc->open != sc->extend ? int64_t(sc->open) + sc->extend : sc->open;  // linear: open only
     if (sc->open < 0 || sc->extend < 0 || gaps > kMaxGap || (sc->corner && sc->g < 0)) return false;
     int32_t hi = 0;
@@ -153,11 +186,31 @@ inline bool applies(const Problem& p, OutputLevel level) {
     return bound <= kMaxScore && (sc->corner || bound < (int64_t(1) << (64 - key_index_bits(int(M), int(N)))));
 }
 
-// Whether the device path uses the kernel where it applies: DPVIZ_PAIR_KERNEL=0 sends those
-// problems to the band kernels too (a measurement knob, docs/gpu.md).
-inline bool enabled() {
+// The forms the kernel computes that have not yet run on a device (its GPU tests and the
+// benchmark): DTW, and a local fill with a side past kMeasuredLocalDim, the longest local side
+// its GPU tests have run. The device path gives them to the band kernels unless
+// DPVIZ_PAIR_KERNEL=all; once the GPU tests pass on an H200, they join the others.
+inline constexpr int kMeasuredLocalDim = (1 << 21) - 1;
+inline bool awaits_device(const Problem& p) {
+    return p.algo == Algorithm::dtw ||
+           (p.algo == Algorithm::local && std::max(p.rows(), p.cols()) > kMeasuredLocalDim);
+}
+
+// Which score fills the device path gives the kernel (DPVIZ_PAIR_KERNEL, docs/gpu.md): unset,
+// those it applies to but the forms awaiting a device; "all", those too; "0", none (a
+// measurement knob: the band kernels fill them all).
+enum class Routing { measured, all, none };
+inline Routing routing() {
     const char* e = std::getenv("DPVIZ_PAIR_KERNEL");
-    return !(e && e[0] == '0' && e[1] == '\0');
+    if (!e) return Routing::measured;
+    const std::string_view v(e);
+    return v == "0" ? Routing::none : v == "all" ? Routing::all : Routing::measured;
+}
+
+// Whether the device path fills p at `level` with the kernel (else with the band kernels).
+inline bool takes(const Problem& p, OutputLevel level) {
+    const Routing r = routing();
+    return r != Routing::none && applies(p, level) && (r == Routing::all || !awaits_device(p));
 }
 
 // Launch geometry: groups of kGroupRows rows; a band runs `steps` steps (its N columns and the
@@ -195,6 +248,8 @@ inline int choose_blocks_per_sm(int M, int N, int sms, int fits) {
 
 // Device buffers, in the order the device path allocates them (the simulated device mirrors it).
 inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048; }  // + look-ahead
+// A column entry: a PRMT selector (uint16), or DTW's fixed-point value (int32).
+inline size_t column_entry_bytes(const Problem& p) { return p.algo == Algorithm::dtw ? 4 : 2; }
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
 inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
 

@@ -9,6 +9,7 @@
 #include "dpviz/fault_injection.hpp"
 #include "dpviz/store.hpp"
 #include "gpu_dispatch.hpp"
+#include "pair_score_plan.hpp"
 
 namespace dpviz {
 namespace {
@@ -223,6 +224,17 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
         return usage_error("a band of " + std::to_string(p.band) + " leaves no warping path from (1,1) to (" +
                            std::to_string(p.rows()) + "," + std::to_string(p.cols()) + "); widen the band");
     return r;
+}
+
+std::string pair_score_kernel(const Problem& p) {
+    if (!pair_score::takes(p, OutputLevel::score)) return {};
+    return pair_score::form_name(pair_score::form_of(*pair_score::scoring_of(p, pair_score::compact_codes(p))));
+}
+
+std::string pair_score_form_name(int form) {
+    using pair_score::Form;
+    if (form < int(Form::linear) || form > int(Form::dtw_squared)) return {};
+    return pair_score::form_name(Form(form));
 }
 
 }  // namespace dpviz

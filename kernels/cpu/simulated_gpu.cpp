@@ -63,10 +63,11 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
 
     const bool store = level == OutputLevel::path && checkpoint_spacing != 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
-    if (pair_score::enabled() && pair_score::applies(p, fill_level) && !store) {
+    if (pair_score::takes(p, fill_level) && !store) {
         // cuda/pair_score.cu's allocations and launch, in its order.
         SimBuffer sel, tab, row_slots, ctrl;
-        DPVIZ_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), 2, "the target selectors"));
+        DPVIZ_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), pair_score::column_entry_bytes(p),
+                               "the target selectors"));
         DPVIZ_TRY(tab.allocate(uint64_t(M) + 1, 4, "the row score tables"));
         DPVIZ_TRY(row_slots.allocate(uint64_t(pair_score::row_slots(p)) * uint64_t(pair_score::row_slot_entries(int(N))), 8,
                                       "the group row slots"));

@@ -420,7 +420,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     // Score-only pairs of at most 4 residue codes, local (linear or affine gaps), global (a linear
     // gap), edit or LCS: the one-pair kernel, faster on long pairs (docs/performance.md);
     // everything else: the band kernels below.
-    if (pair_score::enabled() && pair_score::applies(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect)
+    if (pair_score::takes(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect)
         return run_pair_score(p, dpx, opt);
     int32_t spacing = store ? opt.checkpoint_spacing : 0;
     if (spacing == kGpuChoosesSpacing) {

@@ -1,6 +1,7 @@
 // The one-pair score fill (pair_score_plan.hpp says which problems it takes): local alignment,
 // linear or affine gaps, score and end cell only; global alignment with a linear gap, edit
-// distance and LCS in the corner form (pair_score::Scoring), the score at (M, N)
+// distance and LCS in the corner form (pair_score::Scoring), the score at (M, N); DTW without a
+// band over the signals' fixed-point values, D(M, N)
 // (docs/single_pair_kernel.md has the design, its variants and the H200 numbers). DPX and
 // DPX-free forms of the same cell; a local end cell with the reference's tie-break (the first
 // in row-major order; a best score of 0 ends at (0, 0), as select_end).
@@ -20,7 +21,9 @@
 // scale; E and F start at -open, as low as H - open ever is. Band to band: a ring in
 // shared memory, each chunk guarded by a "full" and an "empty" mbarrier; group to group: two
 // global row slots (affine: four, F's beside H's) of 64-bit entries tagged with the fill's epoch
-// and the writing group (no flag, no fence).
+// and the writing group (no flag, no fence). DTW carries D itself (no scale): a column's entry
+// is its value instead of a selector, a row's table its value, and the borders are unreachable
+// but for D(0, 0) = 0, the first lane's first diagonal.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -86,7 +89,7 @@ __device__ __forceinline__ int prmt(uint32_t table, uint32_t sel, uint32_t low =
 // ---------------------------------------------------------------------------------------------
 struct Params {
     const uint16_t* tsel;         // selector of column c at tsel[c + kSelOff]; padding outside 1..N
-    const uint32_t* qtab;         // score table of row i at qtab[i], i in 1..M
+    const uint32_t* qtab;         // score table of row i at qtab[i], i in 1..M (DTW: its value)
     int M, N;
     int n_groups, steps;          // steps: per band, a multiple of P, >= N + 32 R
     int gap_s;                    // the linear gap, or the affine gap's open, << kScale
@@ -98,6 +101,7 @@ struct Params {
     int* ticket;
     unsigned long long* best;     // packed end-cell key, atomicMax
     int key_bits;                 // the key's index bits (pair_score::key_index_bits)
+    const int* tval;              // DTW: the value of column c at tval[c + kSelOff]; 0 outside 1..N
 };
 
 // Group-to-group entries: 64-bit, naturally aligned, relaxed at gpu scope (single-copy atomic,
@@ -176,18 +180,25 @@ __device__ __forceinline__ void static_for(F&& f) {
 }
 
 // The fills: local with a linear gap, local with affine gaps, the corner form (pair_score::Scoring:
-// no gap, no end-cell key; H'(M, N) read from the last band's bottom row).
-constexpr int kLinear = 0, kAffineGaps = 1, kCornerForm = 2;
+// no gap, no end-cell key; H'(M, N) read from the last band's bottom row), DTW with the absolute
+// or the squared cost (D(M, N) kept by the lane of row M at the step of column N).
+using pair_score::Form;
+constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
+              kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared);
 
 template <class Ops, int kKind>
 __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Params p) {
     constexpr bool kAffine = kKind == kAffineGaps, kCorner = kKind == kCornerForm;
+    constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared, kLocal = !kCorner && !kDtw;
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
     constexpr int kBand = 32 * R;          // rows per warp
     constexpr int kGroupRows = W * kBand;  // rows per block-group
     constexpr int kZ = kZero<Ops>;
+    // The borders' value: H = 0 (alignments), unreachable (DTW; D(0, 0) = 0 is lane 0's first
+    // diagonal below). DTW's values are >= 0 in both forms: no bias.
+    constexpr int kEdge = kDtw ? kPosInf : kZ;
 
     // Ring w (w >= 1) carries the bottom row of band w - 1 to band w, kSlots chunks of P columns:
     // column chunk c (columns P c + 1 .. P c + P) in slot c mod kSlots. Ring 0 is warp 0's own
@@ -204,7 +215,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     // is never below -open, so -open is as low as the gaps' maxima see (and keeps DPX-free values
     // positive floats).
     const int no_gap = kZ - p.gap_s;
-    for (int k = threadIdx.x; k < (kAffine ? 2 : 1) * kRings; k += W * 32) ring[k] = k < kRings ? kZ : no_gap;
+    for (int k = threadIdx.x; k < (kAffine ? 2 : 1) * kRings; k += W * 32) ring[k] = k < kRings ? kEdge : no_gap;
 
     for (;;) {
         __syncthreads();  // every warp is done with the previous group
@@ -224,15 +235,28 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         int e[R], fp[R];  // affine: E of the row's last cell, F of the previous step's
 #pragma unroll
         for (int k = 0; k < R; ++k) {
-            tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kPadTable;
-            hp[k] = hpp[k] = kZ;
+            tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kDtw ? 0u : kPadTable;
+            hp[k] = hpp[k] = kEdge;
             e[k] = fp[k] = no_gap;
-            x[k] = selector(kPadCode);
+            x[k] = kDtw ? 0 : selector(kPadCode);
             best[k] = kZ - 255;  // keys are H + u, u = 255 - (step mod 256); kept relative to u
             rbest[k] = 0;
             rcol[k] = 0;
         }
-        int prev_up = kZ;  // lane's top row: the up value of the previous step (= this step's diag)
+        // The lane's top row: the up value of the previous step (= this step's diag); DTW's
+        // D(0, 0) = 0 for row 1.
+        int prev_up = kDtw && row0 == 1 ? 0 : kEdge;
+        // DTW: the band of row M keeps D(M, N), computed by lane corner_lane's row corner_k at
+        // step corner_step (a row's column at step s is s + 1 - lane R - k).
+        [[maybe_unused]] bool holds_corner = false;
+        [[maybe_unused]] int corner_lane = 0, corner_k = 0, corner_step = 0, corner = 0;
+        if constexpr (kDtw) {
+            const int r_m = p.M - 1 - g * kGroupRows - w * kBand;  // row M's index in the band
+            holds_corner = r_m >= 0 && r_m < kBand;
+            corner_lane = r_m / R;
+            corner_k = r_m % R;
+            corner_step = p.N - 1 + r_m;
+        }
 
         int* ring_in = ring + w * kRing;
         int* ring_out = ring + (w + 1) * kRing;
@@ -252,11 +276,11 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 
         const int n_pub = (p.steps - kBand) / P;  // column chunks a band publishes to the band below
         int fetched = 0;   // warp 0: columns 1..fetched are in ring_in
-        unsigned long long pending = entry(want, kZ);  // warp 0: column fetched + 1 + lane, in flight
+        unsigned long long pending = entry(want, kEdge);  // warp 0: column fetched + 1 + lane, in flight
         unsigned long long pending_f = entry(want, no_gap);  // affine: its F
         auto load_pending = [&]() {
             const int c = fetched + 1 + lane;
-            pending = c <= p.N ? ld_relaxed(gin + c) : entry(want, kZ);
+            pending = c <= p.N ? ld_relaxed(gin + c) : entry(want, kEdge);
             if constexpr (kAffine) pending_f = c <= p.N ? ld_relaxed(gin + fslot + c) : entry(want, no_gap);
         };
         if (fetch_global) load_pending();
@@ -264,7 +288,9 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 
         // Selectors of the lane's top row: step s reads tsel[s + 1 - lane * R + kSelOff]. Two buffers of
         // kUnroll steps: one in use, the next one loading (ping-pong, no register copies for P >= 16).
-        const uint16_t* tq = p.tsel + kSelOff + 1 - lane * R;
+        std::conditional_t<kDtw, const int*, const uint16_t*> tq;
+        if constexpr (kDtw) tq = p.tval + kSelOff + 1 - lane * R;
+        else tq = p.tsel + kSelOff + 1 - lane * R;
         int sel_a[kUnroll], sel_b[kUnroll];
 #pragma unroll
         for (int i = 0; i < kUnroll; ++i) sel_a[i] = __ldg(tq + i);
@@ -273,8 +299,9 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         // kUnroll steps from step s with the selectors in cur; loads the next block's into nxt.
         // best[k] is kept relative to the block's u (bk = key - u of the block's first step), so the
         // key update is one VIADDMNMX with an immediate: max(h - i, bk); +kUnroll per block.
+        // watch (DTW's block of corner_step only): keep D(M, N) as it is computed.
         const int gs = p.gap_s;
-        auto block = [&](const int s, int (&cur)[kUnroll], int (&nxt)[kUnroll]) {
+        auto block = [&](auto watch, const int s, int (&cur)[kUnroll], int (&nxt)[kUnroll]) {
 #pragma unroll
             for (int i = 0; i < kUnroll; ++i) nxt[i] = __ldg(tq + i);
             tq += kUnroll;
@@ -285,7 +312,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             const int4* rin = reinterpret_cast<const int4*>(ring_in + (s & kRingMask));
             const int4 rv03 = rin[0], rv47 = rin[1];
             const int rv[kUnroll] = {rv03.x, rv03.y, rv03.z, rv03.w, rv47.x, rv47.y, rv47.z, rv47.w};
-            int fv[kUnroll] = {};
+            [[maybe_unused]] int fv[kUnroll] = {};
             if constexpr (kAffine) {
                 const int4* fin = reinterpret_cast<const int4*>(fring_in + (s & kRingMask));
                 const int4 fv03 = fin[0], fv47 = fin[1];
@@ -294,7 +321,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 for (int i = 0; i < kUnroll; ++i) fv[i] = v[i];
             }
             int* rout = ring_out + ((s - kBand) & kRingMask);
-            int* fout = fring_out + ((s - kBand) & kRingMask);
+            [[maybe_unused]] int* fout = fring_out + ((s - kBand) & kRingMask);
             static_for<kUnroll>([&](auto i_c) {
                 constexpr int i = decltype(i_c)::value;
                 const int sh = __shfl_up_sync(0xffffffffu, hp[R - 1], 1);
@@ -324,10 +351,20 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                                                                     no_bits);
                     } else if constexpr (kCorner) {
                         h[k] = cell::lcs<Ops, false, true>(dg, up, hp[k], prmt(tab[k], x[k]), no_bits);
+                    } else if constexpr (kDtw) {
+                        const int cost = cell::dtw_cost<kKind == kDtwSquared>(int(tab[k]), x[k]);
+                        h[k] = cell::dtw<Ops, false>(dg, up, hp[k], cost, true, kPosInf, no_bits);
                     } else {
                         h[k] = cell::align_linear<Ops, true, false>(dg, up, hp[k], prmt(tab[k], x[k]), gs, kZ, no_bits);
                     }
-                    if constexpr (!kCorner) best[k] = Ops::addmax(h[k], -i, best[k]);
+                    if constexpr (kLocal) best[k] = Ops::addmax(h[k], -i, best[k]);
+                }
+                if constexpr (decltype(watch)::value) {
+                    if (s + i == corner_step && lane == corner_lane) {
+#pragma unroll
+                        for (int k = 0; k < R; ++k)
+                            if (k == corner_k) corner = h[k];
+                    }
                 }
                 prev_up = up0;
 #pragma unroll
@@ -338,7 +375,14 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 }
             });
 #pragma unroll
-            for (int k = 0; k < R; ++k) best[k] += kUnroll;  // unused (and dropped) in the corner form
+            for (int k = 0; k < R; ++k) best[k] += kUnroll;  // unused (and dropped) but in local fills
+        };
+        // DTW: the block of corner_step, in the band of row M, watches for D(M, N).
+        auto dtw_block = [&](const int s, int (&cur)[kUnroll], int (&nxt)[kUnroll]) {
+            if (holds_corner && corner_step >= s && corner_step < s + kUnroll)
+                block(std::true_type{}, s, cur, nxt);
+            else
+                block(std::false_type{}, s, cur, nxt);
         };
 
         for (int s0 = 0; s0 < p.steps; s0 += P) {
@@ -353,7 +397,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                             load_pending();
                         }
                     }
-                    ring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending)) : kZ;
+                    ring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending)) : kEdge;
                     if constexpr (kAffine)
                         fring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending_f)) : no_gap;
                     fetched += kFetch;
@@ -371,8 +415,13 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             // 3. P steps.
 #pragma unroll 1
             for (int sb = 0; sb < P; sb += 2 * kUnroll) {
-                block(s0 + sb, sel_a, sel_b);
-                block(s0 + sb + kUnroll, sel_b, sel_a);
+                if constexpr (kDtw) {
+                    dtw_block(s0 + sb, sel_a, sel_b);
+                    dtw_block(s0 + sb + kUnroll, sel_b, sel_a);
+                } else {  // called directly: the other forms' code is as it was without DTW's
+                    block(std::false_type{}, s0 + sb, sel_a, sel_b);
+                    block(std::false_type{}, s0 + sb + kUnroll, sel_b, sel_a);
+                }
             }
             // 4. Publish: column chunk c_out is in ring_out (lane 31 wrote it); chunk s0 / P of
             // ring_in is read (every lane read it).
@@ -390,7 +439,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 }
             }
             // 6. Every 256 steps: fold the per-row keys into (best score, first column).
-            if (!kCorner && (((s0 + P) & 255) == 0 || s0 + P >= p.steps)) {
+            if (kLocal && (((s0 + P) & 255) == 0 || s0 + P >= p.steps)) {
                 const int base = (s0 + P - 1) & ~255;
                 const int u_next = 255 - ((s0 + P - 1) & 255) - 1;  // best[k] is relative to it
 #pragma unroll
@@ -417,6 +466,10 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             }
             continue;
         }
+        if constexpr (kDtw) {
+            if (holds_corner && lane == corner_lane) *p.best = static_cast<unsigned long long>(uint32_t(corner));
+            continue;
+        }
         // The band's best cell: per lane, then per warp, then one atomicMax.
         unsigned long long key = 0;
 #pragma unroll
@@ -432,6 +485,18 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
 
+template <class Ops>
+auto fill_of(Form f) {
+    switch (f) {
+        case Form::affine: return pair_score_fill<Ops, kAffineGaps>;
+        case Form::corner: return pair_score_fill<Ops, kCornerForm>;
+        case Form::dtw: return pair_score_fill<Ops, kDtwAbs>;
+        case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared>;
+        case Form::linear: break;
+    }
+    return pair_score_fill<Ops, kLinear>;
+}
+
 }  // namespace
 
 Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt) {
@@ -443,17 +508,27 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
         return device_error("internal: the one-pair score kernel does not take this problem");
 
     // Inputs: per row the 4 scores s' of its residue against the pair's 4 codes (bytes, int8), per
-    // column its PRMT selector; padding rows and columns score -128 against everything.
-    std::vector<uint16_t> sel(size_t(selector_entries(N)), selector(kPadCode));
-    for (int j = 1; j <= N; ++j) sel[size_t(j + kSelOff)] = selector(c.code[p.target_codes[size_t(j - 1)]]);
-    std::vector<uint32_t> tab(size_t(M) + 1, kPadTable);
-    for (int i = 1; i <= M; ++i) {
-        uint32_t t = 0;
-        for (int x = 0; x < 4; ++x) {
-            const int32_t v = x < c.used ? sc->s[size_t(c.code[p.query_codes[size_t(i - 1)]] * 4 + x)] : -128;
-            t |= uint32_t(uint8_t(int8_t(v))) << (8 * x);
+    // column its PRMT selector; padding rows and columns score -128 against everything. DTW: per
+    // row and per column its fixed-point value, 0 for padding (a padding column's cells add a
+    // cost to unreachable and stay unreachable; padding rows and the columns past N are never read).
+    std::vector<uint16_t> sel;
+    std::vector<int32_t> val;
+    std::vector<uint32_t> tab(size_t(M) + 1, sc->dtw ? 0u : kPadTable);
+    if (sc->dtw) {
+        val.assign(size_t(selector_entries(N)), 0);
+        for (int j = 1; j <= N; ++j) val[size_t(j + kSelOff)] = p.target_fixed[size_t(j - 1)];
+        for (int i = 1; i <= M; ++i) tab[size_t(i)] = uint32_t(p.query_fixed[size_t(i - 1)]);
+    } else {
+        sel.assign(size_t(selector_entries(N)), selector(kPadCode));
+        for (int j = 1; j <= N; ++j) sel[size_t(j + kSelOff)] = selector(c.code[p.target_codes[size_t(j - 1)]]);
+        for (int i = 1; i <= M; ++i) {
+            uint32_t t = 0;
+            for (int x = 0; x < 4; ++x) {
+                const int32_t v = x < c.used ? sc->s[size_t(c.code[p.query_codes[size_t(i - 1)]] * 4 + x)] : -128;
+                t |= uint32_t(uint8_t(int8_t(v))) << (8 * x);
+            }
+            tab[size_t(i)] = t;
         }
-        tab[size_t(i)] = t;
     }
 
     const auto cancelled = [&] { return opt.control && opt.control->cancelled(); };
@@ -462,9 +537,10 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     DPVIZ_TRY(stream.create());
     const cudaStream_t s = stream.get();
     DeviceBuffer<uint16_t> d_sel;
+    DeviceBuffer<int32_t> d_val;
     DeviceBuffer<uint32_t> d_tab;
     DeviceBuffer<unsigned long long> d_rows, d_ctrl;
-    DPVIZ_TRY(upload(d_sel, sel, s));
+    DPVIZ_TRY(sc->dtw ? upload(d_val, val, s) : upload(d_sel, sel, s));
     DPVIZ_TRY(upload(d_tab, tab, s));
     const int gstride = int(row_slot_entries(N));
     DPVIZ_TRY(d_rows.allocate(size_t(row_slots(p)) * size_t(gstride)));
@@ -472,11 +548,9 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     // Tag 0 (epoch 0) is never current: a zeroed slot reads as "not written" (recycled blocks too).
     DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
 
-    const bool affine = sc->open != sc->extend;
-    using cell::DpxOps, cell::PortableOps;
-    const auto kernel = sc->corner ? (dpx ? pair_score_fill<DpxOps, kCornerForm> : pair_score_fill<PortableOps, kCornerForm>)
-                        : affine   ? (dpx ? pair_score_fill<DpxOps, kAffineGaps> : pair_score_fill<PortableOps, kAffineGaps>)
-                                   : (dpx ? pair_score_fill<DpxOps, kLinear> : pair_score_fill<PortableOps, kLinear>);
+    const Form form = form_of(*sc);
+    const bool affine = form == Form::affine;
+    const auto kernel = dpx ? fill_of<cell::DpxOps>(form) : fill_of<cell::PortableOps>(form);
     const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;
@@ -489,6 +563,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
 
     Params kp{};
     kp.tsel = d_sel.get();
+    kp.tval = d_val.get();
     kp.qtab = d_tab.get();
     kp.M = M;
     kp.N = N;
@@ -532,7 +607,10 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     r.cells = int64_t(M) * N;
     r.fill_ms = fills[fills.size() / 2];
     // r.shape stays empty: the teaching views' band schedule is not this kernel's.
-    if (sc->corner) {  // key: H'(M, N) << kScale
+    if (sc->dtw) {  // key: D(M, N)
+        r.score = int32_t(key);
+        r.end = {M, N};
+    } else if (sc->corner) {  // key: H'(M, N) << kScale
         r.score = int32_t(corner_score(*sc, int64_t(key >> kScale), M, N));
         r.end = {M, N};
     } else if (key == 0) {  // no cell above 0: the reference ends at (0, 0) with score 0

@@ -152,10 +152,7 @@ __device__ __forceinline__ void step_cells(const Lane& w, const int (&uh)[kStepC
             } else if constexpr (A::kKind == Kind::lcs) {
                 nh[r][k] = Ops::lower(cell::lcs<Ops, kDirs>(dg, up, left, s, bb));
             } else {
-                const int d = w.q[r] - cdv[k];
-                int cost;
-                if constexpr (A::kSquared) cost = d * d;
-                else cost = d < 0 ? -d : d;
+                const int cost = cell::dtw_cost<A::kSquared>(w.q[r], cdv[k]);
                 const bool inb = !kBandTest || (unsigned)(j0 + k - w.jlo[r]) <= w.jspan[r];
                 nh[r][k] = Ops::lower(cell::dtw<Ops, kDirs>(dg, up, left, cost, inb, kPosInf, bb));
             }

@@ -138,6 +138,12 @@ TEST(GpuModel, TheKernelAResultNames) {
     g.level = OutputLevel::score;
     EXPECT_EQ(ran_kernel_name(*global_affine, g), "align-affine dpx score");
     EXPECT_EQ(ran_kernel_name(*empty, g), "edit dpx score");
+    // Five residue codes (N beside ACGT): the one-pair kernel does not take the pair.
+    s.gaps = {2, 2};
+    const auto five = make_problem(Algorithm::local, {"q", "ACGTN"}, {"t", "ACGA"}, s);
+    ASSERT_TRUE(five);
+    EXPECT_EQ(pair_score_kernel(*five), "");
+    EXPECT_EQ(ran_kernel_name(*five, g), "align-local dpx score");
 }
 
 BoundInput input(int64_t m, int64_t n, double fill_ms) {

@@ -141,7 +141,7 @@ inline void check_alloc_and_launch_faults(Device d) {
             const gpu_fault::Counts n = counts_without_fault(d, c.problem, level, true);
             // The band kernels: inputs (3), the last column and the end-cell slot at least; the
             // one-pair score kernel: selectors, row tables, row slots and its ticket/best cell.
-            const bool one_pair = pair_score::applies(c.problem, level);
+            const bool one_pair = pair_score::takes(c.problem, level);
             ASSERT_GE(n.allocations, one_pair ? 4 : 5) << (one_pair ? "one-pair kernel" : "band kernels");
             ASSERT_GE(n.launches, 1);
             EXPECT_FALSE(n.fired);

@@ -2,7 +2,8 @@
 // score and the end cell (ties to the first cell in row-major order) of local pairs (linear and
 // affine gaps) and of global (linear gap), edit and LCS pairs (the corner form) of at most 4
 // residue codes, on shapes around its group and band boundaries, thin and long pairs, an
-// asymmetric substitution table, many ties, no positive cell. Skips cleanly without a device.
+// asymmetric substitution table, many ties, no positive cell; and DTW (absolute and squared
+// cost, no band) on random-walk signals. Skips cleanly without a device.
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -16,6 +17,7 @@
 #include "gpu_test.hpp"
 #include "kernels/result_compare.hpp"
 #include "pair_score_plan.hpp"
+#include "scoped_env.hpp"
 
 using namespace dpviz;
 
@@ -39,7 +41,7 @@ std::string mutated(std::mt19937& g, const std::string& q, int n, const std::str
 
 void check(const Problem& p, const std::string& what) {
     SCOPED_TRACE(what);
-    ASSERT_TRUE(pair_score::applies(p, OutputLevel::score));
+    ASSERT_TRUE(pair_score::takes(p, OutputLevel::score));
     auto want = align_cpu(p, OutputLevel::score, 0, {});
     ASSERT_TRUE(want) << want.error().message;
     for (const bool dpx : {true, false}) {
@@ -58,6 +60,14 @@ std::vector<std::pair<int, int>> boundary_shapes() {
     return {{1, 1},   {1, 300},      {300, 1},        {7, 9},          {B - 1, 70},  {B, 257},
             {B + 1, 1000}, {G - 1, 600}, {G, 513},     {G + 1, 2049},   {2 * G + 3, 4097}, {3000, 3001},
             {3, 50000}, {50000, 3},  {20000, 20000}, {1025, 512}, {700, 1024}, {513, 32}};
+}
+
+// A random walk of n samples with steps up to `step`.
+std::vector<double> random_walk(std::mt19937& g, int n, double step) {
+    std::vector<double> v;
+    double x = 0;
+    for (int k = 0; k < n; ++k) v.push_back(x += (int(g() % 2001) - 1000) * step / 1000);
+    return v;
 }
 
 // Two letters, +1/-1: the best score is reached in many cells; the first in row-major order must
@@ -213,24 +223,83 @@ TEST(PairScoreGpu, CornerFormMillionSquaredEditDistanceMatchesTheCpu) {
     check(*p, "edit 1048243 x 1048499");
 }
 
-TEST(PairScoreGpu, CornerFormPastTheEndCellKeysLengths) {
+TEST(PairScoreGpu, SidesPastTwoToTheTwentyFirstResidues) {
     DPVIZ_REQUIRE_GPU();
     if (test::quick()) GTEST_SKIP() << "quick run";
-    // A side longer than 2^21 - 1 (the local fill's end-cell key): a read against a 2.2 Mb
-    // target and the transposed shape, in the corner form's three algorithms.
+    // A side longer than 2^21 - 1: a read against a 2.2 Mb target and the transposed shape, in
+    // the corner form's three algorithms and local alignment (linear and affine gaps: the
+    // end-cell key's index takes 31 bits, its score the other 33), the read in the target with
+    // 10 % substitutions so the best cell lies deep in the long side; and DTW. Local and DTW
+    // await this test (pair_score::awaits_device): it asks for every form.
+    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
     std::mt19937 g(23);
-    const std::string q = random_text(g, 700, "ACGT"), t = random_text(g, 2'200'000, "ACGT");
+    const std::string q = random_text(g, 700, "ACGT");
+    std::string t = random_text(g, 2'200'000, "ACGT");
+    t.replace(2'150'000, 700, mutated(g, q, 700, "ACGT"));
     ScoringOptions s;
     s.match = 2;
     s.mismatch = -1;
     s.gaps = {2, 2};
-    for (const Algorithm algo : {Algorithm::edit, Algorithm::lcs, Algorithm::global}) {
-        auto across = make_problem(algo, {"q", q}, {"t", t}, s);
-        auto down = make_problem(algo, {"t", t.substr(0, 2'100'000)}, {"q", q}, s);
-        ASSERT_TRUE(across && down);
-        check(*across, std::string(algorithm_name(algo)) + " 700 x 2,200,000");
-        check(*down, std::string(algorithm_name(algo)) + " 2,100,000 x 700");
-        if (HasFatalFailure()) return;
+    for (const Algorithm algo : {Algorithm::edit, Algorithm::lcs, Algorithm::global, Algorithm::local}) {
+        for (const GapPenalties gaps : {GapPenalties{2, 2}, GapPenalties{5, 1}}) {
+            if (algo != Algorithm::local && !gaps.linear()) continue;
+            s.gaps = gaps;
+            auto across = make_problem(algo, {"q", q}, {"t", t}, s);
+            auto down = make_problem(algo, {"t", t.substr(50'000)}, {"q", q}, s);
+            ASSERT_TRUE(across && down);
+            const std::string name = std::string(algorithm_name(algo)) + (gaps.linear() ? "" : " affine");
+            check(*across, name + " 700 x 2,200,000");
+            check(*down, name + " 2,150,000 x 700");
+            if (HasFatalFailure()) return;
+        }
+    }
+    const auto a = random_walk(g, 700, 1.0), b = random_walk(g, 2'200'000, 1.0);
+    auto across = make_dtw_problem({"q", a}, {"t", b}, {});
+    auto down = make_dtw_problem({"t", std::vector<double>(b.begin() + 50'000, b.end())}, {"q", a}, {});
+    ASSERT_TRUE(across && down);
+    check(*across, "dtw 700 x 2,200,000");
+    check(*down, "dtw 2,150,000 x 700");
+}
+
+TEST(PairScoreGpu, DtwAroundTheGroupAndBandBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // Random walks, absolute and squared cost, at make_dtw_problem's own scale: small steps (a
+    // scale of 2^16), and steps of 1,000 whose costs near its 2^29 bound on the larger shapes.
+    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");  // DTW awaits this test
+    std::mt19937 g(2029);
+    int seed = 0;
+    for (const auto& [m, n] : boundary_shapes()) {
+        if (test::quick() && int64_t(m) * n > 5'000'000) continue;
+        for (const DtwCost cost : {DtwCost::abs, DtwCost::squared}) {
+            const double step = seed % 3 == 2 ? 1000.0 : 0.01;
+            ScoringOptions s;
+            s.dtw_cost = cost;
+            auto p = make_dtw_problem({"q", random_walk(g, m, step)}, {"t", random_walk(g, n, step)}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            std::ostringstream what;
+            what << m << "x" << n << " dtw " << dtw_cost_name(cost) << " step " << step << " pair " << seed++;
+            check(*p, what.str());
+            if (HasFatalFailure()) return;
+        }
+    }
+}
+
+TEST(PairScoreGpu, DtwOfASignalWithItselfIsZeroAndADelayedCopyMatchesTheCpu) {
+    DPVIZ_REQUIRE_GPU();
+    // A signal against itself (D = 0 along the diagonal) and against itself delayed by 37
+    // samples: the warping path absorbs the shift.
+    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
+    std::mt19937 g(41);
+    const auto a = random_walk(g, 30'000, 0.5);
+    std::vector<double> b(37, a.front());
+    b.insert(b.end(), a.begin(), a.end() - 37);
+    for (const auto& t : {a, b}) {
+        auto p = make_dtw_problem({"q", a}, {"t", t}, {});
+        ASSERT_TRUE(p) << p.error().message;
+        check(*p, t == a ? "dtw of a signal with itself" : "dtw against a 37-sample delay");
+        auto got = align_gpu(*p, OutputLevel::score, true);
+        ASSERT_TRUE(got);
+        if (t == a) EXPECT_EQ(got->score, 0);
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include "dpviz/engine.hpp"
 #include "pair_score_plan.hpp"
+#include "scoped_env.hpp"
 
 using namespace dpviz;
 
@@ -89,35 +90,47 @@ TEST(PairScorePlan, RefusesGapsPastTheDpxFreeFormsFloor) {
     }
 }
 
-TEST(PairScorePlan, TakesPairsUpToTwoToTheTwentyFirstResidues) {
+TEST(PairScorePlan, TakesLocalPairsWhoseWorstScoreFitsTheEndCellKey) {
     // 1,048,576^2 (the scan's largest square) with NUC.4.4's +5 (a worst case of 5.2 M) fits the
-    // end-cell key (41 index bits, 23 for the score) and the score bound; a side of 2^21 residues
-    // does not.
+    // end-cell key (41 index bits, 23 for the score) and the score bound.
     ScoringOptions s = dna_linear();
     s.match = 5;
     s.gaps = {10, 1};
-    const std::string mega(size_t(1) << 20, 'A'), two_mega(size_t(1) << 21, 'C');
+    const std::string mega(size_t(1) << 20, 'A');
     EXPECT_EQ(pair_score::key_index_bits(1 << 20, 1 << 20), 41);
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, mega, mega, s), OutputLevel::score));
-    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", two_mega, s), OutputLevel::score));
-    // The largest sides, 2^21 - 1: 42 index bits leave the score 22 (below 4,194,304): +2 fits
+    // 2^21 - 1 per side: 42 index bits leave the score 22 (below 4,194,304): +2 fits
     // (4,194,302), +3 does not.
-    const std::string big(size_t(pair_score::kMaxDim), 'A');
-    EXPECT_EQ(pair_score::key_index_bits(pair_score::kMaxDim, pair_score::kMaxDim), 42);
+    const std::string big(size_t(1 << 21) - 1, 'A');
+    EXPECT_EQ(pair_score::key_index_bits(int(big.size()), int(big.size())), 42);
     s.match = 2;
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
     s.match = 3;
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
-    // The corner form packs no end cell: a side of 2^21 and more is fine, up to the group tags'
-    // limit (65,536 groups of 512 rows), on either side.
+    // A read against a long target (the scan's 185,000 x 2,200,000 shape): 39 index bits, the
+    // score 25 (below 33,554,432): +5 over 185,000 rows fits, either way round; +127 does not.
+    const std::string read(185'000, 'C'), genome(2'200'000, 'C');
+    EXPECT_EQ(pair_score::key_index_bits(185'000, 2'200'000), 39);
+    s.match = 5;
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, read, genome, s), OutputLevel::score));
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, genome, read, s), OutputLevel::score));
+    s.match = 127;
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, read, genome, s), OutputLevel::score));
+    // The corner form packs no end cell: its sides are bounded by the group tags alone (65,536
+    // groups of 512 rows), on either side, as a local fill's with a small worst case.
+    s.match = 2;
     s.gaps = {2, 2};  // global: a linear gap
-    for (const Algorithm a : {Algorithm::edit, Algorithm::lcs, Algorithm::global}) {
+    const std::string two_mega(size_t(1) << 21, 'C');
+    for (const Algorithm a : {Algorithm::edit, Algorithm::lcs, Algorithm::global, Algorithm::local}) {
         EXPECT_TRUE(pair_score::applies(make(a, "ACGT", two_mega, s), OutputLevel::score)) << algorithm_name(a);
         EXPECT_TRUE(pair_score::applies(make(a, two_mega, "ACGT", s), OutputLevel::score)) << algorithm_name(a);
     }
-    const std::string tags(size_t(pair_score::kMaxCornerDim), 'G');
-    EXPECT_TRUE(pair_score::applies(make(Algorithm::edit, "ACGT", tags, s), OutputLevel::score));
-    EXPECT_FALSE(pair_score::applies(make(Algorithm::edit, tags + "G", "ACGT", s), OutputLevel::score));
+    const std::string tags(size_t(pair_score::kMaxDim), 'G');
+    EXPECT_EQ(pair_score::groups(pair_score::kMaxDim), 1 << 16);
+    for (const Algorithm a : {Algorithm::edit, Algorithm::local}) {
+        EXPECT_TRUE(pair_score::applies(make(a, "ACGT", tags, s), OutputLevel::score)) << algorithm_name(a);
+        EXPECT_FALSE(pair_score::applies(make(a, tags + "G", "ACGT", s), OutputLevel::score)) << algorithm_name(a);
+    }
 }
 
 TEST(PairScorePlan, CompactCodesNumberTheCodesInOrderOfFirstUse) {
@@ -246,4 +259,134 @@ TEST(PairScorePlan, TheCornerFormKeepsItsScoresInAByteAndUnderTheBound) {
     EXPECT_EQ(sc->s[1], 1);  // a substitution costs 1
     EXPECT_EQ(sc->sign, -1);
     EXPECT_EQ(sc->g, 1);
+}
+
+namespace {
+
+Problem make_dtw(const std::vector<double>& a, const std::vector<double>& b, DtwCost cost, int band = -1) {
+    ScoringOptions s;
+    s.dtw_cost = cost;
+    s.band = band;
+    auto p = make_dtw_problem({"q", a}, {"t", b}, s);
+    EXPECT_TRUE(p) << p.error().message;
+    return *p;
+}
+
+}  // namespace
+
+TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
+    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
+    const std::vector<double> a{0.5, -1.0, 2.0, 0.25}, b{0.0, 1.5, -2.0};
+    for (const DtwCost cost : {DtwCost::abs, DtwCost::squared}) {
+        const Problem p = make_dtw(a, b, cost);
+        EXPECT_TRUE(pair_score::applies(p, OutputLevel::score));
+        EXPECT_FALSE(pair_score::applies(p, OutputLevel::path));
+        const auto sc = pair_score::scoring_of(p, pair_score::compact_codes(p));
+        ASSERT_TRUE(sc);
+        EXPECT_TRUE(sc->dtw);
+        EXPECT_EQ(sc->squared, cost == DtwCost::squared);
+        EXPECT_EQ(pair_score::form_of(*sc), cost == DtwCost::squared ? pair_score::Form::dtw_squared : pair_score::Form::dtw);
+        EXPECT_EQ(pair_score_kernel(p), cost == DtwCost::squared ? "pair-score-dtw-squared" : "pair-score-dtw");
+        EXPECT_EQ(pair_score::column_entry_bytes(p), 4u);
+        // A Sakoe-Chiba band stays on the band kernels.
+        const Problem banded = make_dtw(a, b, cost, 1);
+        EXPECT_FALSE(pair_score::applies(banded, OutputLevel::score));
+        EXPECT_EQ(pair_score_kernel(banded), "");
+    }
+}
+
+TEST(PairScorePlan, FormsNotYetRunOnADeviceGoToTheBandKernelsUnlessAllAreAsked) {
+    // DTW and a local side past kMeasuredLocalDim await a device run: the device path (and
+    // pair_score_kernel, which names what it runs) gives them the one-pair kernel only with
+    // DPVIZ_PAIR_KERNEL=all; 0 gives it nothing; the measured forms run there by default.
+    ScoringOptions s = dna_linear();
+    const Problem dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs);
+    const Problem local = make(Algorithm::local, "ACGT", "ACGT", s);
+    const Problem edit = make(Algorithm::edit, "ACGT", "ACGA", s);
+    const std::string long_side(size_t(pair_score::kMeasuredLocalDim) + 1, 'A');
+    const Problem long_local = make(Algorithm::local, "ACGT", long_side, s);
+    const Problem long_edit = make(Algorithm::edit, "ACGT", long_side, s);
+    for (const Problem* p : {&dtw, &local, &edit, &long_local, &long_edit})
+        ASSERT_TRUE(pair_score::applies(*p, OutputLevel::score)) << pair_score_kernel(*p);
+    EXPECT_TRUE(pair_score::awaits_device(dtw));
+    EXPECT_TRUE(pair_score::awaits_device(long_local));
+    EXPECT_FALSE(pair_score::awaits_device(local));
+    EXPECT_FALSE(pair_score::awaits_device(long_edit));  // the corner form ran at 2,200,000
+    const auto names = [&] {
+        std::vector<std::string> v;
+        for (const Problem* p : {&dtw, &local, &edit, &long_local, &long_edit}) {
+            EXPECT_EQ(pair_score::takes(*p, OutputLevel::score), !pair_score_kernel(*p).empty());
+            EXPECT_FALSE(pair_score::takes(*p, OutputLevel::path));
+            v.push_back(pair_score_kernel(*p));
+        }
+        return v;
+    };
+    {
+        const test::ScopedEnv unset("DPVIZ_PAIR_KERNEL", nullptr);
+        EXPECT_EQ(names(), (std::vector<std::string>{"", "pair-score", "pair-score-corner", "", "pair-score-corner"}));
+    }
+    {
+        const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
+        EXPECT_EQ(names(), (std::vector<std::string>{"pair-score-dtw", "pair-score", "pair-score-corner", "pair-score",
+                                                     "pair-score-corner"}));
+    }
+    {
+        const test::ScopedEnv none("DPVIZ_PAIR_KERNEL", "0");
+        EXPECT_EQ(names(), (std::vector<std::string>(5, "")));
+    }
+}
+
+namespace {
+
+// The kernel's DTW as it runs (cuda/pair_score.cu): the borders unreachable (kPosInf) but for
+// D(0, 0) = 0, lane 0's first diagonal; `pad` padding columns left of column 1 (the lanes' skew)
+// and right of N, and padding rows past M, all of value 0, each cell min(m + cost, kPosInf).
+// Returns D(M, N) and the largest m + cost any cell forms.
+std::pair<int64_t, int64_t> kernel_dtw(const Problem& p, int pad) {
+    const int M = p.rows(), N = p.cols(), W = N + 2 * pad;  // column c of w is column c - pad
+    const auto value = [](const std::vector<int32_t>& v, int k, int n) { return k >= 1 && k <= n ? v[size_t(k - 1)] : 0; };
+    std::vector<int64_t> up(size_t(W) + 1, kPosInf), cur(size_t(W) + 1);
+    int64_t widest = 0, corner = -1;
+    for (int i = 1; i <= M + pad; ++i) {
+        cur[0] = kPosInf;
+        for (int c = 1; c <= W; ++c) {
+            const int j = c - pad;
+            const int64_t diag = i == 1 && j == 1 ? 0 : up[size_t(c - 1)];
+            const int64_t m = std::min({diag, up[size_t(c)], cur[size_t(c - 1)]});
+            const int32_t d = value(p.query_fixed, i, M) - value(p.target_fixed, j, N);
+            const int64_t cost = p.dtw_cost == DtwCost::squared ? int64_t(d) * d : std::abs(int64_t(d));
+            widest = std::max(widest, m + cost);
+            cur[size_t(c)] = std::min<int64_t>(m + cost, kPosInf);
+        }
+        if (i == M) corner = cur[size_t(N + pad)];
+        std::swap(up, cur);
+    }
+    return {corner, widest};
+}
+
+}  // namespace
+
+TEST(PairScorePlan, DtwsPaddingStaysUnreachableAndItsValuesInRange) {
+    // Seeded random signals, and signals at make_dtw_problem's largest scale (costs near its
+    // 2^29 bound): D(M, N) is the reference's, and no m + cost passes 2^31 or, for the DPX-free
+    // form's float compares, 0x7f800000.
+    std::mt19937 rng(20261204);
+    for (int t = 0; t < 60; ++t) {
+        const DtwCost cost = t % 2 ? DtwCost::squared : DtwCost::abs;
+        auto signal = [&](int n) {
+            std::vector<double> v;
+            double x = 0;
+            for (int k = 0; k < n; ++k) v.push_back(x += (int(rng() % 2001) - 1000) * (t % 3 == 0 ? 1e3 : 1e-3));
+            return v;
+        };
+        const Problem p = make_dtw(signal(1 + int(rng() % 60)), signal(1 + int(rng() % 60)), cost);
+        SCOPED_TRACE("signal pair " + std::to_string(t));
+        ASSERT_TRUE(pair_score::applies(p, OutputLevel::score));
+        const auto ref = align_reference(p, RunControl{});
+        ASSERT_TRUE(ref) << ref.error().message;
+        const auto [corner, widest] = kernel_dtw(p, 131);
+        EXPECT_EQ(corner, ref->score);
+        EXPECT_LT(widest, int64_t(0x7f800000));
+        if (::testing::Test::HasFailure()) return;
+    }
 }

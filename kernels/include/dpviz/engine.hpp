@@ -109,6 +109,16 @@ void prepare_gpu();
 // compute capability 9.0)", or "not available: WHY" (no device, built without CUDA, ...).
 std::string gpu_description();
 
+// The one-pair score kernel (docs/single_pair_kernel.md) that a GPU score fill of p runs, by
+// form: "pair-score" (local, linear gap), "pair-score-affine" (local, affine gaps),
+// "pair-score-corner" (global with a linear gap, edit, LCS), "pair-score-dtw[-squared]" (DTW
+// without a band, with DPVIZ_PAIR_KERNEL=all: docs/gpu.md); "" where the band kernels fill it.
+// A result filled by the one-pair kernel reports no band launch shape.
+std::string pair_score_kernel(const Problem& p);
+// The name of the one-pair kernel's form k, the k of its instantiation pair_score_fill<Ops, k>
+// (as pair_score_kernel names it); "" for a k it does not have.
+std::string pair_score_form_name(int form);
+
 // Shared by every backend: where the traceback starts, the path through the direction bits,
 // and the alignment read off the path. Tie-breaks are documented in docs/algorithms.md.
 Cell select_end(const Problem& p, const Grid<int32_t>& H);
