@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile storeprof scale chain sweep scan]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile pairbench storeprof scale chain sweep scan]...
 # BIN=DIR: take dpviz, dpviz_gpu_tests and dpviz_gpu_bench built on the development machine (in DIR,
 # gzipped or not) instead of the build step.
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
@@ -168,7 +168,7 @@ if want sanitize; then
     export DPVIZ_GPU_TEST_QUICK=1
     for tool in memcheck racecheck; do
         timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 9 "$TESTS" \
-            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.TiesGoToTheFirstCellInRowMajorOrder:ScheduleGpu.OwnersMatchTheKernelForSeveralShapes:PairScoreGpu.TiesAsymmetricScoresAndNoPositiveCell:PairScoreGpu.AffineTies:PairScoreGpu.CornerForm*:ViterbiGpu.SmallModelsEveryLevel:ViterbiGpu.TiesGoToTheLowestState:ViterbiGpu.ImpossibleObservations:GpuStore.ScoreThroughARingOfTwoRows:GpuStore.LinesAndPathOverThemEqualTheReference:GpuStore.OverviewPooledByTheFill*:GpuStore.WindowsRecomputedOnTheGpu*' > "$OUT/sanitize_$tool.log" 2>&1
+            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.TiesGoToTheFirstCellInRowMajorOrder:ScheduleGpu.OwnersMatchTheKernelForSeveralShapes:PairScoreGpu.TiesAsymmetricScoresAndNoPositiveCell:PairScoreGpu.AffineTies:PairScoreGpu.CornerForm*:PairScoreGpu.Dtw*:ViterbiGpu.SmallModelsEveryLevel:ViterbiGpu.TiesGoToTheLowestState:ViterbiGpu.ImpossibleObservations:GpuStore.ScoreThroughARingOfTwoRows:GpuStore.LinesAndPathOverThemEqualTheReference:GpuStore.OverviewPooledByTheFill*:GpuStore.WindowsRecomputedOnTheGpu*' > "$OUT/sanitize_$tool.log" 2>&1
         note "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize_$tool.log" | tail -1)"
     done
     timeout "${LEAK_TIMEOUT:-120}" compute-sanitizer --leak-check full --error-exitcode 9 "$TESTS" --gtest_filter='GpuFaultReal.*' \
@@ -214,6 +214,25 @@ if want epilogue; then
         DPVIZ_PAIR_KERNEL=0 timeout 200 "$BENCH" 1048576 3 "$c" >> "$OUT/epilogue.txt" 2>&1
     done
     note "epilogue: rc=$?"
+fi
+
+if want pairbench; then
+    # The one-pair kernel (DPVIZ_PAIR_KERNEL=all: its forms awaiting a device too) against the
+    # band kernels (DPVIZ_PAIR_KERNEL=0) on score fills: each dpviz_gpu_bench case of PAIR_CASES
+    # (';'-separated) at each size of PAIR_SIZES (N, or MxN).
+    IFS=';' read -ra pair_cases <<< "${PAIR_CASES:-dtw abs score}"
+    for size in ${PAIR_SIZES:-65536 262144 1048576}; do
+        n=${size#*x} m=${size%x*}
+        for c in "${pair_cases[@]}"; do
+            for knob in all 0; do
+                echo "## $c, $m x $n, DPVIZ_PAIR_KERNEL=$knob" >> "$OUT/pairbench.txt"
+                DPVIZ_PAIR_KERNEL=$knob timeout "${PAIR_TIMEOUT:-200}" "$BENCH" "$n" "${BENCH_REPS:-5}" "$c" "$m" \
+                    >> "$OUT/pairbench.txt" 2>&1 || echo "rc=$?" >> "$OUT/pairbench.txt"
+            done
+        done
+    done
+    note "pairbench (DPVIZ_PAIR_KERNEL=all, then 0):"
+    grep -E '^(## |rc=)|^[a-z]+ [a-z].*[0-9] ' "$OUT/pairbench.txt" | tee -a "$SUMMARY"
 fi
 
 if want storeprof; then
