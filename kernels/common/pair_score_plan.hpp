@@ -34,8 +34,11 @@ inline constexpr int kPublish = 32;      // P: steps between two publications of
 inline constexpr int kBandRows = 32 * kRowsPerLane;
 inline constexpr int kGroupRows = kWarps * kBandRows;
 inline constexpr int kScale = 8;         // H << kScale inside the kernel
-// The DPX-free form carries every value with a bias of 2^24 and compares them as floats: a value
-// must stay a normal positive float, in [2^23, 0x7f800000). H << 8 plus the bias (and a step's
+// The DPX-free form carries every alignment value with a bias of 2^24 and compares them as
+// floats: a value must stay a normal positive float, in [2^23, 0x7f800000). (DTW's values, in
+// [0, 2^30], are carried unbiased, as the band kernels carry them: below 2^23 their bit patterns
+// are subnormal floats, which order like the integers since nothing here flushes subnormals: no
+// -ftz, no --use_fast_math.) H << 8 plus the bias (and a step's
 // offset, < 2^8) stays below the top for H < (0x7f800000 - 2^24) / 2^8 = 8,290,304; the lowest
 // values, the bias minus the gaps (E and F never fall below -open; one extend more) or minus the
 // padding's score 128 << 8, stay above 2^23 for a gap (affine: open + extend) of at most kMaxGap.

@@ -197,7 +197,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     constexpr int kGroupRows = W * kBand;  // rows per block-group
     constexpr int kZ = kZero<Ops>;
     // The borders' value: H = 0 (alignments), unreachable (DTW; D(0, 0) = 0 is lane 0's first
-    // diagonal below). DTW's values are >= 0 in both forms: no bias.
+    // diagonal below). DTW's values are >= 0 in both forms: no bias (pair_score_plan.hpp, kFloatBias).
     constexpr int kEdge = kDtw ? kPosInf : kZ;
 
     // Ring w (w >= 1) carries the bottom row of band w - 1 to band w, kSlots chunks of P columns:
@@ -509,8 +509,9 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
 
     // Inputs: per row the 4 scores s' of its residue against the pair's 4 codes (bytes, int8), per
     // column its PRMT selector; padding rows and columns score -128 against everything. DTW: per
-    // row and per column its fixed-point value, 0 for padding (a padding column's cells add a
-    // cost to unreachable and stay unreachable; padding rows and the columns past N are never read).
+    // row and per column its fixed-point value, 0 for padding (a padding column's cells left of
+    // column 1 add a cost to unreachable and stay unreachable; the cells of padding rows and of the
+    // columns past N feed no real cell).
     std::vector<uint16_t> sel;
     std::vector<int32_t> val;
     std::vector<uint32_t> tab(size_t(M) + 1, sc->dtw ? 0u : kPadTable);

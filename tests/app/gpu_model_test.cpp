@@ -11,6 +11,7 @@
 #include "dpviz/store.hpp"
 #include "gpu_model.hpp"
 #include "sass_report.hpp"
+#include "scoped_env.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -81,6 +82,7 @@ TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
 }
 
 TEST(GpuModel, TheKernelAResultNames) {
+    const test::ScopedEnv routing("DPVIZ_PAIR_KERNEL", nullptr);  // the device path's default routing
     ScoringOptions s;
     s.match = 2;
     s.mismatch = -1;

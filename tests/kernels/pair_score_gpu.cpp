@@ -284,22 +284,20 @@ TEST(PairScoreGpu, DtwAroundTheGroupAndBandBoundaries) {
     }
 }
 
-TEST(PairScoreGpu, DtwOfASignalWithItselfIsZeroAndADelayedCopyMatchesTheCpu) {
+TEST(PairScoreGpu, DtwOfASignalWithItselfAndWithADelayedCopyMatchTheCpu) {
     DPVIZ_REQUIRE_GPU();
-    // A signal against itself (D = 0 along the diagonal) and against itself delayed by 37
-    // samples: the warping path absorbs the shift.
+    // A signal against itself (D = 0 along the diagonal: every other cell is dearer) and against
+    // itself delayed by 37 samples (the warping path absorbs the shift). 3,000 samples in a quick
+    // run (the sanitizers').
     const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
     std::mt19937 g(41);
-    const auto a = random_walk(g, 30'000, 0.5);
+    const auto a = random_walk(g, test::quick() ? 3'000 : 30'000, 0.5);
     std::vector<double> b(37, a.front());
     b.insert(b.end(), a.begin(), a.end() - 37);
     for (const auto& t : {a, b}) {
         auto p = make_dtw_problem({"q", a}, {"t", t}, {});
         ASSERT_TRUE(p) << p.error().message;
         check(*p, t == a ? "dtw of a signal with itself" : "dtw against a 37-sample delay");
-        auto got = align_gpu(*p, OutputLevel::score, true);
-        ASSERT_TRUE(got);
-        if (t == a) EXPECT_EQ(got->score, 0);
     }
 }
 
