@@ -595,15 +595,8 @@ template <class Fn>
 size_t for_each_field(std::string_view line, Separator sep, Fn&& fn) {
     size_t count = 0;
     if (sep == Separator::blanks) {
-        size_t i = 0;
-        while (i < line.size()) {
-            while (i < line.size() && is_blank(line[i])) ++i;
-            if (i == line.size()) break;
-            size_t j = i;
-            while (j < line.size() && !is_blank(line[j])) ++j;
-            fn(count++, line.substr(i, j - i));
-            i = j;
-        }
+        Tokens tokens(line);
+        for (std::string_view tok; tokens.next(tok);) fn(count++, tok);
         return count;
     }
     const char delim = sep == Separator::comma ? ',' : '\t';
