@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <utility>
@@ -178,6 +179,48 @@ void draw_gcups_plot(AppState& s) {
     }
 }
 
+// The rows as a table: a column per backend the scan timed, the ratio where it has one.
+void draw_scan_rows(const std::vector<ScanShownRow>& rows) {
+    const char* const backends[] = {"DPX", "DPX-free", "CPU"};
+    bool shown[3] = {}, ratio = false;
+    for (const ScanShownRow& r : rows) {
+        for (int b = 0; b < 3; ++b) shown[b] = shown[b] || !r.backends[size_t(b)].empty();
+        ratio = ratio || !r.ratio.empty();
+    }
+    const int columns = 3 + shown[0] + shown[1] + shown[2] + ratio;
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_RowBg |
+                                       ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+    // ScrollX needs a height: the rows' own, so the table scrolls sideways only.
+    const float height = ImGui::GetFrameHeightWithSpacing() * float(rows.size() + 1) + ImGui::GetStyle().ScrollbarSize;
+    if (!ImGui::BeginTable("scan rows", columns, kFlags, ImVec2(0, height))) return;
+    ImGui::TableSetupColumn("M x N");
+    ImGui::TableSetupColumn("level");
+    for (int b = 0; b < 3; ++b)
+        if (shown[b]) ImGui::TableSetupColumn(backends[b]);
+    if (ratio) ImGui::TableSetupColumn("DPX-free / DPX");
+    ImGui::TableSetupColumn("kernel (DPX)");
+    ImGui::TableHeadersRow();
+    for (const ScanShownRow& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.shape.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.level.c_str());
+        for (int b = 0; b < 3; ++b)
+            if (shown[b]) {
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(r.backends[size_t(b)].c_str());
+            }
+        if (ratio) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(r.ratio.c_str());
+        }
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", r.kernel.c_str());
+    }
+    ImGui::EndTable();
+}
+
 // The shipped scan table's rows for the shown result's workload, with the run's conditions.
 void draw_scan_table(AppState& s) {
     if (!ImGui::TreeNode("Big pairs on an H200 (dpviz bench --scan)")) return;
@@ -193,7 +236,7 @@ void draw_scan_table(AppState& s) {
                          "algorithm is not among them");
     else {
         text_wrapped("%s: fill times (median), TCUPS = cells / time", workload.c_str());
-        for (const std::string& line : scan_table_lines(t, workload)) text_wrapped("%s", line.c_str());
+        draw_scan_rows(scan_table_rows(t, workload));
         disabled_wrapped(t.about);
         disabled_wrapped("source: " + t.source);
     }
@@ -202,37 +245,33 @@ void draw_scan_table(AppState& s) {
 
 }  // namespace
 
-std::vector<std::string> scan_table_lines(const app::ScanTable& t, const std::string& workload) {
-    std::vector<std::string> out;
-    std::vector<std::pair<std::string, std::string>> seen;  // (shape, level), in the table's order
+std::vector<ScanShownRow> scan_table_rows(const app::ScanTable& t, const std::string& workload) {
+    std::vector<ScanShownRow> out;
     for (const app::ScanTableRow& r : t.rows)
-        if (r.workload == workload && std::find(seen.begin(), seen.end(), std::pair{r.shape, r.level}) == seen.end())
-            seen.emplace_back(r.shape, r.level);
-    for (const auto& [shape, level] : seen) {
-        std::string line = shape + " " + level + ":";
+        if (r.workload == workload && std::none_of(out.begin(), out.end(), [&](const ScanShownRow& o) {
+                return o.shape == r.shape && o.level == r.level;
+            }))
+            out.push_back({r.shape, r.level, {}, {}, {}});  // in the table's order
+    for (ScanShownRow& row : out) {
         double ms[2] = {0, 0};  // DPX, DPX-free: as printed
-        std::string kernel;
         for (const BackendChoice b : {BackendChoice::dpx, BackendChoice::dpx_free, BackendChoice::cpu})
             for (const app::ScanTableRow& r : t.rows) {
-                if (r.workload != workload || r.shape != shape || r.level != level ||
+                if (r.workload != workload || r.shape != row.shape || r.level != row.level ||
                     r.backend != backend_name(engine_backend(b)))
                     continue;
-                char text[96];
-                const char* name = backend_choice_label(b);
-                if (r.runs > 0) std::snprintf(text, sizeof text, " %s %.2f ms = %.3f TCUPS,", name, r.ms, r.tcups);
-                else std::snprintf(text, sizeof text, " %s not timed,", name);
-                line += text;
-                if (b != BackendChoice::cpu && r.runs > 0) ms[b == BackendChoice::dpx_free] = r.ms;
-                if (b == BackendChoice::dpx) kernel = r.kernel;
+                const size_t k = b == BackendChoice::dpx ? 0 : b == BackendChoice::dpx_free ? 1 : 2;
+                char text[64];
+                if (r.runs > 0) std::snprintf(text, sizeof text, "%.2f ms = %.3f TCUPS", r.ms, r.tcups);
+                else std::snprintf(text, sizeof text, "not timed");
+                row.backends[k] = text;
+                if (k < 2 && r.runs > 0) ms[k] = std::strtod(text, nullptr);
+                if (k == 0) row.kernel = r.kernel;
             }
-        if (line.back() == ',') line.pop_back();
         if (ms[0] > 0 && ms[1] > 0) {
-            char text[48];
-            std::snprintf(text, sizeof text, "; DPX-free / DPX %.2f", ms[1] / ms[0]);
-            line += text;
+            char text[16];
+            std::snprintf(text, sizeof text, "%.2f", ms[1] / ms[0]);
+            row.ratio = text;
         }
-        if (!kernel.empty()) line += " (" + kernel + ")";
-        out.push_back(line);
     }
     return out;
 }

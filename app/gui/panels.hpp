@@ -3,6 +3,7 @@
 // GL (the frame loop does). draw_ui() draws the menu bar and every open panel.
 #pragma once
 
+#include <array>
 #include <span>
 #include <string>
 
@@ -31,9 +32,17 @@ std::string timing_bar_why(const TimingRow& t, double cpu_ms, int rows);
 // and which bound applies (gpu_model.hpp: which_bound) and why.
 std::string fill_bound_text(const app::SassReport& r, const app::GpuFigures& g, const std::string& kernel,
                             int64_t cells, int rows, double fill_ms);
-// The shipped `dpviz bench --scan` table's rows of one workload, a line per size and level: each
-// backend's time and TCUPS as the table prints them, and DPX-free / DPX from those times.
-std::vector<std::string> scan_table_lines(const app::ScanTable& t, const std::string& workload);
+// The shipped `dpviz bench --scan` table's rows of one workload as the timing panel's table shows
+// them, one per size and level: each backend's time and TCUPS as the table prints them ("" where
+// the scan has no row for it, "not timed" where it did not time it), DPX-free / DPX from those
+// printed times ("" unless both GPU backends were timed), and the DPX row's kernel.
+struct ScanShownRow {
+    std::string shape, level;
+    std::array<std::string, 3> backends;  // DPX, DPX-free, CPU: "8.94 ms = 0.481 TCUPS"
+    std::string ratio;                    // "1.06"
+    std::string kernel;
+};
+std::vector<ScanShownRow> scan_table_rows(const app::ScanTable& t, const std::string& workload);
 void draw_export(AppState& s);
 
 struct PanelEntry {

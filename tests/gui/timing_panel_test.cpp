@@ -5,6 +5,7 @@
 // axes, and a headless run (and a cancelled one) on the worker.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -129,25 +130,28 @@ TEST(TimingPanel, AGpuFillAgainstItsIssueBound) {
     EXPECT_NE(text.find("12.69 instructions per cell (SASS loop); issue bound n/a"), std::string::npos) << text;
 }
 
-// A line of the shipped scan table: DPX-free / DPX as printed, from the times it prints.
-void expect_scan_ratio_matches(const std::string& line) {
-    const size_t dpx = line.find(" DPX "), free = line.find(" DPX-free "), ratio = line.find("DPX-free / DPX ");
-    ASSERT_NE(dpx, std::string::npos) << line;
-    ASSERT_NE(free, std::string::npos) << line;
-    ASSERT_NE(ratio, std::string::npos) << line;
-    const double dpx_ms = std::stod(line.substr(dpx + 5)), free_ms = std::stod(line.substr(free + 10));
-    EXPECT_NEAR(std::stod(line.substr(ratio + 15)), free_ms / dpx_ms, 0.005 + 1e-9) << line;
+// A row of a scan table as shown: DPX-free / DPX, as printed, from the times it prints.
+void expect_scan_ratio_matches(const ScanShownRow& r) {
+    SCOPED_TRACE(r.shape + " " + r.level);
+    ASSERT_FALSE(r.ratio.empty());
+    const double dpx_ms = std::stod(r.backends[0]), free_ms = std::stod(r.backends[1]);
+    // The printed ratio is the printed times' ratio, rounded to two decimals.
+    EXPECT_NEAR(std::stod(r.ratio), free_ms / dpx_ms, 0.005 + 1e-9);
+    char again[16];
+    std::snprintf(again, sizeof again, "%.2f", free_ms / dpx_ms);
+    EXPECT_EQ(r.ratio, again);
 }
 
-TEST(TimingPanel, ScanTableLinesAndTheirRatios) {
+TEST(TimingPanel, ScanTableRowsAndTheirRatios) {
     app::ScanTable t;
-    auto add = [&](const char* w, const char* level, const char* backend, double ms, double tcups, const char* kernel) {
+    auto add = [&](const char* w, const char* level, const char* backend, double ms, double tcups, const char* kernel,
+                   int runs = 5) {
         app::ScanTableRow r;
         r.workload = w;
         r.shape = "65536^2";
         r.level = level;
         r.backend = backend;
-        r.runs = 5;
+        r.runs = runs;
         r.ms = ms;
         r.tcups = tcups;
         r.kernel = kernel;
@@ -156,21 +160,35 @@ TEST(TimingPanel, ScanTableLinesAndTheirRatios) {
     add("edit", "score", "cuda", 8.94, 0.481, "edit dpx score");
     add("edit", "score", "cuda-portable", 9.47, 0.454, "edit dpx-free score");
     add("edit", "path", "cuda", 33.00, 0.130, "edit dpx store");  // no DPX-free row: no ratio
+    add("edit", "path", "cpu", 0, 0, "", 0);                      // in the table, not timed
+    // 1.004 and 1.006 ms print as 1.00 and 1.01: the ratio is the printed times' (1.01), not
+    // the unrounded times' (1.002, "1.00").
+    add("edit", "picture", "cuda", 1.004, 1.0, "edit dpx picture");
+    add("edit", "picture", "cuda-portable", 1.006, 1.0, "edit dpx-free picture");
     add("dtw", "score", "cuda", 8.77, 0.490, "dtw-noband dpx score");
-    const auto lines = scan_table_lines(t, "edit");
-    ASSERT_EQ(lines.size(), 2u);
-    EXPECT_EQ(lines[0], "65536^2 score: DPX 8.94 ms = 0.481 TCUPS, DPX-free 9.47 ms = 0.454 TCUPS; DPX-free / DPX 1.06 "
-                        "(edit dpx score)");
-    expect_scan_ratio_matches(lines[0]);
-    EXPECT_EQ(lines[1], "65536^2 path: DPX 33.00 ms = 0.130 TCUPS (edit dpx store)");
-    EXPECT_TRUE(scan_table_lines(t, "local affine").empty());
+    const auto rows = scan_table_rows(t, "edit");
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].shape, "65536^2");
+    EXPECT_EQ(rows[0].level, "score");
+    EXPECT_EQ(rows[0].backends, (std::array<std::string, 3>{"8.94 ms = 0.481 TCUPS", "9.47 ms = 0.454 TCUPS", ""}));
+    EXPECT_EQ(rows[0].ratio, "1.06");
+    EXPECT_EQ(rows[0].kernel, "edit dpx score");
+    expect_scan_ratio_matches(rows[0]);
+    EXPECT_EQ(rows[1].level, "path");
+    EXPECT_EQ(rows[1].backends, (std::array<std::string, 3>{"33.00 ms = 0.130 TCUPS", "", "not timed"}));
+    EXPECT_EQ(rows[1].ratio, "");
+    EXPECT_EQ(rows[1].kernel, "edit dpx store");
+    EXPECT_EQ(rows[2].level, "picture");
+    EXPECT_EQ(rows[2].ratio, "1.01");
+    expect_scan_ratio_matches(rows[2]);
+    EXPECT_TRUE(scan_table_rows(t, "local affine").empty());
 
-    // The shipped table: a line per size and level of each workload, every ratio from its times.
+    // The shipped table: a row per size and level of each workload, every ratio from its times.
     const app::ScanTable shipped = app::load_scan_table(app::shipped_reports_dir(DPVIZ_ASSETS, "scan"));
     for (const char* w : {"local linear", "local affine", "edit", "dtw"}) {
-        const auto shown = scan_table_lines(shipped, w);
+        const auto shown = scan_table_rows(shipped, w);
         EXPECT_GE(shown.size(), 12u) << w;  // 4 sizes x 3 levels
-        for (const std::string& line : shown) expect_scan_ratio_matches(line);
+        for (const ScanShownRow& r : shown) expect_scan_ratio_matches(r);
     }
 }
 
