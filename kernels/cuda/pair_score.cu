@@ -196,9 +196,13 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     constexpr int kBand = 32 * R;          // rows per warp
     constexpr int kGroupRows = W * kBand;  // rows per block-group
     constexpr int kZ = kZero<Ops>;
-    // The borders' value: H = 0 (alignments), unreachable (DTW; D(0, 0) = 0 is lane 0's first
-    // diagonal below). DTW's values are >= 0 in both forms: no bias (pair_score_plan.hpp, kFloatBias).
-    constexpr int kEdge = kDtw ? kPosInf : kZ;
+    // The borders past the corner: H = 0 (the local fills, the corner form's H'); DTW's from the
+    // rules every backend reads (dpviz/algorithm.hpp: unreachable; the corner D(0, 0) is lane 0's
+    // first diagonal below). DTW's values are >= 0 in both forms: no bias (pair_score_plan.hpp,
+    // kFloatBias).
+    constexpr AlgorithmRules kDtwRules = rules_of(Algorithm::dtw);
+    constexpr int kTop = kDtw ? border_h(kDtwRules.top, 1, 0, 0) : kZ;    // row 0
+    constexpr int kLeft = kDtw ? border_h(kDtwRules.left, 1, 0, 0) : kZ;  // column 0
 
     // Ring w (w >= 1) carries the bottom row of band w - 1 to band w, kSlots chunks of P columns:
     // column chunk c (columns P c + 1 .. P c + P) in slot c mod kSlots. Ring 0 is warp 0's own
@@ -215,7 +219,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     // is never below -open, so -open is as low as the gaps' maxima see (and keeps DPX-free values
     // positive floats).
     const int no_gap = kZ - p.gap_s;
-    for (int k = threadIdx.x; k < (kAffine ? 2 : 1) * kRings; k += W * 32) ring[k] = k < kRings ? kEdge : no_gap;
+    for (int k = threadIdx.x; k < (kAffine ? 2 : 1) * kRings; k += W * 32) ring[k] = k < kRings ? kTop : no_gap;
 
     for (;;) {
         __syncthreads();  // every warp is done with the previous group
@@ -236,16 +240,16 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 #pragma unroll
         for (int k = 0; k < R; ++k) {
             tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kDtw ? 0u : kPadTable;
-            hp[k] = hpp[k] = kEdge;
+            hp[k] = hpp[k] = kLeft;
             e[k] = fp[k] = no_gap;
             x[k] = kDtw ? 0 : selector(kPadCode);
             best[k] = kZ - 255;  // keys are H + u, u = 255 - (step mod 256); kept relative to u
             rbest[k] = 0;
             rcol[k] = 0;
         }
-        // The lane's top row: the up value of the previous step (= this step's diag); DTW's
-        // D(0, 0) = 0 for row 1.
-        int prev_up = kDtw && row0 == 1 ? 0 : kEdge;
+        // The lane's top row: the up value of the previous step (= this step's diag), at first
+        // column 0's (DTW: the corner's for row 1).
+        int prev_up = kDtw ? border_h(kDtwRules.left, row0 - 1, 0, 0) : kZ;
         // DTW: the band of row M keeps D(M, N), computed by lane corner_lane's row corner_k at
         // step corner_step (a row's column at step s is s + 1 - lane R - k).
         [[maybe_unused]] bool holds_corner = false;
@@ -276,11 +280,11 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 
         const int n_pub = (p.steps - kBand) / P;  // column chunks a band publishes to the band below
         int fetched = 0;   // warp 0: columns 1..fetched are in ring_in
-        unsigned long long pending = entry(want, kEdge);  // warp 0: column fetched + 1 + lane, in flight
+        unsigned long long pending = entry(want, kTop);  // warp 0: column fetched + 1 + lane, in flight
         unsigned long long pending_f = entry(want, no_gap);  // affine: its F
         auto load_pending = [&]() {
             const int c = fetched + 1 + lane;
-            pending = c <= p.N ? ld_relaxed(gin + c) : entry(want, kEdge);
+            pending = c <= p.N ? ld_relaxed(gin + c) : entry(want, kTop);
             if constexpr (kAffine) pending_f = c <= p.N ? ld_relaxed(gin + fslot + c) : entry(want, no_gap);
         };
         if (fetch_global) load_pending();
@@ -397,7 +401,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                             load_pending();
                         }
                     }
-                    ring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending)) : kEdge;
+                    ring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending)) : kTop;
                     if constexpr (kAffine)
                         fring_in[(fetched + lane) & kRingMask] = fetch_global ? int(uint32_t(pending_f)) : no_gap;
                     fetched += kFetch;
