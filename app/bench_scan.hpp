@@ -74,9 +74,8 @@ ScanTable load_scan_table(const std::string& scan_dir);
 // "dtw": a kernel does not depend on the scores' values), or "" when the scan has none. The
 // scan's pairs are DNA: its local score rows (linear and affine) and edit's are the one-pair
 // kernel's (edit in its corner form), which takes at most 4 residue codes and scores within its
-// range and end-cell key (a protein pair's score fill runs the band kernel), and whose forms
-// awaiting a device run (DTW, a local side past 2^21 - 1) run the band kernels unless
-// DPVIZ_PAIR_KERNEL=all (pair_score_kernel in dpviz/engine.hpp); each row names its kernel.
+// range and end-cell key (a protein pair's score fill runs the band kernel), as DTW's rows
+// without a band are (pair_score_kernel in dpviz/engine.hpp); each row names its kernel.
 std::string scan_workload(const Problem& p);
 
 // Exit status: 0; 1 when a row failed or disagrees with the pair's first row on the score;

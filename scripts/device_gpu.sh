@@ -217,21 +217,22 @@ if want epilogue; then
 fi
 
 if want pairbench; then
-    # The one-pair kernel (DPVIZ_PAIR_KERNEL=all: its forms awaiting a device too) against the
-    # band kernels (DPVIZ_PAIR_KERNEL=0) on score fills: each dpviz_gpu_bench case of PAIR_CASES
-    # (';'-separated) at each size of PAIR_SIZES (N, or MxN).
+    # The one-pair kernel (DPVIZ_PAIR_KERNEL unset) against the band kernels (DPVIZ_PAIR_KERNEL=0)
+    # on score fills: each dpviz_gpu_bench case of PAIR_CASES (';'-separated) at each size of
+    # PAIR_SIZES (N, or MxN).
     IFS=';' read -ra pair_cases <<< "${PAIR_CASES:-dtw abs score}"
     for size in ${PAIR_SIZES:-65536 262144 1048576}; do
         n=${size#*x} m=${size%x*}
         for c in "${pair_cases[@]}"; do
-            for knob in all 0; do
+            for knob in unset 0; do
                 echo "## $c, $m x $n, DPVIZ_PAIR_KERNEL=$knob" >> "$OUT/pairbench.txt"
-                DPVIZ_PAIR_KERNEL=$knob timeout "${PAIR_TIMEOUT:-200}" "$BENCH" "$n" "${BENCH_REPS:-5}" "$c" "$m" \
+                knob_env=(-u DPVIZ_PAIR_KERNEL); [ "$knob" = 0 ] && knob_env=(DPVIZ_PAIR_KERNEL=0)
+                env "${knob_env[@]}" timeout "${PAIR_TIMEOUT:-200}" "$BENCH" "$n" "${BENCH_REPS:-5}" "$c" "$m" \
                     >> "$OUT/pairbench.txt" 2>&1 || echo "rc=$?" >> "$OUT/pairbench.txt"
             done
         done
     done
-    note "pairbench (DPVIZ_PAIR_KERNEL=all, then 0):"
+    note "pairbench (DPVIZ_PAIR_KERNEL unset, then 0):"
     grep -E '^(## |rc=)|^[a-z]+ [a-z].*[0-9] ' "$OUT/pairbench.txt" | tee -a "$SUMMARY"
 fi
 

@@ -189,32 +189,14 @@ inline bool applies(const Problem& p, OutputLevel level) {
     return bound <= kMaxScore && (sc->corner || bound < (int64_t(1) << (64 - key_index_bits(int(M), int(N)))));
 }
 
-// The forms the kernel computes that have not yet run on a device (its GPU tests and the
-// benchmark): DTW, and a local fill with a side past kMeasuredLocalDim, the longest local side
-// its GPU tests have run. The device path gives them to the band kernels unless
-// DPVIZ_PAIR_KERNEL=all; once the GPU tests pass on an H200, they join the others.
-inline constexpr int kMeasuredLocalDim = (1 << 21) - 1;
-inline bool awaits_device(const Problem& p) {
-    return p.algo == Algorithm::dtw ||
-           (p.algo == Algorithm::local && std::max(p.rows(), p.cols()) > kMeasuredLocalDim);
-}
-
-// Which score fills the device path gives the kernel (DPVIZ_PAIR_KERNEL, docs/gpu.md): unset,
-// those it applies to but the forms awaiting a device; "all", those too; "0", none (a
-// measurement knob: the band kernels fill them all).
-enum class Routing { measured, all, none };
-inline Routing routing() {
+// Whether the device path fills p at `level` with the kernel (else with the band kernels): every
+// fill it applies to, none with DPVIZ_PAIR_KERNEL=0 (a measurement knob: the band kernels fill
+// them all; docs/gpu.md).
+inline bool band_kernels_only() {
     const char* e = std::getenv("DPVIZ_PAIR_KERNEL");
-    if (!e) return Routing::measured;
-    const std::string_view v(e);
-    return v == "0" ? Routing::none : v == "all" ? Routing::all : Routing::measured;
+    return e && std::string_view(e) == "0";
 }
-
-// Whether the device path fills p at `level` with the kernel (else with the band kernels).
-inline bool takes(const Problem& p, OutputLevel level) {
-    const Routing r = routing();
-    return r != Routing::none && applies(p, level) && (r == Routing::all || !awaits_device(p));
-}
+inline bool takes(const Problem& p, OutputLevel level) { return !band_kernels_only() && applies(p, level); }
 
 // Launch geometry: groups of kGroupRows rows; a band runs `steps` steps (its N columns and the
 // skew of its 32 * R rows, rounded up to a multiple of kPublish).

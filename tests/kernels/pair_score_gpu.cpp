@@ -17,7 +17,6 @@
 #include "gpu_test.hpp"
 #include "kernels/result_compare.hpp"
 #include "pair_score_plan.hpp"
-#include "scoped_env.hpp"
 
 using namespace dpviz;
 
@@ -229,9 +228,7 @@ TEST(PairScoreGpu, SidesPastTwoToTheTwentyFirstResidues) {
     // A side longer than 2^21 - 1: a read against a 2.2 Mb target and the transposed shape, in
     // the corner form's three algorithms and local alignment (linear and affine gaps: the
     // end-cell key's index takes 31 bits, its score the other 33), the read in the target with
-    // 10 % substitutions so the best cell lies deep in the long side; and DTW. Local and DTW
-    // await this test (pair_score::awaits_device): it asks for every form.
-    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
+    // 10 % substitutions so the best cell lies deep in the long side; and DTW.
     std::mt19937 g(23);
     const std::string q = random_text(g, 700, "ACGT");
     std::string t = random_text(g, 2'200'000, "ACGT");
@@ -265,7 +262,6 @@ TEST(PairScoreGpu, DtwAroundTheGroupAndBandBoundaries) {
     DPVIZ_REQUIRE_GPU();
     // Random walks, absolute and squared cost, at make_dtw_problem's own scale: small steps (a
     // scale of 2^16), and steps of 1,000 whose costs near its 2^29 bound on the larger shapes.
-    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");  // DTW awaits this test
     std::mt19937 g(2029);
     int seed = 0;
     for (const auto& [m, n] : boundary_shapes()) {
@@ -289,7 +285,6 @@ TEST(PairScoreGpu, DtwOfASignalWithItselfAndWithADelayedCopyMatchTheCpu) {
     // A signal against itself (D = 0 along the diagonal: every other cell is dearer) and against
     // itself delayed by 37 samples (the warping path absorbs the shift). 3,000 samples in a quick
     // run (the sanitizers').
-    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
     std::mt19937 g(41);
     const auto a = random_walk(g, test::quick() ? 3'000 : 30'000, 0.5);
     std::vector<double> b(37, a.front());

@@ -275,7 +275,7 @@ Problem make_dtw(const std::vector<double>& a, const std::vector<double>& b, Dtw
 }  // namespace
 
 TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
-    const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
+    const test::ScopedEnv unset("DPVIZ_PAIR_KERNEL", nullptr);
     const std::vector<double> a{0.5, -1.0, 2.0, 0.25}, b{0.0, 1.5, -2.0};
     for (const DtwCost cost : {DtwCost::abs, DtwCost::squared}) {
         const Problem p = make_dtw(a, b, cost);
@@ -295,45 +295,36 @@ TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
     }
 }
 
-TEST(PairScorePlan, FormsNotYetRunOnADeviceGoToTheBandKernelsUnlessAllAreAsked) {
-    // DTW and a local side past kMeasuredLocalDim await a device run: the device path (and
-    // pair_score_kernel, which names what it runs) gives them the one-pair kernel only with
-    // DPVIZ_PAIR_KERNEL=all; 0 gives it nothing; the measured forms run there by default.
+TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAskedForNone) {
+    // pair_score_kernel names what the device path runs: the one-pair kernel for every score
+    // fill it applies to (DTW and sides past 2^21 - 1 among them), the band kernels for the rest
+    // and for paths; DPVIZ_PAIR_KERNEL=0 gives it nothing, and any other value is the default.
     ScoringOptions s = dna_linear();
     const Problem dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs);
+    const Problem banded_dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs, 1);
     const Problem local = make(Algorithm::local, "ACGT", "ACGT", s);
     const Problem edit = make(Algorithm::edit, "ACGT", "ACGA", s);
-    const std::string long_side(size_t(pair_score::kMeasuredLocalDim) + 1, 'A');
+    const std::string long_side(size_t(1) << 21, 'A');
     const Problem long_local = make(Algorithm::local, "ACGT", long_side, s);
     const Problem long_edit = make(Algorithm::edit, "ACGT", long_side, s);
-    for (const Problem* p : {&dtw, &local, &edit, &long_local, &long_edit})
-        ASSERT_TRUE(pair_score::applies(*p, OutputLevel::score)) << pair_score_kernel(*p);
-    EXPECT_TRUE(pair_score::awaits_device(dtw));
-    EXPECT_TRUE(pair_score::awaits_device(long_local));
-    EXPECT_FALSE(pair_score::awaits_device(local));
-    EXPECT_FALSE(pair_score::awaits_device(long_edit));  // the corner form ran at 2,200,000
+    const std::vector<const Problem*> problems{&dtw, &banded_dtw, &local, &edit, &long_local, &long_edit};
     const auto names = [&] {
         std::vector<std::string> v;
-        for (const Problem* p : {&dtw, &local, &edit, &long_local, &long_edit}) {
+        for (const Problem* p : problems) {
             EXPECT_EQ(pair_score::takes(*p, OutputLevel::score), !pair_score_kernel(*p).empty());
             EXPECT_FALSE(pair_score::takes(*p, OutputLevel::path));
             v.push_back(pair_score_kernel(*p));
         }
         return v;
     };
-    {
-        const test::ScopedEnv unset("DPVIZ_PAIR_KERNEL", nullptr);
-        EXPECT_EQ(names(), (std::vector<std::string>{"", "pair-score", "pair-score-corner", "", "pair-score-corner"}));
+    const std::vector<std::string> taken{"pair-score-dtw", "", "pair-score", "pair-score-corner", "pair-score",
+                                         "pair-score-corner"};
+    for (const char* value : {static_cast<const char*>(nullptr), "1", "all"}) {
+        const test::ScopedEnv knob("DPVIZ_PAIR_KERNEL", value);
+        EXPECT_EQ(names(), taken) << (value ? value : "unset");
     }
-    {
-        const test::ScopedEnv all("DPVIZ_PAIR_KERNEL", "all");
-        EXPECT_EQ(names(), (std::vector<std::string>{"pair-score-dtw", "pair-score", "pair-score-corner", "pair-score",
-                                                     "pair-score-corner"}));
-    }
-    {
-        const test::ScopedEnv none("DPVIZ_PAIR_KERNEL", "0");
-        EXPECT_EQ(names(), (std::vector<std::string>(5, "")));
-    }
+    const test::ScopedEnv none("DPVIZ_PAIR_KERNEL", "0");
+    EXPECT_EQ(names(), (std::vector<std::string>(problems.size(), "")));
 }
 
 namespace {

@@ -112,7 +112,7 @@ std::string gpu_description();
 // The one-pair score kernel (docs/single_pair_kernel.md) that a GPU score fill of p runs, by
 // form: "pair-score" (local, linear gap), "pair-score-affine" (local, affine gaps),
 // "pair-score-corner" (global with a linear gap, edit, LCS), "pair-score-dtw[-squared]" (DTW
-// without a band, with DPVIZ_PAIR_KERNEL=all: docs/gpu.md); "" where the band kernels fill it.
+// without a band); "" where the band kernels fill it (DPVIZ_PAIR_KERNEL=0 too: docs/gpu.md).
 // A result filled by the one-pair kernel reports no band launch shape.
 std::string pair_score_kernel(const Problem& p);
 // The name of the one-pair kernel's form k, the k of its instantiation pair_score_fill<Ops, k>
