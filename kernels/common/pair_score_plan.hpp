@@ -93,13 +93,22 @@ inline Compact compact_codes(const Problem& p) {
 // falls along a row or a column, so the zero floor never binds, the largest H' is H'(M, N), and
 // H(M, N) = sign (H'(M, N) - g (M + N)). Rows past M and columns past N (scored -128) copy the
 // last real ones, so the band bottom row past M holds row M.
+// Global alignment with affine gaps (a gap of k costs open + (k - 1) extend) takes the same
+// transform with g = extend and a constant: H' = H + extend (i + j) + c0, c0 = open - extend.
+// Then an extension costs nothing, an opening c0 (E' = max(E'left, H'left - c0), F' likewise),
+// s' = s + 2 extend, H' = max(diag' + s', E', F') with no floor, and every border is 0 but
+// H'(0, 0) = c0 ("the affine corner form"). Columns left of column 1 compute 0 by themselves when
+// their F' starts at 0 (F' carries the 0 down, E' and diag' + s' stay below it), which is the
+// border. H' may fall along a row (by c0, once) and stays >= -c0 (the two-gap path), so H'(M, N)
+// is kept as it is computed, as DTW's D(M, N) is.
 struct Scoring {
     bool corner = false;        // the corner form: the score is sign (best - g (M + N)) at (M, N)
     bool dtw = false;           // DTW: D = cost + min(diag, up, left), the score D(M, N)
     bool squared = false;       // DTW's cost: (a - b)^2, else |a - b|
     int sign = 1;
     int32_t g = 0;              // the corner form's border step
-    int32_t open = 0, extend = 0;  // the kernel's gaps (the corner form: none)
+    int32_t open = 0, extend = 0;  // the kernel's gaps (the corner form: none; the affine one: c0, 0)
+    int32_t c0 = 0;             // the affine corner form's H'(0, 0)
     std::array<int32_t, 16> s{};   // s'[a * 4 + b] for compact codes a (query) and b (target)
 };
 
@@ -117,9 +126,9 @@ inline std::optional<Scoring> scoring_of(const Problem& p, const Compact& c) {
     switch (p.algo) {
         case Algorithm::local: sc.open = p.gaps.open; sc.extend = p.gaps.extend; break;
         case Algorithm::global:
-            if (!p.gaps.linear()) return std::nullopt;
             sc.corner = true;
-            sc.g = p.gaps.open;
+            sc.g = p.gaps.extend;  // a linear gap: open = extend
+            sc.open = sc.c0 = p.gaps.open - p.gaps.extend;
             break;
         case Algorithm::edit: sc.corner = true; sc.sign = -1; sc.g = 1; break;
         case Algorithm::lcs: sc.corner = true; break;
@@ -136,17 +145,18 @@ inline std::optional<Scoring> scoring_of(const Problem& p, const Compact& c) {
     return sc;
 }
 
-// The score of the corner form's best H' (in the problem's units).
-inline int64_t corner_score(const Scoring& sc, int64_t best, int M, int N) {
-    return sc.sign * (best - int64_t(sc.g) * (int64_t(M) + N));
+// The score of the corner form's H'(M, N) (in the problem's units).
+inline int64_t corner_score(const Scoring& sc, int64_t corner, int M, int N) {
+    return sc.sign * (corner - int64_t(sc.g) * (int64_t(M) + N) - sc.c0);
 }
 
 // The kernel's forms, one instantiation each (cuda/pair_score.cu: pair_score_fill<Ops, int(form)>),
 // and the names the SASS reports, the scan and the GUI give them.
-enum class Form { linear, affine, corner, dtw, dtw_squared };
+enum class Form { linear, affine, corner, dtw, dtw_squared, corner_affine };
 inline Form form_of(const Scoring& sc) {
     if (sc.dtw) return sc.squared ? Form::dtw_squared : Form::dtw;
-    return sc.corner ? Form::corner : sc.open != sc.extend ? Form::affine : Form::linear;
+    if (sc.corner) return sc.c0 != 0 ? Form::corner_affine : Form::corner;
+    return sc.open != sc.extend ? Form::affine : Form::linear;
 }
 inline const char* form_name(Form f) {
     switch (f) {
@@ -155,15 +165,16 @@ inline const char* form_name(Form f) {
         case Form::corner: return "pair-score-corner";
         case Form::dtw: return "pair-score-dtw";
         case Form::dtw_squared: return "pair-score-dtw-squared";
+        case Form::corner_affine: return "pair-score-corner-affine";
     }
     return "pair-score";
 }
 
 // Whether the one-pair score kernel computes this problem (else the band kernel does): at score
-// level, a local alignment (linear or affine gaps), the corner form (global with a linear gap,
-// edit, LCS) or DTW without a band; at most 4 residue codes, every s' an int8, a best H' that
-// can pass neither kMaxScore nor (local) the end-cell key, both lengths at most kMaxDim, and a
-// gap (affine: open plus extend) of at most kMaxGap. DTW's values need no check here:
+// level, a local alignment (linear or affine gaps), the corner forms (global, edit, LCS) or DTW
+// without a band; at most 4 residue codes, every s' an int8, a best H' that can pass neither
+// kMaxScore nor (local) the end-cell key, both lengths at most kMaxDim, and a gap (local affine:
+// open plus extend; global affine: 2 c0) of at most kMaxGap. DTW's values need no check here:
 // make_dtw_problem keeps |value| and every path's cost below 2^29 (kScoreBound), and the
 // kernel's unreachable is kPosInf = 2^30, so cost + unreachable stays below 2^31 and, for the
 // DPX-free form, below the floats' infinity (0x7f800000).
@@ -176,7 +187,11 @@ inline bool applies(const Problem& p, OutputLevel level) {
     if (c.used < 1 || c.used > 4) return false;
     const auto sc = scoring_of(p, c);
     if (!sc) return false;
-    const int64_t gaps = sc->open != sc->extend ? int64_t(sc->open) + sc->extend : sc->open;  // linear: open only
+    // The lowest value a DPX-free fill compares: -open - extend (local, affine), -gap (linear),
+    // -2 c0 (the affine corner form: every H', E' and F' stays >= -c0, one opening below).
+    const int64_t gaps = sc->c0 != 0               ? 2 * int64_t(sc->c0)
+                         : sc->open != sc->extend ? int64_t(sc->open) + sc->extend
+                                                  : sc->open;
     if (sc->open < 0 || sc->extend < 0 || gaps > kMaxGap || (sc->corner && sc->g < 0)) return false;
     int32_t hi = 0;
     for (int a = 0; a < c.used; ++a)
@@ -185,7 +200,7 @@ inline bool applies(const Problem& p, OutputLevel level) {
             if (s < -127 || s > 127) return false;
             hi = std::max(hi, s);
         }
-    const int64_t bound = std::min(M, N) * int64_t(hi);
+    const int64_t bound = std::min(M, N) * int64_t(hi) + sc->c0;
     return bound <= kMaxScore && (sc->corner || bound < (int64_t(1) << (64 - key_index_bits(int(M), int(N)))));
 }
 

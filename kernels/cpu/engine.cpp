@@ -233,7 +233,7 @@ std::string pair_score_kernel(const Problem& p) {
 
 std::string pair_score_form_name(int form) {
     using pair_score::Form;
-    if (form < int(Form::linear) || form > int(Form::dtw_squared)) return {};
+    if (form < int(Form::linear) || form > int(Form::corner_affine)) return {};
     return pair_score::form_name(Form(form));
 }
 

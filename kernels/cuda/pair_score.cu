@@ -1,7 +1,8 @@
 // The one-pair score fill (pair_score_plan.hpp says which problems it takes): local alignment,
 // linear or affine gaps, score and end cell only; global alignment with a linear gap, edit
-// distance and LCS in the corner form (pair_score::Scoring), the score at (M, N); DTW without a
-// band over the signals' fixed-point values, D(M, N)
+// distance and LCS in the corner form (pair_score::Scoring), the score at (M, N), and global
+// alignment with affine gaps in the affine corner form; DTW without a band over the signals'
+// fixed-point values, D(M, N)
 // (docs/single_pair_kernel.md has the design, its variants and the H200 numbers). DPX and
 // DPX-free forms of the same cell; a local end cell with the reference's tie-break (the first
 // in row-major order; a best score of 0 ends at (0, 0), as select_end).
@@ -181,22 +182,27 @@ __device__ __forceinline__ void static_for(F&& f) {
 
 // The fills: local with a linear gap, local with affine gaps, the corner form (pair_score::Scoring:
 // no gap, no end-cell key; H'(M, N) read from the last band's bottom row), DTW with the absolute
-// or the squared cost (D(M, N) kept by the lane of row M at the step of column N).
+// or the squared cost and the affine corner form (D(M, N), H'(M, N) kept by the lane of row M at
+// the step of column N).
 using pair_score::Form;
 constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
-              kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared);
+              kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared),
+              kCornerAffine = int(Form::corner_affine);
 
 template <class Ops, int kKind>
 __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Params p) {
-    constexpr bool kAffine = kKind == kAffineGaps, kCorner = kKind == kCornerForm;
-    constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared, kLocal = !kCorner && !kDtw;
+    constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
+    constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F
+    constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared;
+    constexpr bool kLocal = kKind == kLinear || kKind == kAffineGaps;
+    constexpr bool kWatch = kDtw || kCornerA;  // the score is the cell (M, N), kept as computed
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
     constexpr int kBand = 32 * R;          // rows per warp
     constexpr int kGroupRows = W * kBand;  // rows per block-group
     constexpr int kZ = kZero<Ops>;
-    // The borders past the corner: H = 0 (the local fills, the corner form's H'); DTW's from the
+    // The borders past the corner: H = 0 (the local fills, the corner forms' H'); DTW's from the
     // rules every backend reads (dpviz/algorithm.hpp: unreachable; the corner D(0, 0) is lane 0's
     // first diagonal below). DTW's values are >= 0 in both forms: no bias (pair_score_plan.hpp,
     // kFloatBias).
@@ -217,7 +223,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     // F (and E) above row 1 and left of column 1: -infinity in the reference. As H >= 0, H - open
     // is never below -open, so -open is as low as the gaps' maxima see (and keeps DPX-free values
-    // positive floats).
+    // positive floats). The affine corner form: -c0, as low as H' - c0 is on a border (0 - c0).
     const int no_gap = kZ - p.gap_s;
     for (int k = threadIdx.x; k < (kAffine ? 2 : 1) * kRings; k += W * 32) ring[k] = k < kRings ? kTop : no_gap;
 
@@ -241,20 +247,23 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         for (int k = 0; k < R; ++k) {
             tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kDtw ? 0u : kPadTable;
             hp[k] = hpp[k] = kLeft;
-            e[k] = fp[k] = no_gap;
+            e[k] = no_gap;
+            // The affine corner form: F' = 0 left of column 1 carries H' = 0 down those columns
+            // (pair_score::Scoring), the border.
+            fp[k] = kCornerA ? kZ : no_gap;
             x[k] = kDtw ? 0 : selector(kPadCode);
             best[k] = kZ - 255;  // keys are H + u, u = 255 - (step mod 256); kept relative to u
             rbest[k] = 0;
             rcol[k] = 0;
         }
         // The lane's top row: the up value of the previous step (= this step's diag), at first
-        // column 0's (DTW: the corner's for row 1).
-        int prev_up = kDtw ? border_h(kDtwRules.left, row0 - 1, 0, 0) : kZ;
-        // DTW: the band of row M keeps D(M, N), computed by lane corner_lane's row corner_k at
-        // step corner_step (a row's column at step s is s + 1 - lane R - k).
+        // column 0's (DTW: the corner's for row 1; the affine corner form: c0 for row 1).
+        int prev_up = kDtw ? border_h(kDtwRules.left, row0 - 1, 0, 0) : kCornerA && row0 == 1 ? kZ + p.gap_s : kZ;
+        // DTW, the affine corner form: the band of row M keeps the cell (M, N), computed by lane
+        // corner_lane's row corner_k at step corner_step (a row's column at step s is s + 1 - lane R - k).
         [[maybe_unused]] bool holds_corner = false;
         [[maybe_unused]] int corner_lane = 0, corner_k = 0, corner_step = 0, corner = 0;
-        if constexpr (kDtw) {
+        if constexpr (kWatch) {
             const int r_m = p.M - 1 - g * kGroupRows - w * kBand;  // row M's index in the band
             holds_corner = r_m >= 0 && r_m < kBand;
             corner_lane = r_m / R;
@@ -303,7 +312,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         // kUnroll steps from step s with the selectors in cur; loads the next block's into nxt.
         // best[k] is kept relative to the block's u (bk = key - u of the block's first step), so the
         // key update is one VIADDMNMX with an immediate: max(h - i, bk); +kUnroll per block.
-        // watch (DTW's block of corner_step only): keep D(M, N) as it is computed.
+        // watch (the chunk of corner_step only): keep the cell (M, N) as it is computed.
         const int gs = p.gap_s;
         auto block = [&](auto watch, const int s, int (&cur)[kUnroll], int (&nxt)[kUnroll]) {
 #pragma unroll
@@ -349,8 +358,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                     uint32_t no_bits;  // score level: no direction bits
                     if constexpr (kAffine) {
                         // E from the row's previous cell, F from the cell above (the previous
-                        // step's, as `up`).
-                        h[k] = cell::align_affine<Ops, true, false>(dg, up, k == 0 ? fup0 : fp[k - 1], hp[k], e[k],
+                        // step's, as `up`). The affine corner form: no floor, no extend.
+                        h[k] = cell::align_affine<Ops, kLocal, false>(dg, up, k == 0 ? fup0 : fp[k - 1], hp[k], e[k],
                                                                     prmt(tab[k], x[k]), gs, p.ext_s, kZ, e[k], f[k],
                                                                     no_bits);
                     } else if constexpr (kCorner) {
@@ -381,12 +390,20 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 #pragma unroll
             for (int k = 0; k < R; ++k) best[k] += kUnroll;  // unused (and dropped) but in local fills
         };
-        // DTW: the block of corner_step, in the band of row M, watches for D(M, N).
-        auto dtw_block = [&](const int s, int (&cur)[kUnroll], int (&nxt)[kUnroll]) {
-            if (holds_corner && corner_step >= s && corner_step < s + kUnroll)
-                block(std::true_type{}, s, cur, nxt);
+        // P steps from s0; the chunk of corner_step, in the band of row M, watches for the cell
+        // (M, N) in every block, the others in none: the steady-state loop holds no watch.
+        auto watched_steps = [&](const int s0) {
+            auto steps = [&](auto watch) {
+#pragma unroll 1
+                for (int sb = 0; sb < P; sb += 2 * kUnroll) {
+                    block(watch, s0 + sb, sel_a, sel_b);
+                    block(watch, s0 + sb + kUnroll, sel_b, sel_a);
+                }
+            };
+            if (holds_corner && corner_step >= s0 && corner_step < s0 + P)
+                steps(std::true_type{});
             else
-                block(std::false_type{}, s, cur, nxt);
+                steps(std::false_type{});
         };
 
         for (int s0 = 0; s0 < p.steps; s0 += P) {
@@ -417,12 +434,11 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             if (!last && s0 >= kBand && c_out >= kSlots)
                 mbar_wait(&empty[w + 1][c_out % kSlots], unsigned(c_out / kSlots - 1) & 1u);
             // 3. P steps.
+            if constexpr (kWatch) {
+                watched_steps(s0);
+            } else {  // the block called directly: the other forms' code is as it was without DTW's
 #pragma unroll 1
-            for (int sb = 0; sb < P; sb += 2 * kUnroll) {
-                if constexpr (kDtw) {
-                    dtw_block(s0 + sb, sel_a, sel_b);
-                    dtw_block(s0 + sb + kUnroll, sel_b, sel_a);
-                } else {  // called directly: the other forms' code is as it was without DTW's
+                for (int sb = 0; sb < P; sb += 2 * kUnroll) {
                     block(std::false_type{}, s0 + sb, sel_a, sel_b);
                     block(std::false_type{}, s0 + sb + kUnroll, sel_b, sel_a);
                 }
@@ -474,6 +490,10 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             if (holds_corner && lane == corner_lane) *p.best = static_cast<unsigned long long>(uint32_t(corner));
             continue;
         }
+        if constexpr (kCornerA) {  // H'(M, N) << kScale, negative down to -c0 << kScale
+            if (holds_corner && lane == corner_lane) *p.best = static_cast<unsigned long long>(uint32_t(corner - kZ));
+            continue;
+        }
         // The band's best cell: per lane, then per warp, then one atomicMax.
         unsigned long long key = 0;
 #pragma unroll
@@ -496,6 +516,7 @@ auto fill_of(Form f) {
         case Form::corner: return pair_score_fill<Ops, kCornerForm>;
         case Form::dtw: return pair_score_fill<Ops, kDtwAbs>;
         case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared>;
+        case Form::corner_affine: return pair_score_fill<Ops, kCornerAffine>;
         case Form::linear: break;
     }
     return pair_score_fill<Ops, kLinear>;
@@ -554,7 +575,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
 
     const Form form = form_of(*sc);
-    const bool affine = form == Form::affine;
+    const bool affine = form == Form::affine || form == Form::corner_affine;  // F's rings too
     const auto kernel = dpx ? fill_of<cell::DpxOps>(form) : fill_of<cell::PortableOps>(form);
     const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
@@ -615,8 +636,8 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     if (sc->dtw) {  // key: D(M, N)
         r.score = int32_t(key);
         r.end = {M, N};
-    } else if (sc->corner) {  // key: H'(M, N) << kScale
-        r.score = int32_t(corner_score(*sc, int64_t(key >> kScale), M, N));
+    } else if (sc->corner) {  // key: H'(M, N) << kScale in its low 32 bits (>= 0 but in the affine form)
+        r.score = int32_t(corner_score(*sc, int64_t(int32_t(uint32_t(key)) >> kScale), M, N));
         r.end = {M, N};
     } else if (key == 0) {  // no cell above 0: the reference ends at (0, 0) with score 0
         r.score = 0;

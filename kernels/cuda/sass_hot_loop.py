@@ -101,7 +101,7 @@ def short(name):
     if lanes == 2:
         ops += '-16x2'
     if 'pair_score_fill' in name:
-        kinds = {'Li1E': '-affine', 'Li2E': '-corner', 'Li3E': '-dtw', 'Li4E': '-dtw-squared'}  # pair_score_fill<Ops, kind>
+        kinds = {'Li1E': '-affine', 'Li2E': '-corner', 'Li3E': '-dtw', 'Li4E': '-dtw-squared', 'Li5E': '-corner-affine'}  # pair_score_fill<Ops, kind>
         kind = next((v for k, v in kinds.items() if k in name), '')
         return 'pair-score' + kind + ops + ' score', PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']

@@ -130,15 +130,18 @@ TEST(GpuModel, TheKernelAResultNames) {
         c.shape.blocks = 3;
         EXPECT_EQ(ran_kernel_name(*corner, c), fill_kernel_name(*corner, true, OutputLevel::score)) << algorithm_name(algo);
     }
-    // Global with affine gaps runs on the band kernel; an empty side runs no kernel.
+    // Global with affine gaps: the affine corner form; semi-global runs on the band kernel; an
+    // empty side runs no kernel.
     s.gaps = {10, 1};
     const auto global_affine = make_problem(Algorithm::global, {"q", "ACGT"}, {"t", "ACGA"}, s);
+    const auto semiglobal = make_problem(Algorithm::semiglobal, {"q", "ACGT"}, {"t", "ACGA"}, s);
     const auto empty = make_problem(Algorithm::edit, {"q", ""}, {"t", "ACGA"}, s);
-    ASSERT_TRUE(global_affine && empty);
+    ASSERT_TRUE(global_affine && semiglobal && empty);
     DpResult g;
     g.backend = Backend::cuda;
     g.level = OutputLevel::score;
-    EXPECT_EQ(ran_kernel_name(*global_affine, g), "align-affine dpx score");
+    EXPECT_EQ(ran_kernel_name(*global_affine, g), "pair-score-corner-affine dpx score");
+    EXPECT_EQ(ran_kernel_name(*semiglobal, g), "align-affine dpx score");
     EXPECT_EQ(ran_kernel_name(*empty, g), "edit dpx score");
     // Five residue codes (N beside ACGT): the one-pair kernel does not take the pair.
     s.gaps = {2, 2};

@@ -1,6 +1,6 @@
 // The one-pair score kernel (kernels/cuda/pair_score.cu) against the CPU, DPX and DPX-free: the
 // score and the end cell (ties to the first cell in row-major order) of local pairs (linear and
-// affine gaps) and of global (linear gap), edit and LCS pairs (the corner form) of at most 4
+// affine gaps) and of global (linear and affine gaps), edit and LCS pairs (the corner forms) of at most 4
 // residue codes, on shapes around its group and band boundaries, thin and long pairs, an
 // asymmetric substitution table, many ties, no positive cell; and DTW (absolute and squared
 // cost, no band) on random-walk signals. Skips cleanly without a device.
@@ -59,6 +59,16 @@ std::vector<std::pair<int, int>> boundary_shapes() {
     return {{1, 1},   {1, 300},      {300, 1},        {7, 9},          {B - 1, 70},  {B, 257},
             {B + 1, 1000}, {G - 1, 600}, {G, 513},     {G + 1, 2049},   {2 * G + 3, 4097}, {3000, 3001},
             {3, 50000}, {50000, 3},  {20000, 20000}, {1025, 512}, {700, 1024}, {513, 32}};
+}
+
+// An asymmetric 4 x 4 table (a transposed lookup would show) whose A/C and C/C scores are low
+// and high.
+SubstitutionMatrix asymmetric_table(int low = -60, int high = 50) {
+    SubstitutionMatrix m;
+    m.name = "asym4";
+    m.alphabet = "ACGT";
+    m.scores = {5, low, 3, -7, 0, high, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
+    return m;
 }
 
 // A random walk of n samples with steps up to `step`.
@@ -180,10 +190,7 @@ TEST(PairScoreGpu, CornerFormGlobalEditAndLcsAroundTheGroupAndBandBoundaries) {
     // Global (linear gap), edit distance and LCS run as the corner form (pair_score::Scoring):
     // related pairs (long diagonals) and unrelated ones (the score made of gaps and mismatches),
     // and an asymmetric table for global.
-    SubstitutionMatrix asym;
-    asym.name = "asym4";
-    asym.alphabet = "ACGT";
-    asym.scores = {5, -60, 3, -7, 0, 50, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
+    const SubstitutionMatrix asym = asymmetric_table();
     std::mt19937 g(2028);
     int seed = 0, shape = 0;
     for (const auto& [m, n] : boundary_shapes()) {
@@ -208,6 +215,37 @@ TEST(PairScoreGpu, CornerFormGlobalEditAndLcsAroundTheGroupAndBandBoundaries) {
     }
 }
 
+TEST(PairScoreGpu, AffineCornerFormGlobalAroundTheGroupAndBandBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // Global alignment with affine gaps runs as the affine corner form (pair_score::Scoring):
+    // NUC.4.4-like scores with gaps 10/1, a short open (3/2) where gaps pay, and an asymmetric
+    // table with 7/1; related pairs and unrelated ones, whose score is mostly gaps.
+    const SubstitutionMatrix asym = asymmetric_table();
+    std::mt19937 g(2031);
+    int seed = 0, shape = 0;
+    for (const auto& [m, n] : boundary_shapes()) {
+        ++shape;
+        if (test::quick() && int64_t(m) * n > 1'000'000) continue;  // under the sanitizers
+        for (const GapPenalties gaps : {GapPenalties{10, 1}, GapPenalties{3, 2}, GapPenalties{7, 1}}) {
+            ScoringOptions s;
+            s.match = 5;
+            s.mismatch = -4;
+            s.gaps = gaps;
+            if (gaps.open == 7) s.matrix = asym;
+            const std::string q = random_text(g, m, "ACGT");
+            const bool unrelated = (shape + gaps.open) % 3 == 2;
+            const std::string t = unrelated ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+            auto p = make_problem(Algorithm::global, {"q", q}, {"t", t}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            ASSERT_EQ(pair_score_kernel(*p), "pair-score-corner-affine");
+            std::ostringstream what;
+            what << m << "x" << n << " global " << gaps.open << "/" << gaps.extend << " pair " << seed++;
+            check(*p, what.str());
+            if (HasFatalFailure()) return;
+        }
+    }
+}
+
 TEST(PairScoreGpu, CornerFormMillionSquaredEditDistanceMatchesTheCpu) {
     DPVIZ_REQUIRE_GPU();
     if (test::quick()) GTEST_SKIP() << "quick run";
@@ -226,8 +264,8 @@ TEST(PairScoreGpu, SidesPastTwoToTheTwentyFirstResidues) {
     DPVIZ_REQUIRE_GPU();
     if (test::quick()) GTEST_SKIP() << "quick run";
     // A side longer than 2^21 - 1: a read against a 2.2 Mb target and the transposed shape, in
-    // the corner form's three algorithms and local alignment (linear and affine gaps: the
-    // end-cell key's index takes 31 bits, its score the other 33), the read in the target with
+    // the corner form's three algorithms, global with affine gaps and local alignment (linear and
+    // affine gaps: the end-cell key's index takes 31 bits, its score the other 33), the read in the target with
     // 10 % substitutions so the best cell lies deep in the long side; and DTW.
     std::mt19937 g(23);
     const std::string q = random_text(g, 700, "ACGT");
@@ -239,7 +277,7 @@ TEST(PairScoreGpu, SidesPastTwoToTheTwentyFirstResidues) {
     s.gaps = {2, 2};
     for (const Algorithm algo : {Algorithm::edit, Algorithm::lcs, Algorithm::global, Algorithm::local}) {
         for (const GapPenalties gaps : {GapPenalties{2, 2}, GapPenalties{5, 1}}) {
-            if (algo != Algorithm::local && !gaps.linear()) continue;
+            if ((algo == Algorithm::edit || algo == Algorithm::lcs) && !gaps.linear()) continue;
             s.gaps = gaps;
             auto across = make_problem(algo, {"q", q}, {"t", t}, s);
             auto down = make_problem(algo, {"t", t.substr(50'000)}, {"q", q}, s);
@@ -304,13 +342,9 @@ TEST(PairScoreGpu, TiesAsymmetricScoresAndNoPositiveCell) {
     s.match = 1;
     s.mismatch = -1;
     s.gaps = {1, 1};
-    // An asymmetric 4 x 4 table (a transposed lookup would show), scores from -127 to 127.
-    SubstitutionMatrix m;
-    m.name = "asym4";
-    m.alphabet = "ACGT";
-    m.scores = {5, -127, 3, -7, 0, 127, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
+    // The asymmetric table with scores from -127 to 127.
     ScoringOptions sa;
-    sa.matrix = m;
+    sa.matrix = asymmetric_table(-127, 127);
     sa.gaps = {11, 11};
     for (int rep = 0; rep < 3; ++rep) {
         auto p = make_problem(Algorithm::local, {"q", random_text(g, 1500 + rep * 700, "ACGT")},

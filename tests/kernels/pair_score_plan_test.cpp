@@ -40,13 +40,14 @@ TEST(PairScorePlan, TakesLocalLinearScoreOnlyPairsOfAtMostFourCodes) {
     // Not at the levels that need direction bits or the matrix.
     EXPECT_FALSE(pair_score::applies(dna, OutputLevel::path));
     EXPECT_FALSE(pair_score::applies(dna, OutputLevel::matrix));
-    // Affine gaps too, at score level only. Global with a linear gap, edit and LCS in the corner
-    // form; global with affine gaps, semi-global and glocal not.
+    // Affine gaps too, at score level only. Global (linear and affine gaps), edit and LCS in the
+    // corner forms; semi-global and glocal not.
     ScoringOptions affine = s;
     affine.gaps = {5, 1};
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", affine), OutputLevel::score));
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", affine), OutputLevel::path));
-    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGT", affine), OutputLevel::score));
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGT", affine), OutputLevel::score));
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGT", affine), OutputLevel::path));
     for (const Algorithm a : {Algorithm::global, Algorithm::edit, Algorithm::lcs}) {
         EXPECT_TRUE(pair_score::applies(make(a, "ACGT", "ACGT", s), OutputLevel::score)) << algorithm_name(a);
         EXPECT_FALSE(pair_score::applies(make(a, "ACGT", "ACGT", s), OutputLevel::path)) << algorithm_name(a);
@@ -166,6 +167,22 @@ TEST(PairScorePlan, BlocksPerSmFollowTheCriticalPathMeasuredOnAnH200) {
 
 namespace {
 
+// n letters drawn from abc.
+std::string random_over(std::mt19937& rng, const std::string& abc, int n) {
+    std::string r;
+    for (int k = 0; k < n; ++k) r += abc[size_t(rng() % abc.size())];
+    return r;
+}
+
+// An asymmetric 4-letter table: a transposed s' shows.
+SubstitutionMatrix asymmetric_table() {
+    SubstitutionMatrix m;
+    m.name = "asym4";
+    m.alphabet = "ACGT";
+    m.scores = {5, -6, 3, -7, 0, 4, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
+    return m;
+}
+
 // The kernel's fill as the plan defines it: H' = max(diag' + s', up' - gap, left' - gap, 0) from
 // borders of 0 over `pad` more rows and columns scored -128 (the kernel's padding). Linear gaps.
 std::vector<std::vector<int64_t>> kernel_fill(const Problem& p, const pair_score::Scoring& sc, int pad) {
@@ -193,24 +210,13 @@ TEST(PairScorePlan, TheCornerFormGivesTheReferenceScoreOnSeededRandomPairs) {
     for (int t = 0; t < 120; ++t) {
         const Algorithm algo = std::array{Algorithm::global, Algorithm::edit, Algorithm::lcs}[size_t(t % 3)];
         const std::string abc = letters[size_t(t / 3 % 3)];
-        auto random = [&](int n) {
-            std::string r;
-            for (int k = 0; k < n; ++k) r += abc[size_t(rng() % abc.size())];
-            return r;
-        };
-        const std::string q = random(1 + int(rng() % 40)), tg = random(1 + int(rng() % 40));
+        const std::string q = random_over(rng, abc, 1 + int(rng() % 40)), tg = random_over(rng, abc, 1 + int(rng() % 40));
         ScoringOptions s;
         s.match = 1 + int(rng() % 6);
         s.mismatch = -int(rng() % 6);
         const int g = int(rng() % 5);
         s.gaps = {g, g};
-        if (algo == Algorithm::global && t % 2 == 1) {  // an asymmetric table: a transposed s' shows
-            SubstitutionMatrix m;
-            m.name = "asym4";
-            m.alphabet = "ACGT";
-            m.scores = {5, -6, 3, -7, 0, 4, -2, 9, -4, 1, 6, -3, 2, -9, 4, 8};
-            s.matrix = m;
-        }
+        if (algo == Algorithm::global && t % 2 == 1) s.matrix = asymmetric_table();
         if (algo != Algorithm::global && t % 2 == 1) s.gaps = {g + 3, 1};  // ignored by edit and LCS
         const Problem p = make(algo, q, tg, s);
         SCOPED_TRACE(std::string(algorithm_name(algo)) + " " + q + " / " + tg);
@@ -259,6 +265,116 @@ TEST(PairScorePlan, TheCornerFormKeepsItsScoresInAByteAndUnderTheBound) {
     EXPECT_EQ(sc->s[1], 1);  // a substitution costs 1
     EXPECT_EQ(sc->sign, -1);
     EXPECT_EQ(sc->g, 1);
+}
+
+namespace {
+
+// The affine corner form as the kernel runs it (cuda/pair_score.cu; pair_score::Scoring):
+// H' = max(diag' + s', E', F') with E' = max(E'left, H'left - c0) and F' = max(F'up, H'up - c0),
+// no floor; row 0 holds H' = 0 and F' = -c0 from column 1 on, H'(0, 0) = c0 is row 1's first
+// diagonal; `pad` columns left of column 1 are computed as the kernel computes them (scored -128,
+// from H' = 0, E' = -c0 and F' = 0 on their left and above), and `pad` rows and columns past M
+// and N (scored -128). h[i][j + pad] is H'(i, j), j from -pad; `lowest` is the lowest value any
+// max compared.
+struct AffineCornerFill {
+    std::vector<std::vector<int64_t>> h;
+    int64_t lowest = 0;
+};
+AffineCornerFill affine_corner_fill(const Problem& p, const pair_score::Scoring& sc, int pad) {
+    const pair_score::Compact c = pair_score::compact_codes(p);
+    const int M = p.rows(), N = p.cols(), width = N + 2 * pad + 1;
+    const int64_t c0 = sc.c0;
+    AffineCornerFill out;
+    auto& h = out.h;
+    h.assign(size_t(M + pad + 1), std::vector<int64_t>(size_t(width), 0));
+    std::vector<std::vector<int64_t>> f(h);
+    for (int j = 1; j <= N + pad; ++j) f[0][size_t(j + pad)] = -c0;
+    h[0][size_t(pad)] = c0;
+    const auto low = [&](int64_t v) { out.lowest = std::min(out.lowest, v); };
+    for (int i = 1; i <= M + pad; ++i) {
+        int64_t e = -c0;  // E' of the column left of the first one
+        for (int x = 1; x < width; ++x) {
+            const int j = x - pad;
+            const int64_t s = i <= M && j >= 1 && j <= N
+                                  ? sc.s[size_t(c.code[p.query_codes[size_t(i - 1)]] * 4 + c.code[p.target_codes[size_t(j - 1)]])]
+                                  : -128;
+            const int64_t d = h[size_t(i - 1)][size_t(x - 1)] + s;
+            const int64_t eo = h[size_t(i)][size_t(x - 1)] - c0, fo = h[size_t(i - 1)][size_t(x)] - c0;
+            for (const int64_t v : {d, e, eo, f[size_t(i - 1)][size_t(x)], fo}) low(v);
+            e = std::max(e, eo);
+            f[size_t(i)][size_t(x)] = std::max(f[size_t(i - 1)][size_t(x)], fo);
+            h[size_t(i)][size_t(x)] = std::max({d, e, f[size_t(i)][size_t(x)]});
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+// The affine corner form's claims on the reference (global alignment, affine gaps): H' = H +
+// extend (i + j) + c0 cell by cell, so H'(M, N) gives the score; the columns left of column 1
+// compute the border 0 by themselves; every H' stays >= -c0 and every compared value >= -2 c0
+// (or the padding's -c0 - 128), the floor `applies` keeps the DPX-free form's floats above.
+TEST(PairScorePlan, TheAffineCornerFormGivesTheReferenceScoreOnSeededRandomPairs) {
+    std::mt19937 rng(20261205);
+    const char* letters[] = {"ACGT", "AC", "GTA"};
+    for (int t = 0; t < 120; ++t) {
+        const std::string abc = letters[size_t(t % 3)];
+        const std::string q = random_over(rng, abc, 1 + int(rng() % 40)), tg = random_over(rng, abc, 1 + int(rng() % 40));
+        ScoringOptions s;
+        s.match = 1 + int(rng() % 6);
+        s.mismatch = -int(rng() % 6);
+        const int extend = int(rng() % 4);
+        s.gaps = {extend + 1 + int(rng() % 12), extend};
+        if (t % 2 == 1) s.matrix = asymmetric_table();
+        const Problem p = make(Algorithm::global, q, tg, s);
+        SCOPED_TRACE(q + " / " + tg + " gaps " + std::to_string(s.gaps.open) + "/" + std::to_string(s.gaps.extend));
+        ASSERT_TRUE(pair_score::applies(p, OutputLevel::score));
+        const auto sc = pair_score::scoring_of(p, pair_score::compact_codes(p));
+        ASSERT_TRUE(sc && sc->corner);
+        EXPECT_EQ(pair_score::form_of(*sc), pair_score::Form::corner_affine);
+        EXPECT_EQ(sc->c0, s.gaps.open - s.gaps.extend);
+        EXPECT_EQ(sc->open, sc->c0);
+        EXPECT_EQ(sc->extend, 0);
+        const auto ref = align_reference(p, RunControl{});
+        ASSERT_TRUE(ref) << ref.error().message;
+        const int M = p.rows(), N = p.cols(), pad = 37;
+        const auto fill = affine_corner_fill(p, *sc, pad);
+        const auto at = [&](int i, int j) { return fill.h[size_t(i)][size_t(j + pad)]; };
+        EXPECT_EQ(pair_score::corner_score(*sc, at(M, N), M, N), ref->score);
+        for (int i = 1; i <= M; ++i)
+            for (int j = 1; j <= N; ++j)
+                EXPECT_EQ(at(i, j), int64_t(ref->H.at(i, j)) + int64_t(sc->g) * (i + j) + sc->c0) << i << "," << j;
+        for (int i = 1; i <= M + pad; ++i) {
+            EXPECT_EQ(at(i, 0), 0) << "row " << i << ", column 0";
+            for (int j = -pad + 1; j <= N + pad; ++j) EXPECT_GE(at(i, j), -sc->c0) << i << "," << j;
+        }
+        EXPECT_GE(fill.lowest, -std::max<int64_t>(2 * int64_t(sc->c0), sc->c0 + 128));
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
+TEST(PairScorePlan, TheAffineCornerFormKeepsItsGapsAboveTheDpxFreeFloorAndItsScoreUnderTheBound) {
+    // The DPX-free form compares values down to -2 c0: 2 c0 <= kMaxGap (32,767).
+    ScoringOptions s = dna_linear();
+    const int c0 = pair_score::kMaxGap / 2;
+    s.gaps = {c0 + 1, 1};
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
+    s.gaps = {c0 + 2, 1};
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
+    // s' = s + 2 extend must be an int8: 5 + 122 fits, 5 + 124 does not.
+    s.match = 5;
+    s.gaps = {70, 61};
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
+    s.gaps = {70, 62};
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, "ACGT", "ACGA", s), OutputLevel::score));
+    // H' <= min(M, N) max s' + c0 <= kMaxScore: NUC.4.4's +5 with 10/1 (s' = 7) at the scan's
+    // 1,048,576^2 fits (7,340,041).
+    s.gaps = {10, 1};
+    const std::string mega(size_t(1) << 20, 'A');
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::global, mega, mega, s), OutputLevel::score));
+    s.match = 6;  // 8 * 1,048,576 + 9 > 8,000,000
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, mega, mega, s), OutputLevel::score));
 }
 
 namespace {

@@ -111,7 +111,8 @@ std::string gpu_description();
 
 // The one-pair score kernel (docs/single_pair_kernel.md) that a GPU score fill of p runs, by
 // form: "pair-score" (local, linear gap), "pair-score-affine" (local, affine gaps),
-// "pair-score-corner" (global with a linear gap, edit, LCS), "pair-score-dtw[-squared]" (DTW
+// "pair-score-corner" (global with a linear gap, edit, LCS), "pair-score-corner-affine" (global
+// with affine gaps), "pair-score-dtw[-squared]" (DTW
 // without a band); "" where the band kernels fill it (DPVIZ_PAIR_KERNEL=0 too: docs/gpu.md).
 // A result filled by the one-pair kernel reports no band launch shape.
 std::string pair_score_kernel(const Problem& p);
