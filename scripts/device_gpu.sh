@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile pairbench storeprof scale chain sweep scan]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile pairbench storeprof scale chain sweep forms scan]...
 # BIN=DIR: take dpviz, dpviz_gpu_tests and dpviz_gpu_bench built on the development machine (in DIR,
 # gzipped or not) instead of the build step.
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
@@ -359,7 +359,35 @@ if want sweep; then
     note "ncu saturated: rc=$?"
 fi
 
-cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$OUT/ncu_store.csv" "$OUT/scan.txt" "$FINAL/" 2>/dev/null
+if want forms; then
+    # Blocks per SM of the one-pair kernel's forms (FORMS_CASES, ';'-separated; k in FORMS_K) at
+    # each size of FORMS_SIZES (median of 5; of 3 at 1,048,576^2), the sizes the outer loop so that
+    # a size's k run close in time; then where one saturated wave of DPX and DPX-free fills spends
+    # its issue slots and pipes (FORMS_NCU, "" for none; 2 blocks per SM over 264 groups, 135,168 x
+    # 1,048,576).
+    IFS=';' read -ra form_cases <<< "${FORMS_CASES:-edit score;dtw abs score;global affine score;local affine score}"
+    for n in ${FORMS_SIZES:-1048576}; do
+        reps=5; [ "$n" -ge 1048576 ] && reps=3
+        for c in "${form_cases[@]}"; do
+            for k in ${FORMS_K:-1 2 3 4}; do
+                echo "## $c $n^2 k=$k" >> "$OUT/forms.txt"
+                DPVIZ_PAIR_BLOCKS_PER_SM=$k timeout 100 "$BENCH" $n $reps "$c" >> "$OUT/forms.txt" 2>&1
+            done
+        done
+    done
+    note "forms: rc=$?"
+    grep -E '^## |^[a-z]+ [a-z].*[0-9] ' "$OUT/forms.txt" | tee -a "$SUMMARY"
+    IFS=';' read -ra form_kernels <<< "${FORMS_NCU-fill.*DpxOpsELi5E global affine score;fill.*PortableOpsELi5E global affine score;fill.*DpxOpsELi2E edit score}"
+    for fk in "${form_kernels[@]}"; do
+        echo "=== $fk" >> "$OUT/ncu_forms.txt"
+        DPVIZ_PAIR_BLOCKS_PER_SM=2 timeout 150 ncu --clock-control none --kernel-name-base mangled -k regex:"${fk%% *}" -c 1 \
+            --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active,regex:sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,gpu__time_duration.sum" \
+            "$BENCH" 1048576 1 "${fk#* }" 135168 >> "$OUT/ncu_forms.txt" 2>&1
+        note "ncu $fk: rc=$? $(grep -E 'issue_active|gpu__time_duration|pipe_alu_cycles|pipe_fma_cycles|stalled_long_scoreboard|stalled_wait_per|stalled_math' "$OUT/ncu_forms.txt" | tail -8 | tr -s ' ' | tr '\n' ';')"
+    done
+fi
+
+cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$OUT/ncu_store.csv" "$OUT/scan.txt" "$OUT/forms.txt" "$OUT/ncu_forms.txt" "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"

@@ -81,7 +81,7 @@ TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
         }
         else EXPECT_GT(k.dpx, 0) << k.kernel;
     }
-    EXPECT_EQ(pair_kernels, 6);  // linear gaps, affine gaps and the corner form, DPX and DPX-free
+    EXPECT_EQ(pair_kernels, 12);  // its six forms (pair_score::Form), DPX and DPX-free
 }
 
 TEST(SassReport, ShippedMixReportParses) {
