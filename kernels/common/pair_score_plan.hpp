@@ -220,29 +220,49 @@ inline int steps(int N) { return (N + kBandRows + kPublish - 1) / kPublish * kPu
 // Blocks per SM, chosen by the fill's critical path (docs/single_pair_kernel.md, "Blocks per
 // SM"): group g starts kGroupLagSteps steps after group g - 1 or, past the first k * sms groups,
 // when a block is free, so the last group starts after (waves - 1) sweeps and its rank in its
-// wave's lags, and runs one sweep more. A step takes kLoneStepCycles with one warp per scheduler
-// and kBusyStepCycles per warp on a scheduler beyond that (the ALU pipe shared). Measured on an
-// H200 (k = 1..5 at 65,536^2, 262,144^2 and 1,048,576^2): the model picks the fastest k of each.
-// Affine gaps (k = 1..4 at 262,144^2 to 1,048,576^2): its choice is the fastest or within the
-// run-to-run spread (docs/single_pair_kernel.md, "Blocks per SM").
+// wave's lags, and runs one sweep more. A step of that path takes step_cycles(form, w) with w
+// warps of the fill on each scheduler (they share its ALU pipe).
 inline constexpr int64_t kGroupLagSteps = 720;
-inline constexpr int64_t kLoneStepCycles = 72;
-inline constexpr int64_t kBusyStepCycles = 55;
+
+// Cycles of a step with w = 1, 2, ... warps on each scheduler, by form: fills of 1,048,576^2 on
+// an H200 with k = w blocks per SM, the DPX fill's time at 1.98 GHz over the path below (local
+// linear: k = 1..5; the other forms: k = 1..4, the mean of two device calls). One table per cell:
+// the corner form's is edit distance's, the affine corner form's global affine's, DTW's squared
+// cost takes |a - b|'s. Local affine's w = 3 is 220, not the 212 of its fill, so that its choice
+// at 524,288^2 is the measured best (2) as well. Past a table, each warp costs its share.
+inline int64_t step_cycles(Form f, int64_t w) {
+    static constexpr int64_t linear[] = {78, 111, 155, 230, 270}, affine[] = {115, 167, 220, 288},
+                             corner[] = {67, 90, 124, 180}, dtw[] = {81, 100, 128, 185},
+                             corner_affine[] = {105, 144, 183, 250};
+    const auto at = [w](const auto& t) {
+        const int64_t n = int64_t(std::size(t));
+        return w <= n ? t[w - 1] : t[n - 1] * w / n;
+    };
+    switch (f) {
+        case Form::linear: return at(linear);
+        case Form::affine: return at(affine);
+        case Form::corner: return at(corner);
+        case Form::dtw:
+        case Form::dtw_squared: return at(dtw);
+        case Form::corner_affine: return at(corner_affine);
+    }
+    return at(linear);
+}
 
 // The model's cycles for k blocks on each of `sms` SMs.
-inline int64_t predicted_cycles(int M, int N, int sms, int k) {
+inline int64_t predicted_cycles(Form f, int M, int N, int sms, int k) {
     const int64_t G = groups(M), S = steps(N), slots = int64_t(k) * sms;
     const int64_t last_wave = (G - 1) / slots, rank = (G - 1) % slots;
     const int64_t path = (last_wave + 1) * S + rank * kGroupLagSteps;
     const int64_t per_scheduler = std::min<int64_t>(k, (G + sms - 1) / sms);  // warps of one scheduler
-    return path * std::max(kLoneStepCycles, kBusyStepCycles * per_scheduler);
+    return path * step_cycles(f, per_scheduler);
 }
 
 // The k in 1..fits with the fewest predicted cycles (the smallest of equals).
-inline int choose_blocks_per_sm(int M, int N, int sms, int fits) {
+inline int choose_blocks_per_sm(Form f, int M, int N, int sms, int fits) {
     int best = 1;
     for (int k = 2; k <= fits; ++k)
-        if (predicted_cycles(M, N, sms, k) < predicted_cycles(M, N, sms, best)) best = k;
+        if (predicted_cycles(f, M, N, sms, k) < predicted_cycles(f, M, N, sms, best)) best = k;
     return best;
 }
 

@@ -585,7 +585,7 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     if (!info) return info.error();
     const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
-    per_sm = blocks_per_sm(choose_blocks_per_sm(M, N, sms, per_sm), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
+    per_sm = blocks_per_sm(choose_blocks_per_sm(form, M, N, sms, per_sm), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
 
     Params kp{};
     kp.tsel = d_sel.get();

@@ -260,6 +260,27 @@ TEST(PairScoreGpu, CornerFormMillionSquaredEditDistanceMatchesTheCpu) {
     check(*p, "edit 1048243 x 1048499");
 }
 
+TEST(PairScoreGpu, MillionSquaredDtwAndGlobalAffineMatchTheCpu) {
+    DPVIZ_REQUIRE_GPU();
+    if (test::quick()) GTEST_SKIP() << "quick run";
+    // 1,048,576^2 DTW and global alignment with affine gaps: on an H200 their blocks per SM are 3
+    // and 4 (pair_score::choose_blocks_per_sm), more than the other forms' 2, so the grid holds
+    // more groups at a time and more wait for a free block.
+    std::mt19937 g(22);
+    const int n = 1 << 20;
+    auto dtw = make_dtw_problem({"q", random_walk(g, n, 1.0)}, {"t", random_walk(g, n - 5, 1.0)}, {});
+    ASSERT_TRUE(dtw) << dtw.error().message;
+    check(*dtw, "dtw 1048576 x 1048571");
+    const std::string q = random_text(g, n, "ACGT");
+    ScoringOptions s;
+    s.match = 2;
+    s.mismatch = -3;
+    s.gaps = {5, 2};
+    auto global = make_problem(Algorithm::global, {"q", q}, {"t", mutated(g, q, n - 211, "ACGT")}, s);
+    ASSERT_TRUE(global) << global.error().message;
+    check(*global, "global affine 1048576 x 1048365");
+}
+
 TEST(PairScoreGpu, SidesPastTwoToTheTwentyFirstResidues) {
     DPVIZ_REQUIRE_GPU();
     if (test::quick()) GTEST_SKIP() << "quick run";

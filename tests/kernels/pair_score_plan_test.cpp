@@ -146,20 +146,40 @@ TEST(PairScorePlan, CompactCodesNumberTheCodesInOrderOfFirstUse) {
 }
 
 TEST(PairScorePlan, BlocksPerSmFollowTheCriticalPathMeasuredOnAnH200) {
-    // 132 SMs, 5 blocks fit. The measured fastest: 2 at 262,144^2 (39 ms against 78 at 5) and at
-    // 1,048,576^2 (477 ms against 578); at 65,536^2 (128 groups, fewer than the SMs) every k
-    // gives the same time, and the smallest is taken.
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 20, 1 << 20, 132, 5), 2);
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 18, 1 << 18, 132, 5), 2);
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 16, 1 << 16, 132, 5), 1);
-    // The model's order at 1,048,576^2 as measured: 2 before 5 before 1.
-    const auto t = [](int k) { return pair_score::predicted_cycles(1 << 20, 1 << 20, 132, k); };
+    using pair_score::Form;
+    // 132 SMs, 5 blocks fit (4 for the forms measured to 4). The fastest k measured on an H200
+    // (DPX fills, docs/single_pair_kernel.md, "Blocks per SM"), at 262,144^2, 524,288^2 and
+    // 1,048,576^2; 0 where no size was measured. Where two k were within 1 %, either is the
+    // fastest (DTW at 524,288^2: 112.8 ms at 2, 112.7 at 3).
+    struct Measured { Form form; int fits; int best[3]; int also[3]; };
+    const Measured measured[] = {
+        {Form::linear, 5, {2, 0, 2}, {0, 0, 0}},
+        {Form::affine, 4, {2, 2, 4}, {0, 0, 0}},
+        {Form::corner, 4, {2, 2, 2}, {0, 0, 0}},
+        {Form::dtw, 4, {2, 3, 3}, {0, 2, 0}},
+        {Form::corner_affine, 4, {2, 3, 4}, {0, 0, 0}},
+    };
+    const int sizes[] = {1 << 18, 1 << 19, 1 << 20};
+    for (const Measured& m : measured)
+        for (int s = 0; s < 3; ++s) {
+            if (m.best[s] == 0) continue;
+            const int k = pair_score::choose_blocks_per_sm(m.form, sizes[s], sizes[s], 132, m.fits);
+            EXPECT_TRUE(k == m.best[s] || k == m.also[s]) << pair_score::form_name(m.form) << " " << sizes[s] << ": " << k;
+        }
+    // At 65,536^2 (128 groups, fewer than the SMs) every k gave the same time: the smallest.
+    for (Form f : {Form::linear, Form::affine, Form::corner, Form::dtw, Form::dtw_squared, Form::corner_affine})
+        EXPECT_EQ(pair_score::choose_blocks_per_sm(f, 1 << 16, 1 << 16, 132, 5), 1) << pair_score::form_name(f);
+    // The model's order at 1,048,576^2 as measured for local linear: 2 before 5 before 1.
+    const auto t = [](int k) { return pair_score::predicted_cycles(Form::linear, 1 << 20, 1 << 20, 132, k); };
     EXPECT_LT(t(2), t(5));
     EXPECT_LT(t(5), t(1));
+    // A step never gets cheaper with more warps on a scheduler, past the tables too.
+    for (Form f : {Form::linear, Form::affine, Form::corner, Form::dtw, Form::corner_affine})
+        for (int w = 1; w < 8; ++w) EXPECT_LE(pair_score::step_cycles(f, w), pair_score::step_cycles(f, w + 1));
     // Never more than fit, never fewer than one.
-    EXPECT_EQ(pair_score::choose_blocks_per_sm(1 << 20, 1 << 20, 132, 1), 1);
+    EXPECT_EQ(pair_score::choose_blocks_per_sm(Form::affine, 1 << 20, 1 << 20, 132, 1), 1);
     for (int n : {1, 100, 5000, 1 << 19}) {
-        const int k = pair_score::choose_blocks_per_sm(n, n, 132, 5);
+        const int k = pair_score::choose_blocks_per_sm(Form::dtw, n, n, 132, 5);
         EXPECT_GE(k, 1);
         EXPECT_LE(k, 5);
     }
