@@ -170,14 +170,47 @@ inline const char* form_name(Form f) {
     return "pair-score";
 }
 
+// The largest s' of the pair's codes (0 if none is positive), or none when an s' is no int8.
+inline std::optional<int32_t> largest_score(const Scoring& sc, const Compact& c) {
+    int32_t hi = 0;
+    for (int a = 0; a < c.used; ++a)
+        for (int b = 0; b < c.used; ++b) {
+            const int32_t s = sc.s[size_t(a * 4 + b)];
+            if (s < -127 || s > 127) return std::nullopt;
+            hi = std::max(hi, s);
+        }
+    return hi;
+}
+
+// The largest H' the kernel carries exactly: kMaxScore, and for a local fill also the end-cell
+// key's score bits.
+inline int64_t score_limit(const Scoring& sc, int M, int N) {
+    if (sc.corner || sc.dtw) return kMaxScore;
+    return std::min<int64_t>(kMaxScore, (int64_t(1) << std::min(62, 64 - key_index_bits(M, N))) - 1);
+}
+
+// The pair's worst case: min(M, N) times the largest s', plus c0.
+inline int64_t worst_score(const Scoring& sc, int32_t hi, int M, int N) {
+    return int64_t(std::min(M, N)) * hi + sc.c0;
+}
+
+// Whether a local fill's best score `best` proves that every cell stayed within `limit`. A cell
+// past the limit, the first one in the fill's order, is diag + s' (its E and F stay below the
+// cells they come from), so its diag, in range and computed exactly, lies within hi of the limit
+// and the best is at least that: a best of at most limit - hi leaves no cell past the limit (and
+// whatever a cell past it computed never lowers the best below its diag's). Else the band kernels
+// fill the pair again. pair_score_plan_test checks the argument on reference matrices.
+inline bool proves_range(int64_t best, int64_t limit, int32_t hi) { return best <= limit - hi; }
+
 // Whether the one-pair score kernel computes this problem (else the band kernel does): at score
 // level, a local alignment (linear or affine gaps), the corner forms (global, edit, LCS) or DTW
-// without a band; at most 4 residue codes, every s' an int8, a best H' that can pass neither
-// kMaxScore nor (local) the end-cell key, both lengths at most kMaxDim, and a gap (local affine:
-// open plus extend; global affine: 2 c0) of at most kMaxGap. DTW's values need no check here:
-// make_dtw_problem keeps |value| and every path's cost below 2^29 (kScoreBound), and the
-// kernel's unreachable is kPosInf = 2^30, so cost + unreachable stays below 2^31 and, for the
-// DPX-free form, below the floats' infinity (0x7f800000).
+// without a band; at most 4 residue codes, every s' an int8, both lengths at most kMaxDim, and a
+// gap (local affine: open plus extend; global affine: 2 c0) of at most kMaxGap. A corner form's
+// worst case must stay within score_limit (nothing in the fill shows a cell past it); a local
+// fill's may pass it, its best proving the range after the fill (proves_range). DTW's values need
+// no check here: make_dtw_problem keeps |value| and every path's cost below 2^29 (kScoreBound),
+// and the kernel's unreachable is kPosInf = 2^30, so cost + unreachable stays below 2^31 and, for
+// the DPX-free form, below the floats' infinity (0x7f800000).
 inline bool applies(const Problem& p, OutputLevel level) {
     if (level != OutputLevel::score) return false;
     const int64_t M = p.rows(), N = p.cols();
@@ -193,15 +226,10 @@ inline bool applies(const Problem& p, OutputLevel level) {
                          : sc->open != sc->extend ? int64_t(sc->open) + sc->extend
                                                   : sc->open;
     if (sc->open < 0 || sc->extend < 0 || gaps > kMaxGap || (sc->corner && sc->g < 0)) return false;
-    int32_t hi = 0;
-    for (int a = 0; a < c.used; ++a)
-        for (int b = 0; b < c.used; ++b) {
-            const int32_t s = sc->s[size_t(a * 4 + b)];
-            if (s < -127 || s > 127) return false;
-            hi = std::max(hi, s);
-        }
-    const int64_t bound = std::min(M, N) * int64_t(hi) + sc->c0;
-    return bound <= kMaxScore && (sc->corner || bound < (int64_t(1) << (64 - key_index_bits(int(M), int(N)))));
+    const auto hi = largest_score(*sc, c);
+    if (!hi) return false;
+    const int64_t limit = score_limit(*sc, int(M), int(N));
+    return sc->corner ? worst_score(*sc, *hi, int(M), int(N)) <= limit : *hi < limit;
 }
 
 // Whether the device path fills p at `level` with the kernel (else with the band kernels): every

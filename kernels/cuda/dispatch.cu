@@ -417,11 +417,17 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const bool picture = store && opt.overview_block > 0;  // the store's fill pools the overview too
     const int32_t block = picture ? opt.overview_block : 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
-    // Score-only pairs of at most 4 residue codes, local (linear or affine gaps), global (a linear
-    // gap), edit or LCS: the one-pair kernel, faster on long pairs (docs/performance.md);
-    // everything else: the band kernels below.
-    if (pair_score::takes(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect)
-        return run_pair_score(p, dpx, opt);
+    // Score-only pairs of at most 4 residue codes (local, global, edit, LCS) and DTW without a
+    // band: the one-pair kernel, faster on long pairs (docs/performance.md); everything else, and
+    // a local fill whose best does not prove the kernel's range (pair_score::proves_range): the
+    // band kernels below, their fill time counting the one-pair kernel's too.
+    double spent_ms = 0.0;
+    if (pair_score::takes(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect) {
+        auto run = run_pair_score(p, dpx, opt);
+        if (!run) return run.error();
+        if (run->result) return std::move(*run->result);
+        spent_ms = run->spent_ms;
+    }
     int32_t spacing = store ? opt.checkpoint_spacing : 0;
     if (spacing == kGpuChoosesSpacing) {
         size_t free_now = 0, total_now = 0;
@@ -635,7 +641,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     }
     DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
     std::sort(fills.begin(), fills.end());
-    double fill_ms = fills[fills.size() / 2];
+    double fill_ms = spent_ms + fills[fills.size() / 2];
     if (level == OutputLevel::matrix) {
         // Part of the fill at this level: its time counts in fill_ms.
         Event u0, u1;

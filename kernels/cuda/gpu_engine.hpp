@@ -2,6 +2,7 @@
 // repeat it). Internal to kernels/: no CUDA types here, so plain C++ can call it.
 #pragma once
 
+#include <optional>
 #include <cstdint>
 
 #include "dpviz/engine.hpp"
@@ -34,7 +35,13 @@ Status device_ready();
 // The fill on the GPU, the end cell, and (when copied back) matrices, bits, path and alignment.
 Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const GpuRunOptions& opt);
 // The one-pair score kernel (pair_score.cu) for the problems pair_score::applies() takes; run_gpu
-// hands them over itself.
-Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt);
+// hands them over itself. No result when a local fill's worst case passes the kernel's range and
+// its best does not prove that no cell did (pair_score::proves_range): the band kernels fill it
+// then, after `spent_ms` of this kernel's fill.
+struct PairScoreRun {
+    std::optional<DpResult> result;
+    double spent_ms = 0.0;
+};
+Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt);
 
 }  // namespace dpviz::cuda

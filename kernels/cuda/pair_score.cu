@@ -524,7 +524,7 @@ auto fill_of(Form f) {
 
 }  // namespace
 
-Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt) {
+Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt) {
     using namespace pair_score;
     const int M = p.rows(), N = p.cols();
     const Compact c = compact_codes(p);
@@ -645,13 +645,19 @@ Expected<DpResult> run_pair_score(const Problem& p, bool dpx, const GpuRunOption
     } else {
         const unsigned long long mask = (1ull << kp.key_bits) - 1;
         const unsigned long long index = mask - (key & mask);
-        r.score = int32_t(key >> kp.key_bits);
+        const int64_t best = int64_t(key >> kp.key_bits);
+        const int32_t hi = *largest_score(*sc, c);
+        const int64_t limit = score_limit(*sc, M, N);
+        if (worst_score(*sc, hi, M, N) > limit && !proves_range(best, limit, hi))
+            return PairScoreRun{std::nullopt, r.fill_ms};
+        r.score = int32_t(best);
         r.end = {int32_t(index / uint64_t(N + 1)), int32_t(index % uint64_t(N + 1))};
     }
     if (r.end.i < 0 || r.end.i > M || r.end.j < 0 || r.end.j > N)
         return device_error("internal: the one-pair score kernel reported an end cell outside the matrix");
     if (opt.copy_back) finish_result(p, r);
-    return r;
+    const double ms = r.fill_ms;
+    return PairScoreRun{std::move(r), ms};
 }
 
 }  // namespace dpviz::cuda

@@ -281,6 +281,43 @@ TEST(PairScoreGpu, MillionSquaredDtwAndGlobalAffineMatchTheCpu) {
     check(*global, "global affine 1048576 x 1048365");
 }
 
+TEST(PairScoreGpu, LocalFillsPastTheKernelsRangeAreProvedOrFilledAgain) {
+    DPVIZ_REQUIRE_GPU();
+    if (test::quick()) GTEST_SKIP() << "quick run";
+    // 70,000^2 with match 127: a worst case of 8,890,000, past kMaxScore. A sequence against
+    // itself scores that: its best does not prove the range, and the band kernels fill it again
+    // (their launch shape in the result). Against a copy with ~10 % substitutions it scores ~7 M:
+    // the one-pair kernel's result stands. Both equal the CPU's, DPX and DPX-free.
+    std::mt19937 g(24);
+    const int n = 70'000;
+    const std::string q = random_text(g, n, "ACGT");
+    ScoringOptions s;
+    s.match = 127;
+    s.mismatch = -127;
+    s.gaps = {200, 200};
+    for (const std::string& t : {q, mutated(g, q, n, "ACGT")}) {
+        auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+        ASSERT_TRUE(p) << p.error().message;
+        ASSERT_TRUE(pair_score::takes(*p, OutputLevel::score));
+        const auto c = pair_score::compact_codes(*p);
+        const auto sc = pair_score::scoring_of(*p, c);
+        const int32_t hi = *pair_score::largest_score(*sc, c);
+        const int64_t limit = pair_score::score_limit(*sc, p->rows(), p->cols());
+        ASSERT_GT(pair_score::worst_score(*sc, hi, p->rows(), p->cols()), limit);
+        auto want = align_cpu(*p, OutputLevel::score, 0, {});
+        ASSERT_TRUE(want) << want.error().message;
+        const bool proved = pair_score::proves_range(want->score, limit, hi);
+        EXPECT_EQ(proved, t != q) << want->score;
+        for (const bool dpx : {true, false}) {
+            auto got = align_gpu(*p, OutputLevel::score, dpx);
+            ASSERT_TRUE(got) << got.error().message;
+            EXPECT_EQ(got->score, want->score) << (dpx ? "dpx" : "dpx-free");
+            EXPECT_EQ(got->end, want->end) << (dpx ? "dpx" : "dpx-free");
+            EXPECT_EQ(got->shape.blocks == 0, proved) << (dpx ? "dpx" : "dpx-free") << ": the kernel that gave the result";
+        }
+    }
+}
+
 TEST(PairScoreGpu, SidesPastTwoToTheTwentyFirstResidues) {
     DPVIZ_REQUIRE_GPU();
     if (test::quick()) GTEST_SKIP() << "quick run";

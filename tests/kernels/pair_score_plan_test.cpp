@@ -60,7 +60,7 @@ TEST(PairScorePlan, TakesLocalLinearScoreOnlyPairsOfAtMostFourCodes) {
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, "ACCA", "CAAC", s), OutputLevel::score));
 }
 
-TEST(PairScorePlan, RefusesScoresOutsideAByteAndBestScoresPastTheBound) {
+TEST(PairScorePlan, RefusesScoresOutsideAByteAndCornerFormsPastTheBound) {
     ScoringOptions s = dna_linear();
     s.match = 127;
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", s), OutputLevel::score));
@@ -69,13 +69,17 @@ TEST(PairScorePlan, RefusesScoresOutsideAByteAndBestScoresPastTheBound) {
     s.match = 2;
     s.mismatch = -129;
     EXPECT_FALSE(pair_score::applies(make(Algorithm::local, "ACGT", "ACGT", s), OutputLevel::score));
-    // min(M, N) * best score must stay under kMaxScore: just past it with 127, just under with 126.
+    // A corner form's min(M, N) * s' must stay under kMaxScore (global, gap 1: s' = match + 2):
+    // just past it with 127, just under with 126. A local fill past it is taken: its best proves
+    // the range after the fill, or the band kernels fill it again (RangeChecks below).
     s.mismatch = -1;
-    s.match = 127;
+    s.gaps = {1, 1};
     const std::string a(size_t(pair_score::kMaxScore / 127 + 1), 'A');
-    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, a, a, s), OutputLevel::score));
-    s.match = 126;
+    s.match = 125;
+    EXPECT_FALSE(pair_score::applies(make(Algorithm::global, a, a, s), OutputLevel::score));
     EXPECT_TRUE(pair_score::applies(make(Algorithm::local, a, a, s), OutputLevel::score));
+    s.match = 124;
+    EXPECT_TRUE(pair_score::applies(make(Algorithm::global, a, a, s), OutputLevel::score));
 }
 
 TEST(PairScorePlan, RefusesGapsPastTheDpxFreeFormsFloor) {
@@ -91,32 +95,43 @@ TEST(PairScorePlan, RefusesGapsPastTheDpxFreeFormsFloor) {
     }
 }
 
-TEST(PairScorePlan, TakesLocalPairsWhoseWorstScoreFitsTheEndCellKey) {
-    // 1,048,576^2 (the scan's largest square) with NUC.4.4's +5 (a worst case of 5.2 M) fits the
-    // end-cell key (41 index bits, 23 for the score) and the score bound.
+TEST(PairScorePlan, LocalRangesFollowTheEndCellKeyAndTheirChecksTheWorstCase) {
+    // The end-cell key's score bits: 23 at 1,048,576^2 (41 index bits), 22 at 2^21 - 1 per side
+    // (42), 25 at 185,000 x 2,200,000 (39); the range is those bits or kMaxScore, the lower. A
+    // pair whose worst case passes its range is taken and its best checked after the fill.
     ScoringOptions s = dna_linear();
     s.match = 5;
     s.gaps = {10, 1};
+    const auto limit = [&](const std::string& q, const std::string& t) {
+        const Problem p = make(Algorithm::local, q, t, s);
+        const auto c = pair_score::compact_codes(p);
+        return pair_score::score_limit(*pair_score::scoring_of(p, c), p.rows(), p.cols());
+    };
     const std::string mega(size_t(1) << 20, 'A');
     EXPECT_EQ(pair_score::key_index_bits(1 << 20, 1 << 20), 41);
-    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, mega, mega, s), OutputLevel::score));
-    // 2^21 - 1 per side: 42 index bits leave the score 22 (below 4,194,304): +2 fits
-    // (4,194,302), +3 does not.
+    EXPECT_EQ(limit(mega, mega), pair_score::kMaxScore);
     const std::string big(size_t(1 << 21) - 1, 'A');
     EXPECT_EQ(pair_score::key_index_bits(int(big.size()), int(big.size())), 42);
-    s.match = 2;
-    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
-    s.match = 3;
-    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, big, big, s), OutputLevel::score));
-    // A read against a long target (the scan's 185,000 x 2,200,000 shape): 39 index bits, the
-    // score 25 (below 33,554,432): +5 over 185,000 rows fits, either way round; +127 does not.
+    EXPECT_EQ(limit(big, big), (1 << 22) - 1);
     const std::string read(185'000, 'C'), genome(2'200'000, 'C');
     EXPECT_EQ(pair_score::key_index_bits(185'000, 2'200'000), 39);
-    s.match = 5;
-    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, read, genome, s), OutputLevel::score));
-    EXPECT_TRUE(pair_score::applies(make(Algorithm::local, genome, read, s), OutputLevel::score));
-    s.match = 127;
-    EXPECT_FALSE(pair_score::applies(make(Algorithm::local, read, genome, s), OutputLevel::score));
+    EXPECT_EQ(limit(read, genome), pair_score::kMaxScore);
+    // NUC.4.4's A C G T (+5 / -4) in half units, as the CLI's default gaps 10/0.5 make it: +10,
+    // a worst case of 10,485,760 at 1,048,576^2, past kMaxScore. Taken, with its check.
+    ScoringOptions half;
+    half.matrix = SubstitutionMatrix{"nuc", "ACGT", {5, -4, -4, -4, -4, 5, -4, -4, -4, -4, 5, -4, -4, -4, -4, 5}};
+    half.score_scale = 2;
+    half.gaps = {20, 1};
+    const Problem p = make(Algorithm::local, mega, mega, half);
+    const auto c = pair_score::compact_codes(p);
+    const auto sc = pair_score::scoring_of(p, c);
+    ASSERT_TRUE(sc);
+    EXPECT_EQ(pair_score::largest_score(*sc, c), 10);
+    EXPECT_GT(pair_score::worst_score(*sc, 10, p.rows(), p.cols()), pair_score::score_limit(*sc, p.rows(), p.cols()));
+    EXPECT_TRUE(pair_score::applies(p, OutputLevel::score));
+    // The check's edge: a best of limit - hi proves the range, one more does not.
+    EXPECT_TRUE(pair_score::proves_range(pair_score::kMaxScore - 10, pair_score::kMaxScore, 10));
+    EXPECT_FALSE(pair_score::proves_range(pair_score::kMaxScore - 9, pair_score::kMaxScore, 10));
     // The corner form packs no end cell: its sides are bounded by the group tags alone (65,536
     // groups of 512 rows), on either side, as a local fill's with a small worst case.
     s.match = 2;
@@ -409,6 +424,52 @@ Problem make_dtw(const std::vector<double>& a, const std::vector<double>& b, Dtw
 }
 
 }  // namespace
+
+TEST(PairScorePlan, ALocalCellPastAnyLimitHasItsDiagonalWithinTheLargestScoreBelowIt) {
+    // proves_range's argument on reference matrices: a cell past a limit L whose cells above and
+    // to the left (every cell it depends on, E and F included) are all within L has its diag in
+    // (L - hi, L]: the kernel computes that diag exactly and its best is at least it. Seeded
+    // random local pairs, linear and affine gaps, match/mismatch and the asymmetric table; every
+    // L from 0 to the best score.
+    std::mt19937 rng(20261205);
+    int checked = 0;
+    for (int t = 0; t < 60; ++t) {
+        ScoringOptions s = dna_linear();
+        s.match = 1 + int(rng() % 9);
+        s.mismatch = -int(rng() % 9);
+        if (t % 3 == 1) s.matrix = asymmetric_table();
+        s.gaps = t % 2 ? GapPenalties{int32_t(2 + rng() % 6), int32_t(1 + rng() % 2)} : GapPenalties{3, 3};
+        const std::string q = random_over(rng, "ACGT", 1 + int(rng() % 50));
+        std::string tg = q;  // a related target: long runs above any L
+        for (char& ch : tg)
+            if (rng() % 6 == 0) ch = "ACGT"[rng() % 4];
+        const Problem p = make(Algorithm::local, q, tg, s);
+        const auto c = pair_score::compact_codes(p);
+        const auto sc = pair_score::scoring_of(p, c);
+        ASSERT_TRUE(sc);
+        const int32_t hi = *pair_score::largest_score(*sc, c);
+        const auto ref = align_reference(p, RunControl{});
+        ASSERT_TRUE(ref) << ref.error().message;
+        const int M = p.rows(), N = p.cols();
+        for (int32_t L = 0; L < ref->score; ++L) {
+            // past[i][j]: some cell of rows <= i and columns <= j passes L.
+            std::vector<std::vector<char>> past(size_t(M) + 1, std::vector<char>(size_t(N) + 1, 0));
+            for (int i = 0; i <= M; ++i)
+                for (int j = 0; j <= N; ++j) {
+                    const bool before = (i > 0 && past[size_t(i - 1)][size_t(j)]) || (j > 0 && past[size_t(i)][size_t(j - 1)]);
+                    const bool here = ref->H.at(i, j) > L;
+                    past[size_t(i)][size_t(j)] = before || here;
+                    if (!here || before) continue;
+                    ++checked;
+                    ASSERT_GE(i, 1);
+                    ASSERT_GE(j, 1);
+                    EXPECT_GT(ref->H.at(i - 1, j - 1), L - hi) << "L " << L << " cell " << i << "," << j;
+                    EXPECT_LE(ref->H.at(i - 1, j - 1), L);
+                }
+        }
+    }
+    EXPECT_GT(checked, 1000);
+}
 
 TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
     const test::ScopedEnv unset("DPVIZ_PAIR_KERNEL", nullptr);
