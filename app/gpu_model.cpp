@@ -76,19 +76,35 @@ const char* bound_name(Bound b) {
         case Bound::launch: return "launch overhead";
         case Bound::ramp: return "the wavefront's ramp";
         case Bound::issue: return "the issue rate";
+        case Bound::chain: return "the chain of bands";
     }
     return "?";
 }
 
 BoundVerdict which_bound(const BoundInput& in) {
     BoundVerdict v;
-    char text[320];
+    char text[512];
     if (in.cells < kLaunchBoundCells || in.fill_ms < kFixedCostDominatesMs) {
         v.bound = Bound::launch;
         std::snprintf(text, sizeof text,
                       "%s cells in %.3f ms: %s, so a launch and the fill's set-up cost more than the cells",
                       with_commas(in.cells).c_str(), in.fill_ms,
                       in.cells < kLaunchBoundCells ? "fewer than 2048^2" : "a fill this short is mostly a fixed cost");
+        v.why = text;
+        return v;
+    }
+    if (in.one_pair) {
+        v.bound = Bound::chain;
+        const int group = pair_score_group_rows();
+        const int64_t groups = (int64_t(in.rows) + group - 1) / group;
+        char per_sm[48] = "";
+        if (in.sms > 0) std::snprintf(per_sm, sizeof per_sm, " over %d SMs (%.1f each)", in.sms, double(groups) / in.sms);
+        std::snprintf(text, sizeof text,
+                      "%s group%s of %d rows%s: a band starts only behind the band above and a group behind "
+                      "the group above, so the fill lasts as long as that chain, and its warps wait for the band "
+                      "above more than to issue (40 %% of the stall samples on an H200): fewer instructions per "
+                      "cell help only where they shorten the chain's step",
+                      with_commas(groups).c_str(), groups == 1 ? "" : "s", group, per_sm);
         v.why = text;
         return v;
     }

@@ -57,21 +57,25 @@ inline constexpr double kFixedCostDominatesMs = 0.1;
 // through a cell's dependency chain (about 4 warps per scheduler hide it).
 inline constexpr double kRampWarpFraction = 0.25;
 
-enum class Bound { launch, ramp, issue };
-const char* bound_name(Bound b);  // "launch overhead", "the wavefront's ramp", "the issue rate"
+enum class Bound { launch, ramp, issue, chain };
+// "launch overhead", "the wavefront's ramp", "the issue rate", "the chain of bands"
+const char* bound_name(Bound b);
 
 struct BoundInput {
     int64_t cells = 0;
     int rows = 0;          // the fill's rows: one band (warp) of gpu_band::kBandRows rows each
     double fill_ms = 0.0;  // measured
     int sms = 0, warps_per_sm = 0;  // 0: unknown (then the ramp is judged against nothing: issue)
+    bool one_pair = false;  // the one-pair kernel filled it (a "pair-score" kernel)
 };
 struct BoundVerdict {
     Bound bound = Bound::issue;
     std::string why;  // one sentence with the numbers that decided it
 };
-// launch: cells below kLaunchBoundCells or a fill shorter than kFixedCostDominatesMs; ramp: fewer
-// bands than kRampWarpFraction of SMs x warps per SM; the issue rate otherwise.
+// launch: cells below kLaunchBoundCells or a fill shorter than kFixedCostDominatesMs; the chain
+// of bands: any other one-pair fill (its groups of bands each follow the one above, and its warps
+// wait for the band above more than to issue: docs/single_pair_kernel.md); ramp: fewer bands
+// than kRampWarpFraction of SMs x warps per SM; the issue rate otherwise.
 BoundVerdict which_bound(const BoundInput& in);
 
 // ---------------------------------------------------------------------------------------------

@@ -231,6 +231,8 @@ std::string pair_score_kernel(const Problem& p) {
     return pair_score::form_name(pair_score::form_of(*pair_score::scoring_of(p, pair_score::compact_codes(p))));
 }
 
+int pair_score_group_rows() { return pair_score::kGroupRows; }
+
 std::string pair_score_form_name(int form) {
     using pair_score::Form;
     if (form < int(Form::linear) || form > int(Form::corner_affine)) return {};

@@ -193,6 +193,16 @@ TEST(GpuModel, WhichBound) {
     unknown.warps_per_sm = 0;
     EXPECT_EQ(which_bound(unknown).bound, Bound::issue);
     EXPECT_STREQ(bound_name(Bound::ramp), "the wavefront's ramp");
+    // The one-pair kernel: the chain of its groups of bands, however many warps (one group of
+    // 512 rows here: 65,536 columns long enough not to be a launch).
+    BoundInput one_pair = input(300, 65536, 5.0);
+    one_pair.one_pair = true;
+    v = which_bound(one_pair);
+    EXPECT_EQ(v.bound, Bound::chain);
+    EXPECT_NE(v.why.find("1 group of 512 rows over 132 SMs"), std::string::npos) << v.why;
+    one_pair.rows = 1 << 20;
+    EXPECT_NE(which_bound(one_pair).why.find("2,048 groups"), std::string::npos);
+    EXPECT_STREQ(bound_name(Bound::chain), "the chain of bands");
 }
 
 }  // namespace

@@ -118,9 +118,19 @@ TEST(TimingPanel, AGpuFillAgainstItsIssueBound) {
     text = fill_bound_text(r, g, "align-local dpx matrix", 142 * 147, 142, 0.30);
     EXPECT_NE(text.find("23.38 instructions per cell"), std::string::npos) << text;
     EXPECT_NE(text.find("Bound: launch overhead"), std::string::npos) << text;
-    // 1,048,576^2: the issue rate.
+    // 1,048,576^2: the issue rate on the band kernels, the chain of bands on the one-pair kernel
+    // (2,048 groups of 512 rows), whose loop the report has too.
     text = fill_bound_text(r, g, "align-affine dpx score", int64_t(1) << 40, 1 << 20, 1200);
     EXPECT_NE(text.find("Bound: the issue rate"), std::string::npos) << text;
+    r.loops = app::parse_sass_loops("align-affine dpx score   203 instr  12.69 /cell  DPX  48   VIADDMNMX=48\n"
+                                    "pair-score-affine dpx score   629 instr   9.83 /cell  DPX 252   VIADDMNMX=252\n");
+    text = fill_bound_text(r, g, "pair-score-affine dpx score", int64_t(1) << 40, 1 << 20, 659.0);
+    for (const char* part : {"9.83 instructions per cell", "Bound: the chain of bands", "2,048 groups of 512 rows",
+                             "over 132 SMs (15.5 each)"})
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in: " << text;
+    // The same kernel on the globins: a launch first.
+    text = fill_bound_text(r, g, "pair-score-affine dpx score", 142 * 147, 142, 0.30);
+    EXPECT_NE(text.find("Bound: launch overhead"), std::string::npos) << text;
     // A kernel the report lacks, a GPU without a known clock.
     text = fill_bound_text(r, g, "align-local dpx picture", big, 65536, 40);
     EXPECT_NE(text.find("instructions per cell n/a"), std::string::npos) << text;

@@ -119,6 +119,9 @@ std::string pair_score_kernel(const Problem& p);
 // The name of the one-pair kernel's form k, the k of its instantiation pair_score_fill<Ops, k>
 // (as pair_score_kernel names it); "" for a k it does not have.
 std::string pair_score_form_name(int form);
+// The rows of one group of the one-pair kernel: a block's bands, each following the band above,
+// the first following the group above.
+int pair_score_group_rows();
 
 // Shared by every backend: where the traceback starts, the path through the direction bits,
 // and the alignment read off the path. Tie-breaks are documented in docs/algorithms.md.
