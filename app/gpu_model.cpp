@@ -102,8 +102,8 @@ BoundVerdict which_bound(const BoundInput& in) {
         std::snprintf(text, sizeof text,
                       "%s group%s of %d rows%s: a band starts only behind the band above and a group behind "
                       "the group above, so the fill lasts as long as that chain, and its warps wait for the band "
-                      "above more than to issue (40 %% of the stall samples on an H200): fewer instructions per "
-                      "cell help only where they shorten the chain's step",
+                      "above more than to issue (an affine corner fill on an H200: 40 %% of its stall samples): fewer "
+                      "instructions per cell help only where they shorten the chain's step",
                       with_commas(groups).c_str(), groups == 1 ? "" : "s", group, per_sm);
         v.why = text;
         return v;

@@ -2,8 +2,8 @@
 // repeat it). Internal to kernels/: no CUDA types here, so plain C++ can call it.
 #pragma once
 
-#include <optional>
 #include <cstdint>
+#include <optional>
 
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
