@@ -153,7 +153,7 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
                            std::to_string(gpu_band::kBandRows) + " rows");
     // The overview: one texel grid per thread and the merged one.
     const int32_t block = spacing && level == OutputLevel::matrix ? overview_block(p, opt.overview_side) : 0;
-    const uint64_t texels = block ? uint64_t(p.rows() / block + 1) * uint64_t(p.cols() / block + 1) : 0;
+    const uint64_t texels = block ? overview_texels(p.rows(), p.cols(), block) : 0;
     const unsigned threads = opt.threads ? opt.threads : std::max(1u, std::thread::hardware_concurrency());
     // A GPU's lines stay in device memory: the host holds one traceback tile (and the overview,
     // as the device pooled it and with the borders).

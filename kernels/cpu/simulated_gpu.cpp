@@ -117,7 +117,7 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
         if (affine) DPVIZ_TRY(ck_col_e.allocate(col_entries, 4, "the checkpoint columns (E)"));
     }
     if (store && overview_block > 0) {
-        DPVIZ_TRY(ov.allocate(uint64_t(M / overview_block + 1) * uint64_t(N / overview_block + 1), 4, "the overview"));
+        DPVIZ_TRY(ov.allocate(overview_texels(int32_t(M), int32_t(N), overview_block), 4, "the overview"));
         DPVIZ_TRY(ov_worst.allocate(1, 4, "the overview's worst value"));
     }
     if (fill_level == OutputLevel::path) {

@@ -31,12 +31,6 @@ const void* kernel_for(const Problem& p, bool dpx) {
     return nullptr;
 }
 
-std::string gib(uint64_t b) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
-    return buf;
-}
-
 // Measurement knobs (docs/gpu.md, "The schedule"): parts of a chunk (1, 2 or 4) and the warps
 // per SM the launch aims at.
 int batch_parts() {

@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -68,6 +70,13 @@ struct DeviceInfo {
     size_t smem_optin = 0;
 };
 Expected<DeviceInfo> device_info();
+
+// Bytes for a message: "1.25 GiB".
+inline std::string gib(uint64_t b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
+    return buf;
+}
 
 // The persistent fills' blocks per SM: `chosen` (at most `fits`, what the occupancy calculator
 // allows), or the environment variable `knob` when it holds a number >= 1, capped at `fits` (a

@@ -137,7 +137,7 @@ Plan make_plan(const Problem& p, OutputLevel level, int32_t spacing, int32_t blo
     pl.outputs = 4ull * M1 + 16;
     if (pl.spacing && block > 0) {
         pl.block = block;
-        pl.texels = (uint64_t(pl.M) / block + 1) * (uint64_t(pl.N) / block + 1);
+        pl.texels = overview_texels(pl.M, pl.N, block);
         pl.outputs += 4ull * pl.texels + 4;
     }
     if (pl.local) {
@@ -155,12 +155,6 @@ Plan make_plan(const Problem& p, OutputLevel level, int32_t spacing, int32_t blo
         pl.outputs += band_cells * 4ull * (pl.affine ? 3 : 1) + 4ull * pl.nbands * pl.steps_alloc * 32 * pl.words;
     }
     return pl;
-}
-
-std::string gib(uint64_t b) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
-    return buf;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -101,12 +101,6 @@ Kernel kernel_for(OutputLevel level) {
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
-std::string gib(uint64_t b) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", double(b) / double(1ull << 30));
-    return buf;
-}
-
 }  // namespace
 }  // namespace cuda
 

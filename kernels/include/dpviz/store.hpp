@@ -114,6 +114,8 @@ struct Overview {
     int32_t min = 0, max = 0;
     bool any_finite = false, any_unreachable = false;
 };
+// The texels of an overview of M x N cells (and the borders) in blocks of B: (M / B + 1) (N / B + 1).
+inline uint64_t overview_texels(int32_t M, int32_t N, int32_t B) { return (uint64_t(M) / B + 1) * (uint64_t(N) / B + 1); }
 // The smallest B whose overview fits max_side texels on either side.
 int32_t overview_block(const Problem& p, int32_t max_side);
 // An overview of p at block B holding only the borders (row 0 and column 0, by the rules), ready
