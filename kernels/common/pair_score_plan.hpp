@@ -301,4 +301,9 @@ inline size_t column_entry_bytes(const Problem& p) { return p.algo == Algorithm:
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
 inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
 
+// Whether the kernel fills a request of run_gpu at `fill_level` (the store's fill is at score
+// level): what it applies to, the store's fill too (pair_score_fill<.., kLines>: the checkpoint
+// lines in dpviz/store.hpp's layout, allocated after the buffers above), but not with an overview.
+inline bool fills(const Problem& p, OutputLevel fill_level, bool overview) { return takes(p, fill_level) && !overview; }
+
 }  // namespace dpviz::pair_score

@@ -63,15 +63,25 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
 
     const bool store = level == OutputLevel::path && checkpoint_spacing != 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
-    if (pair_score::takes(p, fill_level) && !store) {
-        // cuda/pair_score.cu's allocations and launch, in its order.
-        SimBuffer sel, tab, row_slots, ctrl;
+    if (pair_score::fills(p, fill_level, store && overview_block > 0)) {
+        // cuda/pair_score.cu's allocations and launch, in its order (the store's lines at the
+        // spacing asked for; the device's own choice depends on its free memory: the finest here).
+        SimBuffer sel, tab, row_slots, ctrl, row_h, row_f, col_h, col_e;
         DPVIZ_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), pair_score::column_entry_bytes(p),
                                "the target selectors"));
         DPVIZ_TRY(tab.allocate(uint64_t(M) + 1, 4, "the row score tables"));
         DPVIZ_TRY(row_slots.allocate(uint64_t(pair_score::row_slots(p)) * uint64_t(pair_score::row_slot_entries(int(N))), 8,
                                       "the group row slots"));
         DPVIZ_TRY(ctrl.allocate(2, 8, "the ticket and best cell"));
+        if (store) {
+            const int K = checkpoint_spacing > 0 ? checkpoint_spacing : kMinCheckpointSpacing;
+            const uint64_t rows = uint64_t(Checkpoints::lines(K, 0, int32_t(M))) * uint64_t(N + 1);
+            const uint64_t cols = uint64_t(Checkpoints::lines(K, 0, int32_t(N))) * uint64_t(M + 1);
+            DPVIZ_TRY(row_h.allocate(rows, 4, "the checkpoint rows"));
+            if (p.affine()) DPVIZ_TRY(row_f.allocate(rows, 4, "the checkpoint rows (F)"));
+            DPVIZ_TRY(col_h.allocate(cols, 4, "the checkpoint columns"));
+            if (p.affine()) DPVIZ_TRY(col_e.allocate(cols, 4, "the checkpoint columns (E)"));
+        }
         DPVIZ_TRY(launch("pair_score"));
         return device_error(no_kernels);
     }

@@ -10,13 +10,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <deque>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "band_kernel.cuh"
+#include "device_lines.hpp"
 #include "gpu_dispatch.hpp"
 #include "gpu_engine.hpp"
 #include "pair_score_plan.hpp"
@@ -274,118 +273,6 @@ Expected<float> elapsed(const Event& a, const Event& b) {
     return ms;
 }
 
-// The lines of an Out::store fill, left in device memory: the host's tiles fetch the edges they
-// restart from (a few kB each), so no line crosses to the host unasked. A read's two copies (H and
-// the gap state) go out on one of a few streams into pinned memory and are waited for once: tiles
-// are filled on several threads, and copies on the default stream would queue behind each other.
-class DeviceLines final : public LineSource {
-public:
-    DeviceBuffer<int2> bot_h, bot_f;        // the ring, then the row lines as {value, tag} pairs (biased)
-    DeviceBuffer<int32_t> col_h, col_e;     // the column lines, unbiased
-    int M = 0, N = 0, K = 0, ring = 0;
-    long long pitch = 0;
-    int32_t bias = 0;
-
-    ~DeviceLines() override {
-        for (Reader& r : readers_) cudaFreeHost(r.pinned);
-    }
-
-    void edge(bool column, int32_t line, int32_t from, int32_t to, int32_t* h, int32_t* gap) const override {
-        const size_t n = size_t(to - from) + 1, one = column ? n * 4 : n * 8;  // bytes of one line's read
-        Reader* rd = take_reader(2 * one);
-        cudaError_t e = rd ? cudaSuccess : cudaErrorMemoryAllocation;
-        const void* src_h = nullptr;
-        const void* src_gap = nullptr;
-        if (column) {
-            const size_t at = size_t(line / K - 1) * (size_t(M) + 1) + size_t(from);
-            src_h = col_h.get() + at;
-            src_gap = col_e.get() + at;
-        } else {
-            const size_t at = size_t(ring + line / K - 1) * size_t(pitch) + kColPad + size_t(from) - 1;
-            src_h = bot_h.get() + at;
-            src_gap = bot_f.get() + at;
-        }
-        char* buf = rd ? static_cast<char*>(rd->pinned) : nullptr;
-        if (e == cudaSuccess) e = cudaMemcpyAsync(buf, src_h, one, cudaMemcpyDeviceToHost, rd->stream.get());
-        if (e == cudaSuccess && gap) e = cudaMemcpyAsync(buf + one, src_gap, one, cudaMemcpyDeviceToHost, rd->stream.get());
-        if (e == cudaSuccess) e = cudaStreamSynchronize(rd->stream.get());
-        if (e == cudaSuccess) {
-            if (column) {
-                std::copy_n(reinterpret_cast<const int32_t*>(buf), n, h);
-                if (gap) std::copy_n(reinterpret_cast<const int32_t*>(buf + one), n, gap);
-            } else {
-                const int2* ph = reinterpret_cast<const int2*>(buf);
-                for (size_t x = 0; x < n; ++x) h[x] = ph[x].x - bias;
-                if (gap) {
-                    const int2* pg = reinterpret_cast<const int2*>(buf + one);
-                    for (size_t x = 0; x < n; ++x) gap[x] = pg[x].x - bias;
-                }
-            }
-        }
-        if (rd) give_back(rd);
-        if (e == cudaSuccess) return;
-        cudaGetLastError();
-        {
-            std::lock_guard lock(error_mutex_);  // tiles are filled on several threads
-            if (error_.empty())
-                error_ = std::string("reading the checkpoint lines: ") + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
-        }
-        for (size_t x = 0; x < n; ++x) {  // finite values, so the walk that asked still ends
-            h[x] = 0;
-            if (gap) gap[x] = kNegInf;
-        }
-    }
-    std::string failed() const override {
-        std::lock_guard lock(error_mutex_);
-        return error_;
-    }
-    bool on_gpu() const override { return true; }
-
-private:
-    // A stream and a pinned buffer for one read at a time; as many as threads read at once.
-    struct Reader {
-        Stream stream;
-        void* pinned = nullptr;
-        size_t bytes = 0;
-        bool busy = false;
-    };
-
-    // A free reader with at least `bytes` of pinned memory, or nullptr when none can be made.
-    Reader* take_reader(size_t bytes) const {
-        std::lock_guard lock(readers_mutex_);
-        Reader* r = nullptr;
-        for (Reader& x : readers_)
-            if (!x.busy) { r = &x; break; }
-        if (!r) {
-            r = &readers_.emplace_back();
-            if (!r->stream.create()) {
-                readers_.pop_back();
-                return nullptr;
-            }
-        }
-        if (r->bytes < bytes) {
-            cudaFreeHost(r->pinned);
-            r->bytes = std::max(bytes, size_t(64) << 10);
-            if (cudaMallocHost(&r->pinned, r->bytes) != cudaSuccess) {
-                cudaGetLastError();
-                r->pinned = nullptr;
-                r->bytes = 0;
-                return nullptr;
-            }
-        }
-        r->busy = true;
-        return r;
-    }
-    void give_back(Reader* r) const {
-        std::lock_guard lock(readers_mutex_);
-        r->busy = false;
-    }
-
-    mutable std::mutex error_mutex_;
-    mutable std::string error_;
-    mutable std::mutex readers_mutex_;
-    mutable std::deque<Reader> readers_;  // a deque: readers handed out keep their address
-};
 
 // The end cell of a local fill whose lines were kept: the first cell of row bi with H == best,
 // in the columns chunk `chunk` of its lane covers, recomputed on the host from the checkpoint
@@ -412,26 +299,35 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const int32_t block = picture ? opt.overview_block : 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
     // Score-only pairs of at most 4 residue codes (local, global, edit, LCS) and DTW without a
-    // band: the one-pair kernel, faster on long pairs (docs/performance.md); everything else, and
-    // a local fill whose best does not prove the kernel's range (pair_score::proves_range): the
-    // band kernels below, their fill time counting the one-pair kernel's too.
+    // band, and the store's fills of them without an overview: the one-pair kernel, faster on
+    // long pairs (docs/performance.md); everything else, and a local fill whose best does not
+    // prove the kernel's range (pair_score::proves_range): the band kernels below, their fill time
+    // counting the one-pair kernel's too.
     double spent_ms = 0.0;
-    if (pair_score::takes(p, fill_level) && !store && !opt.keep && !opt.owner && !opt.rect) {
-        auto run = run_pair_score(p, dpx, opt);
+    if (pair_score::fills(p, fill_level, picture) && !opt.keep && !opt.owner && !opt.rect) {
+        GpuRunOptions one = opt;
+        one.checkpoint_spacing = store ? opt.checkpoint_spacing : 0;
+        auto run = run_pair_score(p, dpx, one);
         if (!run) return run.error();
-        if (run->result) return std::move(*run->result);
+        if (run->result && !store) return std::move(*run->result);
+        if (run->result) {  // the store's: traced over the lines it kept
+            DpResult r = std::move(*run->result);
+            r.level = level;
+            if (!opt.copy_back) return r;
+            if (opt.control && opt.control->cancelled()) return cancelled_error();
+            if (opt.control) opt.control->report(0.8);
+            finish_result(p, r);
+            if (const std::string e = r.checkpoints->source->failed(); !e.empty()) return device_error(e);
+            return r;
+        }
         spent_ms = run->spent_ms;
     }
     int32_t spacing = store ? opt.checkpoint_spacing : 0;
     if (spacing == kGpuChoosesSpacing) {
         size_t free_now = 0, total_now = 0;
         DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_now, &total_now));
-        spacing = kMaxCheckpointSpacing;
-        for (int32_t k = kMinCheckpointSpacing; k < kMaxCheckpointSpacing; k *= 2)
-            if (make_plan(p, fill_level, k, block).total() <= free_now / 2) {
-                spacing = k;
-                break;
-            }
+        spacing = finest_device_spacing(
+            [&](int32_t k) { return make_plan(p, fill_level, k, block).total() <= free_now / 2; });
     }
     const Plan pl = make_plan(p, fill_level, spacing, block);
     const int M = pl.M, N = pl.N, A = alphabet(p);

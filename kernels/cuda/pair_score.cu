@@ -33,6 +33,7 @@
 
 #include "cell_ops.hpp"
 #include "cuda_check.hpp"
+#include "device_lines.hpp"
 #include "gpu_engine.hpp"
 #include "pair_score_plan.hpp"
 
@@ -103,7 +104,27 @@ struct Params {
     unsigned long long* best;     // packed end-cell key, atomicMax
     int key_bits;                 // the key's index bits (pair_score::key_index_bits)
     const int* tval;              // DTW: the value of column c at tval[c + kSelOff]; 0 outside 1..N
+    // The store's checkpoint lines (dpviz/store.hpp; pair_score_fill<.., kLines>): every K-th row
+    // (H, and F with affine gaps) at (i / K - 1) (N + 1) + j, every K-th column (H, and E) at
+    // (j / K - 1) (M + 1) + i, in the problem's terms: H = sign ((v - kZ) >> kScale - g (i + j) - c0)
+    // of the value v the kernel carries (pair_score::Scoring; DTW: D = v).
+    int32_t* row_h;
+    int32_t* row_f;
+    int32_t* col_h;
+    int32_t* col_e;
+    int ck_shift;                 // log2 K
+    int out_sign, out_g, out_c0;
 };
+
+// A carried value (H, E or F) of cell (i, j) in the problem's terms, for the lines: DTW's as it
+// is, a local fill's unscaled, a corner form's also taken back (sign, g and c0 apply to them only).
+template <class Ops, int kKind>
+__device__ __forceinline__ int32_t line_value(const Params& p, int v, int i, int j) {
+    if constexpr (kKind == int(pair_score::Form::dtw) || kKind == int(pair_score::Form::dtw_squared)) return v;
+    const int h = (v - kZero<Ops>) >> kScale;
+    if constexpr (kKind == int(pair_score::Form::linear) || kKind == int(pair_score::Form::affine)) return h;
+    return int32_t(p.out_sign * (int64_t(h) - int64_t(p.out_g) * (int64_t(i) + j) - p.out_c0));
+}
 
 // Group-to-group entries: 64-bit, naturally aligned, relaxed at gpu scope (single-copy atomic,
 // served by L2, no fence). The tag names the fill and the writing group, so a stale entry (an
@@ -185,11 +206,16 @@ __device__ __forceinline__ void static_for(F&& f) {
 // or the squared cost and the affine corner form (D(M, N), H'(M, N) kept by the lane of row M at
 // the step of column N).
 using pair_score::Form;
+constexpr int kWatchCorner = 1, kWatchLines = 2;  // what a chunk's steps watch for (watched_steps)
 constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
               kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared),
               kCornerAffine = int(Form::corner_affine);
 
-template <class Ops, int kKind>
+// kLines: the store's fill, which also writes the checkpoint lines (Params::row_h, col_h): a band
+// whose bottom row is a row line copies it from its ring after each chunk; a lane writes its rows'
+// cells of a column line at the steps it computes them, in the chunks that hold such a step (the
+// others run the plain loop).
+template <class Ops, int kKind, bool kLines>
 __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Params p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
     constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F
@@ -199,6 +225,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
+    static_assert(!kLines || P == 32, "a row line's chunk is copied one column per lane");
     constexpr int kBand = 32 * R;          // rows per warp
     constexpr int kGroupRows = W * kBand;  // rows per block-group
     constexpr int kZ = kZero<Ops>;
@@ -271,6 +298,26 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             corner_step = p.N - 1 + r_m;
         }
 
+        // The lines (kLines): this band's bottom row is a row line, or not; the lane's rows reach
+        // column line jn (K, 2K, ..) at steps tb .. tb + R - 1 (never, once past N or below row M).
+        [[maybe_unused]] int32_t *line_h = nullptr, *line_f = nullptr, *col_h = nullptr, *col_e = nullptr;
+        [[maybe_unused]] int jn = 0, tb = 0, rows_in = 0;
+        [[maybe_unused]] const int bottom = g * kGroupRows + (w + 1) * kBand;
+        constexpr int kNever = 0x3fffffff;
+        if constexpr (kLines) {
+            const int K = 1 << p.ck_shift;
+            if ((bottom & (K - 1)) == 0 && bottom <= p.M) {
+                const size_t at = size_t((bottom >> p.ck_shift) - 1) * (size_t(p.N) + 1);
+                line_h = p.row_h + at;
+                if constexpr (kAffine) line_f = p.row_f + at;
+            }
+            rows_in = Ops::index_min(R, p.M - row0 + 1);
+            jn = K;
+            tb = jn <= p.N && rows_in > 0 ? jn - 1 + lane * R : kNever;
+            col_h = p.col_h + row0;
+            if constexpr (kAffine) col_e = p.col_e + row0;
+        }
+
         int* ring_in = ring + w * kRing;
         int* ring_out = ring + (w + 1) * kRing;
         int* fring_in = ring_in + kRings;    // affine only
@@ -312,7 +359,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         // kUnroll steps from step s with the selectors in cur; loads the next block's into nxt.
         // best[k] is kept relative to the block's u (bk = key - u of the block's first step), so the
         // key update is one VIADDMNMX with an immediate: max(h - i, bk); +kUnroll per block.
-        // watch (the chunk of corner_step only): keep the cell (M, N) as it is computed.
+        // watch: kWatchCorner (the chunk of corner_step only): keep the cell (M, N) as it is
+        // computed; kWatchLines: write the cells of column line jn as they are computed.
         const int gs = p.gap_s;
         auto block = [&](auto watch, const int s, int (&cur)[kUnroll], int (&nxt)[kUnroll]) {
 #pragma unroll
@@ -372,7 +420,16 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                     }
                     if constexpr (kLocal) best[k] = Ops::addmax(h[k], -i, best[k]);
                 }
-                if constexpr (decltype(watch)::value) {
+                if constexpr ((decltype(watch)::value & kWatchLines) != 0) {
+                    const int d = s + i - tb;  // row d of the lane is at column jn now
+#pragma unroll
+                    for (int k = 0; k < R; ++k)
+                        if (d == k && k < rows_in) {
+                            col_h[k] = line_value<Ops, kKind>(p, h[k], row0 + k, jn);
+                            if constexpr (kAffine) col_e[k] = line_value<Ops, kKind>(p, e[k], row0 + k, jn);
+                        }
+                }
+                if constexpr ((decltype(watch)::value & kWatchCorner) != 0) {
                     if (s + i == corner_step && lane == corner_lane) {
 #pragma unroll
                         for (int k = 0; k < R; ++k)
@@ -391,7 +448,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             for (int k = 0; k < R; ++k) best[k] += kUnroll;  // unused (and dropped) but in local fills
         };
         // P steps from s0; the chunk of corner_step, in the band of row M, watches for the cell
-        // (M, N) in every block, the others in none: the steady-state loop holds no watch.
+        // (M, N) in every block, a chunk that holds a step of a lane's column line writes it, the
+        // others watch nothing: the steady-state loop holds no watch.
         auto watched_steps = [&](const int s0) {
             auto steps = [&](auto watch) {
 #pragma unroll 1
@@ -400,10 +458,18 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                     block(watch, s0 + sb + kUnroll, sel_b, sel_a);
                 }
             };
-            if (holds_corner && corner_step >= s0 && corner_step < s0 + P)
-                steps(std::true_type{});
-            else
-                steps(std::false_type{});
+            const bool corner_chunk = kWatch && holds_corner && corner_step >= s0 && corner_step < s0 + P;
+            const bool line_chunk = kLines && __any_sync(0xffffffffu, tb <= s0 + P - 1 && s0 <= tb + R - 1);
+            if constexpr (kWatch && kLines) {
+                if (corner_chunk && line_chunk) return steps(std::integral_constant<int, kWatchCorner | kWatchLines>{});
+            }
+            if constexpr (kWatch) {
+                if (corner_chunk) return steps(std::integral_constant<int, kWatchCorner>{});
+            }
+            if constexpr (kLines) {
+                if (line_chunk) return steps(std::integral_constant<int, kWatchLines>{});
+            }
+            steps(std::integral_constant<int, 0>{});
         };
 
         for (int s0 = 0; s0 < p.steps; s0 += P) {
@@ -434,13 +500,21 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             if (!last && s0 >= kBand && c_out >= kSlots)
                 mbar_wait(&empty[w + 1][c_out % kSlots], unsigned(c_out / kSlots - 1) & 1u);
             // 3. P steps.
-            if constexpr (kWatch) {
+            if constexpr (kWatch || kLines) {
                 watched_steps(s0);
             } else {  // the block called directly: the other forms' code is as it was without DTW's
 #pragma unroll 1
                 for (int sb = 0; sb < P; sb += 2 * kUnroll) {
-                    block(std::false_type{}, s0 + sb, sel_a, sel_b);
-                    block(std::false_type{}, s0 + sb + kUnroll, sel_b, sel_a);
+                    block(std::integral_constant<int, 0>{}, s0 + sb, sel_a, sel_b);
+                    block(std::integral_constant<int, 0>{}, s0 + sb + kUnroll, sel_b, sel_a);
+                }
+            }
+            if constexpr (kLines) {  // the lane's rows have passed column line jn: the next one
+                if (s0 + P - 1 >= tb + R - 1) {
+                    jn += 1 << p.ck_shift;
+                    tb = jn <= p.N ? tb + (1 << p.ck_shift) : kNever;
+                    col_h += size_t(p.M) + 1;
+                    if constexpr (kAffine) col_e += size_t(p.M) + 1;
                 }
             }
             // 4. Publish: column chunk c_out is in ring_out (lane 31 wrote it); chunk s0 / P of
@@ -448,6 +522,14 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             __syncwarp();
             if (!last && s0 >= kBand && lane == 31) mbar_arrive(&full[w + 1][c_out % kSlots]);
             if (!first && s0 / P < n_pub) mbar_arrive(&empty[w][(s0 / P) % kSlots]);
+            // 4b. A row line: its column chunk c_out, as lane 31 wrote it into ring_out.
+            if constexpr (kLines) {
+                const int j = s0 - kBand + 1 + lane;
+                if (line_h && s0 >= kBand && j <= p.N) {
+                    line_h[j] = line_value<Ops, kKind>(p, ring_out[(j - 1) & kRingMask], bottom, j);
+                    if constexpr (kAffine) line_f[j] = line_value<Ops, kKind>(p, fring_out[(j - 1) & kRingMask], bottom, j);
+                }
+            }
             // 5. Last band of the group: copy the bottom row to the global buffer, 32 columns at a time.
             if (write_global) {
                 const int ready = Ops::index_min(s0 + P - kBand, p.N);  // reaches N in the last chunk
@@ -509,17 +591,17 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
 
-template <class Ops>
+template <class Ops, bool kLines>
 auto fill_of(Form f) {
     switch (f) {
-        case Form::affine: return pair_score_fill<Ops, kAffineGaps>;
-        case Form::corner: return pair_score_fill<Ops, kCornerForm>;
-        case Form::dtw: return pair_score_fill<Ops, kDtwAbs>;
-        case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared>;
-        case Form::corner_affine: return pair_score_fill<Ops, kCornerAffine>;
+        case Form::affine: return pair_score_fill<Ops, kAffineGaps, kLines>;
+        case Form::corner: return pair_score_fill<Ops, kCornerForm, kLines>;
+        case Form::dtw: return pair_score_fill<Ops, kDtwAbs, kLines>;
+        case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared, kLines>;
+        case Form::corner_affine: return pair_score_fill<Ops, kCornerAffine, kLines>;
         case Form::linear: break;
     }
-    return pair_score_fill<Ops, kLinear>;
+    return pair_score_fill<Ops, kLinear, kLines>;
 }
 
 }  // namespace
@@ -574,9 +656,33 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     // Tag 0 (epoch 0) is never current: a zeroed slot reads as "not written" (recycled blocks too).
     DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_rows.get(), 0, d_rows.bytes(), s));
 
+    // The store's fill: the checkpoint lines, at the spacing asked for or the finest whose lines
+    // take at most half the free memory (as the band kernels' store).
+    const bool lines = opt.checkpoint_spacing != 0;
+    int32_t K = opt.checkpoint_spacing;
+    if (K == kGpuChoosesSpacing) {
+        size_t free_now = 0, total_now = 0;
+        DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_now, &total_now));
+        K = finest_device_spacing([&](int32_t k) { return checkpoint_bytes(p, k) <= free_now / 2; });
+    }
+    DeviceBuffer<int32_t> d_row_h, d_row_f, d_col_h, d_col_e;
+    if (lines) {
+        if (K < kMinCheckpointSpacing || (K & (K - 1)) != 0)
+            return device_error("internal: checkpoint lines every " + std::to_string(K) + " rows and columns");
+        // dpviz/store.hpp's layout: row line k at k (N + 1), column line k at k (M + 1).
+        const bool gaps = p.affine();
+        const size_t rows = size_t(Checkpoints::lines(K, 0, M)) * (size_t(N) + 1);
+        const size_t cols = size_t(Checkpoints::lines(K, 0, N)) * (size_t(M) + 1);
+        DPVIZ_TRY(d_row_h.allocate(rows));
+        if (gaps) DPVIZ_TRY(d_row_f.allocate(rows));
+        DPVIZ_TRY(d_col_h.allocate(cols));
+        if (gaps) DPVIZ_TRY(d_col_e.allocate(cols));
+    }
+
     const Form form = form_of(*sc);
     const bool affine = form == Form::affine || form == Form::corner_affine;  // F's rings too
-    const auto kernel = dpx ? fill_of<cell::DpxOps>(form) : fill_of<cell::PortableOps>(form);
+    const auto kernel = lines ? (dpx ? fill_of<cell::DpxOps, true>(form) : fill_of<cell::PortableOps, true>(form))
+                              : (dpx ? fill_of<cell::DpxOps, false>(form) : fill_of<cell::PortableOps, false>(form));
     const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;
@@ -602,6 +708,14 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     kp.ticket = reinterpret_cast<int*>(d_ctrl.get());
     kp.best = d_ctrl.get() + 1;
     kp.key_bits = key_index_bits(M, N);
+    kp.row_h = d_row_h.get();
+    kp.row_f = d_row_f.get();
+    kp.col_h = d_col_h.get();
+    kp.col_e = d_col_e.get();
+    while (lines && (1 << kp.ck_shift) < K) ++kp.ck_shift;
+    kp.out_sign = sc->sign;
+    kp.out_g = sc->g;
+    kp.out_c0 = sc->c0;
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;
@@ -655,7 +769,26 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     }
     if (r.end.i < 0 || r.end.i > M || r.end.j < 0 || r.end.j > N)
         return device_error("internal: the one-pair score kernel reported an end cell outside the matrix");
-    if (opt.copy_back) finish_result(p, r);
+    if (lines) {  // the caller traces over them (run_gpu's store)
+        auto source = std::make_shared<DeviceLines>();
+        source->tagged_rows = false;
+        source->row_h = std::move(d_row_h);
+        source->row_f = std::move(d_row_f);
+        source->col_h = std::move(d_col_h);
+        source->col_e = std::move(d_col_e);
+        source->M = M;
+        source->N = N;
+        source->K = K;
+        auto kept = std::make_shared<Checkpoints>();
+        kept->spacing = K;
+        kept->M = M;
+        kept->N = N;
+        kept->affine = p.affine();
+        kept->source = std::move(source);
+        r.checkpoints = std::move(kept);
+    } else if (opt.copy_back) {
+        finish_result(p, r);
+    }
     const double ms = r.fill_ms;
     return PairScoreRun{std::move(r), ms};
 }

@@ -101,9 +101,10 @@ def short(name):
     if lanes == 2:
         ops += '-16x2'
     if 'pair_score_fill' in name:
-        kinds = {'Li1E': '-affine', 'Li2E': '-corner', 'Li3E': '-dtw', 'Li4E': '-dtw-squared', 'Li5E': '-corner-affine'}  # pair_score_fill<Ops, kind>
+        kinds = {'Li1E': '-affine', 'Li2E': '-corner', 'Li3E': '-dtw', 'Li4E': '-dtw-squared', 'Li5E': '-corner-affine'}  # pair_score_fill<Ops, kind, kLines>
         kind = next((v for k, v in kinds.items() if k in name), '')
-        return 'pair-score' + kind + ops + ' score', PAIR_CELLS
+        level = ' store' if re.search(r'Li\dELb1E', name) else ' score'  # kLines: the store's fill
+        return 'pair-score' + kind + ops + level, PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']
     m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
     batch = 'batch_fill' in name

@@ -3,7 +3,8 @@
 # apart (with them VHMNMX, the three-input half min/max that only sm_90 has: a DPX-free kernel
 # holds none of either). usage: sass_mix.sh sass_dump.txt   (dpviz kernel names are shortened: kind/flags/ops/level;
 # the batch kernels (batch_fill) read "batch <kind> <ops>", the one-pair score kernel
-# (pair_score_fill) "pair-score local[-affine] <ops>", "pair-score corner[-affine] <ops>" or "pair-score dtw[-squared] <ops>", the Viterbi kernels (viterbi_fill) "viterbi <ops> <level>")
+# (pair_score_fill) "pair-score local[-affine] <ops>", "pair-score corner[-affine] <ops>" or "pair-score dtw[-squared] <ops>",
+# with " store" after the store's fill (its lines), the Viterbi kernels (viterbi_fill) "viterbi <ops> <level>")
 dump="$1"
 [ -s "$dump" ] || { echo "n/a (no SASS dump)"; exit 0; }
 awk '
@@ -13,7 +14,12 @@ function short(f,   k, m, o, l, s) {
     split("score path matrix", lv, " "); if (match(f, /OutputLevelE[0-9]/)) s = s " " lv[substr(f, RSTART + 12, 1) + 1]
     return s
   }
-  if (f ~ /pair_score_fill/) { s = "pair-score " (f ~ /Li5E/ ? "corner-affine" : f ~ /Li4E/ ? "dtw-squared" : f ~ /Li3E/ ? "dtw" : f ~ /Li2E/ ? "corner" : f ~ /Li1E/ ? "local-affine" : "local"); if (f ~ /DpxOps/) return s " dpx"; if (f ~ /PortableOps/) return s " dpx-free"; return s }
+  if (f ~ /pair_score_fill/) {
+    s = "pair-score " (f ~ /Li5E/ ? "corner-affine" : f ~ /Li4E/ ? "dtw-squared" : f ~ /Li3E/ ? "dtw" : f ~ /Li2E/ ? "corner" : f ~ /Li1E/ ? "local-affine" : "local")
+    if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/) s = s " dpx-free"
+    if (f ~ /Li[0-9]ELb1E/) s = s " store"  # pair_score_fill<Ops, form, kLines>: the fill of the result store
+    return s
+  }
   if (f ~ /band_locate/) s = "locate"; else if (f ~ /unpack_dirs/) return "unpack_dirs"; else if (f ~ /band_fill/) s = "fill"; else if (f ~ /batch_fill/) s = "batch"; else return f
   split("align edit lcs dtw", kinds, " ")
   if (match(f, /KindE[0-9]ELb[01]ELb[01]ELb[01]/)) {

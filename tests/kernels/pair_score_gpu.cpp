@@ -3,7 +3,9 @@
 // affine gaps) and of global (linear and affine gaps), edit and LCS pairs (the corner forms) of at most 4
 // residue codes, on shapes around its group and band boundaries, thin and long pairs, an
 // asymmetric substitution table, many ties, no positive cell; and DTW (absolute and squared
-// cost, no band) on random-walk signals. Skips cleanly without a device.
+// cost, no band) on random-walk signals; the store's fill on the kernel (its checkpoint lines
+// against those a whole matrix implies, the path traced over them). Skips cleanly without a
+// device.
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
 #include "gpu_dispatch.hpp"
 #include "gpu_test.hpp"
 #include "kernels/result_compare.hpp"
@@ -439,4 +442,68 @@ TEST(PairScoreGpu, RepeatedFillsOfOneProcessAgree) {
             ASSERT_EQ(got->end, want->end) << "fill " << k << " gaps " << gaps.open << "/" << gaps.extend;
         }
     }
+}
+
+TEST(PairScoreGpu, StoreFillsKeepTheReferencesLinesAndTraceItsPath) {
+    DPVIZ_REQUIRE_GPU();
+    // Every form of the kernel at score level with the store's lines (pair_score_fill<.., kLines>):
+    // row lines at band bottoms in and across groups of kGroupRows rows, column lines reached by
+    // each lane's rows at their own steps, in the user's terms (a corner form's H taken back from
+    // H'); then the path over them, as the CPU traces it over a whole matrix.
+    struct Form {
+        std::string name;
+        Algorithm algo;
+        GapPenalties gaps{1, 1};
+        bool dtw_squared = false;
+    };
+    const std::vector<Form> forms = {
+        {"local linear", Algorithm::local, {4, 4}},  {"local affine", Algorithm::local, {5, 1}},
+        {"global linear", Algorithm::global, {2, 2}}, {"global affine", Algorithm::global, {4, 2}},
+        {"edit", Algorithm::edit},                    {"lcs", Algorithm::lcs},
+        {"dtw", Algorithm::dtw},                      {"dtw squared", Algorithm::dtw, {1, 1}, true},
+    };
+    const std::vector<std::pair<int, int>> shapes =
+        test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
+                      : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {1025, 1024}, {2100, 1300}};
+    std::mt19937 g(31);
+    for (const Form& f : forms)
+        for (const auto& [m, n] : shapes)
+            for (const int32_t k : test::quick() ? std::vector<int32_t>{256} : std::vector<int32_t>{256, 512}) {
+                std::ostringstream what;
+                what << f.name << " " << m << "x" << n << " K " << k;
+                SCOPED_TRACE(what.str());
+                ScoringOptions s;
+                s.match = 3;
+                s.mismatch = -2;
+                s.gaps = f.gaps;
+                s.dtw_cost = f.dtw_squared ? DtwCost::squared : DtwCost::abs;
+                Expected<Problem> p = input_error("none");
+                if (f.algo == Algorithm::dtw) {
+                    p = make_dtw_problem({"q", random_walk(g, m, 1.0)}, {"t", random_walk(g, n, 1.0)}, s);
+                } else {
+                    const std::string q = random_text(g, m, "ACGT");
+                    p = make_problem(f.algo, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
+                }
+                ASSERT_TRUE(p) << p.error().message;
+                ASSERT_TRUE(pair_score::fills(*p, OutputLevel::score, false));
+                DpResult ref = align_reference(*p);
+                const Checkpoints want = checkpoints_from_matrix(*p, ref, k);
+                ref.dirs = {};  // the store's path keeps none
+                for (const bool dpx : {true, false}) {
+                    SCOPED_TRACE(dpx ? "dpx" : "dpx-free");
+                    auto r = align_gpu(*p, OutputLevel::path, dpx, {}, k);
+                    ASSERT_TRUE(r) << r.error().message;
+                    EXPECT_EQ(r->shape.blocks, 0) << "the band kernel ran, not the one-pair kernel";
+                    ASSERT_TRUE(r->checkpoints);
+                    ASSERT_TRUE(r->checkpoints->source) << "the lines left the device";
+                    const Checkpoints got = checkpoints_on_host(*p, *r->checkpoints);
+                    EXPECT_EQ(got.spacing, want.spacing);
+                    EXPECT_EQ(got.row_h, want.row_h) << "row lines, H";
+                    EXPECT_EQ(got.row_f, want.row_f) << "row lines, F";
+                    EXPECT_EQ(got.col_h, want.col_h) << "column lines, H";
+                    EXPECT_EQ(got.col_e, want.col_e) << "column lines, E";
+                    EXPECT_EQ(r->checkpoints->source->failed(), "");
+                    test::expect_same(ref, *r, OutputLevel::path, what.str());
+                }
+            }
 }

@@ -494,8 +494,9 @@ TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
 
 TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAskedForNone) {
     // pair_score_kernel names what the device path runs: the one-pair kernel for every score
-    // fill it applies to (DTW and sides past 2^21 - 1 among them), the band kernels for the rest
-    // and for paths; DPVIZ_PAIR_KERNEL=0 gives it nothing, and any other value is the default.
+    // fill it applies to (DTW and sides past 2^21 - 1 among them) and the store's fills of them
+    // without an overview, the band kernels for the rest and for paths; DPVIZ_PAIR_KERNEL=0
+    // gives it nothing, and any other value is the default.
     ScoringOptions s = dna_linear();
     const Problem dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs);
     const Problem banded_dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs, 1);
@@ -510,6 +511,10 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
         for (const Problem* p : problems) {
             EXPECT_EQ(pair_score::takes(*p, OutputLevel::score), !pair_score_kernel(*p).empty());
             EXPECT_FALSE(pair_score::takes(*p, OutputLevel::path));
+            // The store's fill (score level, its lines) too, but not one that pools an overview.
+            EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, false), !pair_score_kernel(*p).empty());
+            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, true));
+            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::path, false));
             v.push_back(pair_score_kernel(*p));
         }
         return v;

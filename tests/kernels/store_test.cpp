@@ -265,6 +265,11 @@ TEST(ResultStore, SpacingIsTheSmallestThatFits) {
     EXPECT_EQ(choose_checkpoint_spacing(p, at256), 512);
     EXPECT_EQ(choose_checkpoint_spacing(p, 1000), 0);
     EXPECT_LT(checkpoint_bytes(p, 512), at256 / 2 + 1);
+    // A device's own choice: the finest that fits its memory, the coarsest when none does.
+    const auto fits = [&](uint64_t budget) { return [&, budget](int32_t k) { return checkpoint_bytes(p, k) <= budget; }; };
+    EXPECT_EQ(finest_device_spacing(fits(at256)), 256);
+    EXPECT_EQ(finest_device_spacing(fits(at256 - 1)), 512);
+    EXPECT_EQ(finest_device_spacing(fits(0)), kMaxCheckpointSpacing);
 }
 
 // align() traces over checkpoints from kCheckpointPathCells on and when the bits do not fit the

@@ -171,6 +171,14 @@ inline constexpr int32_t kMaxPrefetchSpacing = 1024;
 int32_t prefetched_tiles(int32_t spacing);
 // The spacing for a budget of bytes, or 0 when even kMaxCheckpointSpacing does not fit.
 int32_t choose_checkpoint_spacing(const Problem& p, uint64_t budget);
+// The finest spacing K whose checkpoints `fits(K)` says a device holds, kMaxCheckpointSpacing
+// when none does (the device path then says how much memory it needs).
+template <class Fits>
+int32_t finest_device_spacing(Fits&& fits) {
+    for (int32_t k = kMinCheckpointSpacing; k < kMaxCheckpointSpacing; k *= 2)
+        if (fits(k)) return k;
+    return kMaxCheckpointSpacing;
+}
 // Empty checkpoints of p at spacing K and the phases (every value kNegInf but where the lines
 // meet the borders), ready for a fill to write.
 Checkpoints make_checkpoints(const Problem& p, int32_t spacing, int32_t row_phase = 0, int32_t col_phase = 0);
