@@ -145,10 +145,13 @@ inline std::optional<Scoring> scoring_of(const Problem& p, const Compact& c) {
     return sc;
 }
 
-// The score of the corner form's H'(M, N) (in the problem's units).
-inline int64_t corner_score(const Scoring& sc, int64_t corner, int M, int N) {
-    return sc.sign * (corner - int64_t(sc.g) * (int64_t(M) + N) - sc.c0);
+// A value the kernel computes for cell (i, j), H', E' or F' (unscaled, unbiased), in the problem's
+// terms: sign (v - g (i + j) - c0); a local fill's and DTW's as they are (sign 1, g = c0 = 0).
+// The score of a corner form is its H'(M, N). constexpr: the kernel's lines call it too.
+constexpr int64_t problem_value(const Scoring& sc, int64_t v, int i, int j) {
+    return sc.sign * (v - int64_t(sc.g) * (int64_t(i) + j) - sc.c0);
 }
+constexpr int64_t corner_score(const Scoring& sc, int64_t corner, int M, int N) { return problem_value(sc, corner, M, N); }
 
 // The kernel's forms, one instantiation each (cuda/pair_score.cu: pair_score_fill<Ops, int(form)>),
 // and the names the SASS reports, the scan and the GUI give them.
@@ -300,6 +303,28 @@ inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048;
 inline size_t column_entry_bytes(const Problem& p) { return p.algo == Algorithm::dtw ? 4 : 2; }
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
 inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
+
+// The store's column lines in the kernel (pair_score_fill<.., kLines>): row k of lane l computes
+// column j at step j - 1 + l R + k, so a lane's rows reach column line jn at R consecutive steps,
+// from `first` on. Each lane keeps the line it is at: the chunk of P steps from s0 runs the loop
+// that writes lines when a lane of the warp has a step of its line in it, and the lane takes the
+// next line once the chunk has passed all its rows' steps. A lane with no row in the matrix, or
+// past the last line (jn > N), reaches none (kNever).
+struct LineCursor {
+    static constexpr int kNever = 0x3fffffff;
+    int jn = 0, first = kNever;
+    constexpr LineCursor(int K, int N, int lane, int rows_in) : jn(K), first(K <= N && rows_in > 0 ? K - 1 + lane * kRowsPerLane : kNever) {}
+    constexpr int row_at(int step) const { return step - first; }  // the row at column jn, if in 0 .. R - 1
+    constexpr bool in_chunk(int s0) const { return first <= s0 + kPublish - 1 && s0 <= first + kRowsPerLane - 1; }
+    constexpr bool after_chunk(int s0, int K, int N) {  // whether the lane went on to the next line
+        if (s0 + kPublish - 1 < first + kRowsPerLane - 1) return false;
+        jn += K;
+        first = jn <= N ? first + K : kNever;
+        return true;
+    }
+};
+// A band's bottom row (the kernel's bands are kBandRows rows) is a row line of spacing K.
+constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1)) == 0 && bottom <= M; }
 
 // Whether the kernel fills a request of run_gpu at `fill_level` (the store's fill is at score
 // level): what it applies to, the store's fill too (pair_score_fill<.., kLines>: the checkpoint

@@ -113,17 +113,18 @@ struct Params {
     int32_t* col_h;
     int32_t* col_e;
     int ck_shift;                 // log2 K
-    int out_sign, out_g, out_c0;
+    pair_score::Scoring sc;       // the corner forms' sign, g and c0 (pair_score::problem_value)
 };
 
 // A carried value (H, E or F) of cell (i, j) in the problem's terms, for the lines: DTW's as it
-// is, a local fill's unscaled, a corner form's also taken back (sign, g and c0 apply to them only).
+// is (no scale, no bias), a local fill's unscaled (pair_score::problem_value with sign 1, g = c0 =
+// 0, without the arithmetic), a corner form's also taken back by pair_score::problem_value.
 template <class Ops, int kKind>
 __device__ __forceinline__ int32_t line_value(const Params& p, int v, int i, int j) {
     if constexpr (kKind == int(pair_score::Form::dtw) || kKind == int(pair_score::Form::dtw_squared)) return v;
     const int h = (v - kZero<Ops>) >> kScale;
     if constexpr (kKind == int(pair_score::Form::linear) || kKind == int(pair_score::Form::affine)) return h;
-    return int32_t(p.out_sign * (int64_t(h) - int64_t(p.out_g) * (int64_t(i) + j) - p.out_c0));
+    return int32_t(pair_score::problem_value(p.sc, h, i, j));
 }
 
 // Group-to-group entries: 64-bit, naturally aligned, relaxed at gpu scope (single-copy atomic,
@@ -299,21 +300,17 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         }
 
         // The lines (kLines): this band's bottom row is a row line, or not; the lane's rows reach
-        // column line jn (K, 2K, ..) at steps tb .. tb + R - 1 (never, once past N or below row M).
+        // column line `cursor.jn` at steps from cursor.first on (pair_score::LineCursor).
         [[maybe_unused]] int32_t *line_h = nullptr, *line_f = nullptr, *col_h = nullptr, *col_e = nullptr;
-        [[maybe_unused]] int jn = 0, tb = 0, rows_in = 0;
         [[maybe_unused]] const int bottom = g * kGroupRows + (w + 1) * kBand;
-        constexpr int kNever = 0x3fffffff;
+        [[maybe_unused]] const int rows_in = Ops::index_min(R, p.M - row0 + 1);  // the lane's rows in the matrix
+        [[maybe_unused]] pair_score::LineCursor cursor(kLines ? 1 << p.ck_shift : 0, p.N, lane, kLines ? rows_in : 0);
         if constexpr (kLines) {
-            const int K = 1 << p.ck_shift;
-            if ((bottom & (K - 1)) == 0 && bottom <= p.M) {
+            if (pair_score::is_row_line(bottom, 1 << p.ck_shift, p.M)) {
                 const size_t at = size_t((bottom >> p.ck_shift) - 1) * (size_t(p.N) + 1);
                 line_h = p.row_h + at;
                 if constexpr (kAffine) line_f = p.row_f + at;
             }
-            rows_in = Ops::index_min(R, p.M - row0 + 1);
-            jn = K;
-            tb = jn <= p.N && rows_in > 0 ? jn - 1 + lane * R : kNever;
             col_h = p.col_h + row0;
             if constexpr (kAffine) col_e = p.col_e + row0;
         }
@@ -421,12 +418,12 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                     if constexpr (kLocal) best[k] = Ops::addmax(h[k], -i, best[k]);
                 }
                 if constexpr ((decltype(watch)::value & kWatchLines) != 0) {
-                    const int d = s + i - tb;  // row d of the lane is at column jn now
+                    const int d = cursor.row_at(s + i);  // row d of the lane is at column jn now
 #pragma unroll
                     for (int k = 0; k < R; ++k)
                         if (d == k && k < rows_in) {
-                            col_h[k] = line_value<Ops, kKind>(p, h[k], row0 + k, jn);
-                            if constexpr (kAffine) col_e[k] = line_value<Ops, kKind>(p, e[k], row0 + k, jn);
+                            col_h[k] = line_value<Ops, kKind>(p, h[k], row0 + k, cursor.jn);
+                            if constexpr (kAffine) col_e[k] = line_value<Ops, kKind>(p, e[k], row0 + k, cursor.jn);
                         }
                 }
                 if constexpr ((decltype(watch)::value & kWatchCorner) != 0) {
@@ -459,7 +456,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 }
             };
             const bool corner_chunk = kWatch && holds_corner && corner_step >= s0 && corner_step < s0 + P;
-            const bool line_chunk = kLines && __any_sync(0xffffffffu, tb <= s0 + P - 1 && s0 <= tb + R - 1);
+            const bool line_chunk = kLines && __any_sync(0xffffffffu, cursor.in_chunk(s0));
             if constexpr (kWatch && kLines) {
                 if (corner_chunk && line_chunk) return steps(std::integral_constant<int, kWatchCorner | kWatchLines>{});
             }
@@ -509,10 +506,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                     block(std::integral_constant<int, 0>{}, s0 + sb + kUnroll, sel_b, sel_a);
                 }
             }
-            if constexpr (kLines) {  // the lane's rows have passed column line jn: the next one
-                if (s0 + P - 1 >= tb + R - 1) {
-                    jn += 1 << p.ck_shift;
-                    tb = jn <= p.N ? tb + (1 << p.ck_shift) : kNever;
+            if constexpr (kLines) {  // the lane's rows have passed its column line: the next one
+                if (cursor.after_chunk(s0, 1 << p.ck_shift, p.N)) {
                     col_h += size_t(p.M) + 1;
                     if constexpr (kAffine) col_e += size_t(p.M) + 1;
                 }
@@ -713,9 +708,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     kp.col_h = d_col_h.get();
     kp.col_e = d_col_e.get();
     while (lines && (1 << kp.ck_shift) < K) ++kp.ck_shift;
-    kp.out_sign = sc->sign;
-    kp.out_g = sc->g;
-    kp.out_c0 = sc->c0;
+    kp.sc = *sc;
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;

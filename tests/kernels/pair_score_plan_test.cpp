@@ -273,6 +273,8 @@ TEST(PairScorePlan, TheCornerFormGivesTheReferenceScoreOnSeededRandomPairs) {
                 EXPECT_EQ(h[size_t(i)][size_t(j)], sc->sign * int64_t(ref->H.at(i, j)) + int64_t(sc->g) * (i + j))
                     << i << "," << j;
                 EXPECT_LE(h[size_t(i)][size_t(j)], corner);
+                // The store's lines take each H' back (cuda/pair_score.cu, line_value).
+                EXPECT_EQ(pair_score::problem_value(*sc, h[size_t(i)][size_t(j)], i, j), ref->H.at(i, j)) << i << "," << j;
             }
         for (int k = 1; k <= 37; ++k) {
             EXPECT_EQ(h[size_t(M + k)][size_t(N)], corner);  // the bottom row of a padded band
@@ -312,7 +314,7 @@ namespace {
 // and N (scored -128). h[i][j + pad] is H'(i, j), j from -pad; `lowest` is the lowest value any
 // max compared.
 struct AffineCornerFill {
-    std::vector<std::vector<int64_t>> h;
+    std::vector<std::vector<int64_t>> h, e, f;  // H', E', F'
     int64_t lowest = 0;
 };
 AffineCornerFill affine_corner_fill(const Problem& p, const pair_score::Scoring& sc, int pad) {
@@ -322,7 +324,9 @@ AffineCornerFill affine_corner_fill(const Problem& p, const pair_score::Scoring&
     AffineCornerFill out;
     auto& h = out.h;
     h.assign(size_t(M + pad + 1), std::vector<int64_t>(size_t(width), 0));
-    std::vector<std::vector<int64_t>> f(h);
+    auto& f = out.f;
+    f = h;
+    out.e = h;
     for (int j = 1; j <= N + pad; ++j) f[0][size_t(j + pad)] = -c0;
     h[0][size_t(pad)] = c0;
     const auto low = [&](int64_t v) { out.lowest = std::min(out.lowest, v); };
@@ -337,6 +341,7 @@ AffineCornerFill affine_corner_fill(const Problem& p, const pair_score::Scoring&
             const int64_t eo = h[size_t(i)][size_t(x - 1)] - c0, fo = h[size_t(i - 1)][size_t(x)] - c0;
             for (const int64_t v : {d, e, eo, f[size_t(i - 1)][size_t(x)], fo}) low(v);
             e = std::max(e, eo);
+            out.e[size_t(i)][size_t(x)] = e;
             f[size_t(i)][size_t(x)] = std::max(f[size_t(i - 1)][size_t(x)], fo);
             h[size_t(i)][size_t(x)] = std::max({d, e, f[size_t(i)][size_t(x)]});
         }
@@ -378,8 +383,15 @@ TEST(PairScorePlan, TheAffineCornerFormGivesTheReferenceScoreOnSeededRandomPairs
         const auto at = [&](int i, int j) { return fill.h[size_t(i)][size_t(j + pad)]; };
         EXPECT_EQ(pair_score::corner_score(*sc, at(M, N), M, N), ref->score);
         for (int i = 1; i <= M; ++i)
-            for (int j = 1; j <= N; ++j)
+            for (int j = 1; j <= N; ++j) {
                 EXPECT_EQ(at(i, j), int64_t(ref->H.at(i, j)) + int64_t(sc->g) * (i + j) + sc->c0) << i << "," << j;
+                // The store's lines take H', E' and F' back (cuda/pair_score.cu, line_value): the
+                // kernel's -c0 at the borders stands for the reference's -infinity inside too.
+                const size_t x = size_t(j + pad);
+                EXPECT_EQ(pair_score::problem_value(*sc, at(i, j), i, j), ref->H.at(i, j)) << i << "," << j;
+                EXPECT_EQ(pair_score::problem_value(*sc, fill.e[size_t(i)][x], i, j), ref->E.at(i, j)) << "E " << i << "," << j;
+                EXPECT_EQ(pair_score::problem_value(*sc, fill.f[size_t(i)][x], i, j), ref->F.at(i, j)) << "F " << i << "," << j;
+            }
         for (int i = 1; i <= M + pad; ++i) {
             EXPECT_EQ(at(i, 0), 0) << "row " << i << ", column 0";
             for (int j = -pad + 1; j <= N + pad; ++j) EXPECT_GE(at(i, j), -sc->c0) << i << "," << j;
@@ -582,4 +594,89 @@ TEST(PairScorePlan, DtwsPaddingStaysUnreachableAndItsValuesInRange) {
         EXPECT_LT(widest, int64_t(0x7f800000));
         if (::testing::Test::HasFailure()) return;
     }
+}
+
+// The local affine fill as the kernel runs it: E and F start at -open (the kernel's stand-in for
+// the reference's -infinity left of column 1 and above row 1), H at 0 with the floor. The store's
+// lines hold its H, E and F as they are: equal to the reference's at every interior cell.
+TEST(PairScorePlan, TheLocalAffineFillsStandInsGiveTheReferencesGapsInside) {
+    std::mt19937 rng(20261206);
+    for (int t = 0; t < 120; ++t) {
+        const std::string q = random_over(rng, "ACGT", 1 + int(rng() % 40)), tg = random_over(rng, "ACGT", 1 + int(rng() % 40));
+        ScoringOptions s;
+        s.match = 1 + int(rng() % 6);
+        s.mismatch = -int(rng() % 6);
+        const int extend = 1 + int(rng() % 4);
+        s.gaps = {extend + 1 + int(rng() % 12), extend};  // affine: open > extend
+        if (t % 2 == 1) s.matrix = asymmetric_table();
+        const Problem p = make(Algorithm::local, q, tg, s);
+        SCOPED_TRACE(q + " / " + tg + " gaps " + std::to_string(s.gaps.open) + "/" + std::to_string(s.gaps.extend));
+        ASSERT_TRUE(pair_score::applies(p, OutputLevel::score));
+        const pair_score::Compact c = pair_score::compact_codes(p);
+        const auto sc = pair_score::scoring_of(p, c);
+        ASSERT_TRUE(sc);
+        const auto ref = align_reference(p, RunControl{});
+        ASSERT_TRUE(ref) << ref.error().message;
+        const int M = p.rows(), N = p.cols();
+        const int64_t open = sc->open, ext = sc->extend;
+        std::vector<std::vector<int64_t>> h(size_t(M + 1), std::vector<int64_t>(size_t(N + 1), 0)), f(h);
+        for (int j = 0; j <= N; ++j) f[0][size_t(j)] = -open;
+        for (int i = 1; i <= M; ++i) {
+            int64_t e = -open;
+            for (int j = 1; j <= N; ++j) {
+                const int64_t sij = sc->s[size_t(c.code[p.query_codes[size_t(i - 1)]] * 4 + c.code[p.target_codes[size_t(j - 1)]])];
+                e = std::max(e - ext, h[size_t(i)][size_t(j - 1)] - open);
+                f[size_t(i)][size_t(j)] = std::max(f[size_t(i - 1)][size_t(j)] - ext, h[size_t(i - 1)][size_t(j)] - open);
+                h[size_t(i)][size_t(j)] = std::max({h[size_t(i - 1)][size_t(j - 1)] + sij, e, f[size_t(i)][size_t(j)], int64_t(0)});
+                EXPECT_EQ(pair_score::problem_value(*sc, h[size_t(i)][size_t(j)], i, j), ref->H.at(i, j)) << i << "," << j;
+                EXPECT_EQ(pair_score::problem_value(*sc, e, i, j), ref->E.at(i, j)) << "E " << i << "," << j;
+                EXPECT_EQ(pair_score::problem_value(*sc, f[size_t(i)][size_t(j)], i, j), ref->F.at(i, j)) << "F " << i << "," << j;
+            }
+        }
+        if (::testing::Test::HasFailure()) return;
+    }
+}
+
+// The store's column lines in the kernel's schedule (cuda/pair_score.cu): lane l's row k computes
+// column s + 1 - l R - k at step s; chunks of kPublish steps; a chunk runs the loop that writes
+// lines when a lane of the warp has a step of its line in it (pair_score::LineCursor), and each
+// lane goes on after the chunk. Every row of the matrix gets every column line once, at the step
+// that computes that cell, for bands in and past the last row and pairs narrower than K.
+TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
+    constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, B = pair_score::kBandRows;
+    for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {130, 255}, {2100, 1300}, {5, 4097}})
+        for (const int K : {256, 512, 1024}) {
+            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " K " + std::to_string(K));
+            std::vector<int> got(size_t(M + 1) * size_t(N + 1), 0);  // stores per cell
+            for (int band = 0; band * B < M + B; ++band) {  // one band past the last row too
+                std::vector<pair_score::LineCursor> cursor;
+                std::vector<int> rows_in;
+                for (int l = 0; l < 32; ++l) {
+                    const int row0 = band * B + l * R + 1;
+                    rows_in.push_back(std::clamp(M - row0 + 1, 0, R));
+                    cursor.emplace_back(K, N, l, rows_in.back());
+                }
+                for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
+                    const bool any = std::any_of(cursor.begin(), cursor.end(), [&](const auto& c) { return c.in_chunk(s0); });
+                    for (int st = s0; any && st < s0 + P; ++st)
+                        for (int l = 0; l < 32; ++l)
+                            for (int k = 0; k < R; ++k)
+                                if (cursor[size_t(l)].row_at(st) == k && k < rows_in[size_t(l)]) {
+                                    const int i = band * B + l * R + 1 + k, j = st + 1 - l * R - k;
+                                    ASSERT_EQ(j, cursor[size_t(l)].jn) << "row " << i << " step " << st;
+                                    ASSERT_TRUE(i >= 1 && i <= M && j >= 1 && j <= N) << i << "," << j;
+                                    ++got[size_t(i) * size_t(N + 1) + size_t(j)];
+                                }
+                    for (auto& c : cursor) c.after_chunk(s0, K, N);
+                }
+            }
+            for (int i = 1; i <= M; ++i)
+                for (int j = 1; j <= N; ++j)
+                    ASSERT_EQ(got[size_t(i) * size_t(N + 1) + size_t(j)], j % K == 0 ? 1 : 0) << i << "," << j;
+        }
+    // Row lines: band bottoms at multiples of K within the matrix.
+    EXPECT_TRUE(pair_score::is_row_line(512, 256, 600));
+    EXPECT_FALSE(pair_score::is_row_line(384, 256, 600));
+    EXPECT_FALSE(pair_score::is_row_line(768, 256, 700));
+    EXPECT_TRUE(pair_score::is_row_line(768, 256, 768));
 }
