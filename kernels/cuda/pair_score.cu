@@ -311,8 +311,10 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 line_h = p.row_h + at;
                 if constexpr (kAffine) line_f = p.row_f + at;
             }
-            col_h = p.col_h + row0;
-            if constexpr (kAffine) col_e = p.col_e + row0;
+            if (p.col_h) col_h = p.col_h + row0;  // none when N < K
+            if constexpr (kAffine) {
+                if (p.col_e) col_e = p.col_e + row0;
+            }
         }
 
         int* ring_in = ring + w * kRing;
@@ -662,8 +664,16 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     }
     DeviceBuffer<int32_t> d_row_h, d_row_f, d_col_h, d_col_e;
     if (lines) {
-        if (K < kMinCheckpointSpacing || (K & (K - 1)) != 0)
+        // Row lines are band bottoms: K a power of two, a multiple of a band's rows (as the band
+        // kernels', which align() checks the caller's K against).
+        if (K < kBandRows || K % kBandRows != 0 || (K & (K - 1)) != 0)
             return device_error("internal: checkpoint lines every " + std::to_string(K) + " rows and columns");
+        size_t free_b = 0, total_b = 0;
+        DPVIZ_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (checkpoint_bytes(p, K) > free_b)
+            return device_error(std::to_string(M) + " x " + std::to_string(N) + " " + std::string(algorithm_name(p.algo)) +
+                                ": the checkpoint lines every " + std::to_string(K) + " rows and columns need " +
+                                gib(checkpoint_bytes(p, K)) + " of GPU memory, " + gib(free_b) + " free");
         // dpviz/store.hpp's layout: row line k at k (N + 1), column line k at k (M + 1).
         const bool gaps = p.affine();
         const size_t rows = size_t(Checkpoints::lines(K, 0, M)) * (size_t(N) + 1);

@@ -645,7 +645,7 @@ TEST(PairScorePlan, TheLocalAffineFillsStandInsGiveTheReferencesGapsInside) {
 TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
     constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, B = pair_score::kBandRows;
     for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {130, 255}, {2100, 1300}, {5, 4097}})
-        for (const int K : {256, 512, 1024}) {
+        for (const int K : {128, 256, 512, 1024}) {  // K: a power of two, a multiple of a band's rows
             SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " K " + std::to_string(K));
             std::vector<int> got(size_t(M + 1) * size_t(N + 1), 0);  // stores per cell
             for (int band = 0; band * B < M + B; ++band) {  // one band past the last row too
