@@ -107,13 +107,14 @@ std::string short_kernel_name(std::string_view mangled) {
     static const std::regex out_level(R"(OutE(\d))");
     const std::string f(mangled);
     const char* const ops = f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
-    // pair_score_fill<Ops, form, kLines>: kLines, the store's fill (reports of builds before it
-    // name no kLines: score fills).
-    static const std::regex pair_form(R"(pair_score_fill.*Li(\d)E(?:Lb([01])E)?)");
+    // pair_score_fill<Ops, form, out>: out 0 score, 1 the store's lines, 2 and the picture's
+    // overview (reports of builds before the store's fills name no out: score fills).
+    static const std::regex pair_form(R"(pair_score_fill.*?OpsELi(\d)E(?:Li([012])E)?)");
     std::smatch m;
     if (std::regex_search(f, m, pair_form)) {
         const std::string form = pair_score_form_name(std::stoi(m[1]));
-        return form.empty() ? std::string() : form + ops + (m[2] == "1" ? " store" : " score");
+        static const char* const outs[] = {" score", " store", " picture"};
+        return form.empty() ? std::string() : form + ops + outs[m[2].matched ? std::stoi(m[2]) : 0];
     }
     if (f.find("band_fill") == std::string::npos || !std::regex_search(f, m, alg)) return {};
     static const char* const kinds[] = {"align", "edit", "lcs", "dtw"};
@@ -291,8 +292,8 @@ std::string ran_kernel_name(const Problem& p, const DpResult& r) {
     const bool dpx = r.backend == Backend::cuda;
     const FillOutput out = r.overview ? FillOutput::picture : r.checkpoints ? FillOutput::store : fill_output(r.level);
     // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its);
-    // it fills score levels and the store's lines.
-    if ((out == FillOutput::score || out == FillOutput::store) && r.shape.blocks == 0)
+    // it fills score levels, the store's lines and the pictures of local fills.
+    if ((out == FillOutput::score || out == FillOutput::store || out == FillOutput::picture) && r.shape.blocks == 0)
         if (const std::string kernel = pair_score_kernel(p); !kernel.empty())
             return kernel + (dpx ? " dpx " : " dpx-free ") + fill_output_name(out);
     return fill_kernel_name(p, dpx, out);

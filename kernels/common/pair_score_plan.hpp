@@ -304,31 +304,47 @@ inline size_t column_entry_bytes(const Problem& p) { return p.algo == Algorithm:
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
 inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
 
-// The store's column lines in the kernel (pair_score_fill<.., kLines>): row k of lane l computes
-// column j at step j - 1 + l R + k, so a lane's rows reach column line jn at R consecutive steps,
-// from `first` on. Each lane keeps the line it is at: the chunk of P steps from s0 runs the loop
-// that writes lines when a lane of the warp has a step of its line in it, and the lane takes the
-// next line once the chunk has passed all its rows' steps. A lane with no row in the matrix, or
-// past the last line (jn > N), reaches none (kNever).
+// Columns the kernel watches for (pair_score_fill<.., kOut >= 1>): row k of lane l computes
+// column j at step j - 1 + l R + k, so a lane's rows reach a boundary column jn at R consecutive
+// steps, from `first` on. Each lane keeps the boundary it is at: the chunk of P steps from s0
+// runs the loop that watches boundaries when a lane of the warp has a step of its boundary in it,
+// and the lane takes the next boundary once the chunk has passed all its rows' steps. The
+// boundaries are K, 2K, .. <= N (K >= kPublish: at most one a chunk): the store's column lines,
+// the overview's texel columns; and `one(N + 1, ..)`, the first padding column, where the last
+// texel column ends. A lane with no row in the matrix, or past its last boundary, reaches none
+// (kNever).
 struct LineCursor {
     static constexpr int kNever = 0x3fffffff;
     int jn = 0, first = kNever;
-    constexpr LineCursor(int K, int N, int lane, int rows_in) : jn(K), first(K <= N && rows_in > 0 ? K - 1 + lane * kRowsPerLane : kNever) {}
+    constexpr LineCursor(int K, int N, int lane, int rows_in)
+        : jn(K), first(rows_in > 0 && K > 0 && K <= N ? K - 1 + lane * kRowsPerLane : kNever) {}
+    static constexpr LineCursor one(int column, int lane, int rows_in) { return LineCursor(column, column, lane, rows_in); }
     constexpr int row_at(int step) const { return step - first; }  // the row at column jn, if in 0 .. R - 1
     constexpr bool in_chunk(int s0) const { return first <= s0 + kPublish - 1 && s0 <= first + kRowsPerLane - 1; }
-    constexpr bool after_chunk(int s0, int K, int N) {  // whether the lane went on to the next line
-        if (s0 + kPublish - 1 < first + kRowsPerLane - 1) return false;
+    // After the chunk from s0: the boundary the lane's rows have all passed in it (and the lane
+    // takes the next), or 0. `one`'s: K = N = its column.
+    constexpr int after_chunk(int s0, int K, int N) {
+        if (s0 + kPublish - 1 < first + kRowsPerLane - 1) return 0;
+        const int passed = jn;
         jn += K;
         first = jn <= N ? first + K : kNever;
-        return true;
+        return passed;
     }
 };
 // A band's bottom row (the kernel's bands are kBandRows rows) is a row line of spacing K.
 constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1)) == 0 && bottom <= M; }
 
 // Whether the kernel fills a request of run_gpu at `fill_level` (the store's fill is at score
-// level): what it applies to, the store's fill too (pair_score_fill<.., kLines>: the checkpoint
-// lines in dpviz/store.hpp's layout, allocated after the buffers above), but not with an overview.
-inline bool fills(const Problem& p, OutputLevel fill_level, bool overview) { return takes(p, fill_level) && !overview; }
+// level): what it applies to; the store's fill too (its checkpoint lines in dpviz/store.hpp's
+// layout, allocated after the buffers above); and the picture's, the lines and an overview of
+// blocks of `overview_block` cells (allocated after them), for a local fill whose blocks are at
+// least a band's rows (a lane passes into the next texel column at most once a chunk; an
+// overview pooled by every other fill keeps the worst value too, and a corner form's texels would
+// take each cell back from H' first).
+inline bool fills(const Problem& p, OutputLevel fill_level, int32_t overview_block) {
+    if (!takes(p, fill_level)) return false;
+    if (overview_block == 0) return true;
+    return p.algo == Algorithm::local && overview_block >= kBandRows;
+}
 
 }  // namespace dpviz::pair_score

@@ -63,10 +63,11 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
 
     const bool store = level == OutputLevel::path && checkpoint_spacing != 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
-    if (pair_score::fills(p, fill_level, store && overview_block > 0)) {
+    if (pair_score::fills(p, fill_level, store ? overview_block : 0)) {
         // cuda/pair_score.cu's allocations and launch, in its order (the store's lines at the
-        // spacing asked for; the device's own choice depends on its free memory: the finest here).
-        SimBuffer sel, tab, row_slots, ctrl, row_h, row_f, col_h, col_e;
+        // spacing asked for; the device's own choice depends on its free memory: the finest here;
+        // the picture's overview after them).
+        SimBuffer sel, tab, row_slots, ctrl, row_h, row_f, col_h, col_e, texels;
         DPVIZ_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), pair_score::column_entry_bytes(p),
                                "the target selectors"));
         DPVIZ_TRY(tab.allocate(uint64_t(M) + 1, 4, "the row score tables"));
@@ -81,6 +82,8 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
             if (p.affine()) DPVIZ_TRY(row_f.allocate(rows, 4, "the checkpoint rows (F)"));
             DPVIZ_TRY(col_h.allocate(cols, 4, "the checkpoint columns"));
             if (p.affine()) DPVIZ_TRY(col_e.allocate(cols, 4, "the checkpoint columns (E)"));
+            if (overview_block > 0)
+                DPVIZ_TRY(texels.allocate(overview_texels(int32_t(M), int32_t(N), overview_block), 4, "the overview"));
         }
         DPVIZ_TRY(launch("pair_score"));
         return device_error(no_kernels);

@@ -299,14 +299,15 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const int32_t block = picture ? opt.overview_block : 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
     // Score-only pairs of at most 4 residue codes (local, global, edit, LCS) and DTW without a
-    // band, and the store's fills of them without an overview: the one-pair kernel, faster on
-    // long pairs (docs/performance.md); everything else, and a local fill whose best does not
-    // prove the kernel's range (pair_score::proves_range): the band kernels below, their fill time
-    // counting the one-pair kernel's too.
+    // band, the store's fills of them and the pictures' of the local ones (pair_score::fills): the
+    // one-pair kernel, faster on long pairs (docs/performance.md); everything else, and a local
+    // fill whose best does not prove the kernel's range (pair_score::proves_range): the band
+    // kernels below, their fill time counting the one-pair kernel's too.
     double spent_ms = 0.0;
-    if (pair_score::fills(p, fill_level, picture) && !opt.keep && !opt.owner && !opt.rect) {
+    if (pair_score::fills(p, fill_level, block) && !opt.keep && !opt.owner && !opt.rect) {
         GpuRunOptions one = opt;
         one.checkpoint_spacing = store ? opt.checkpoint_spacing : 0;
+        one.overview_block = block;
         auto run = run_pair_score(p, dpx, one);
         if (!run) return run.error();
         if (run->result && !store) return std::move(*run->result);
@@ -315,6 +316,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
             r.level = level;
             if (!opt.copy_back) {  // benchmark: the fill alone, its lines given back as the band kernels' are
                 r.checkpoints.reset();
+                r.overview.reset();
                 return r;
             }
             if (opt.control && opt.control->cancelled()) return cancelled_error();

@@ -114,6 +114,11 @@ struct Params {
     int32_t* col_e;
     int ck_shift;                 // log2 K
     pair_score::Scoring sc;       // the corner forms' sign, g and c0 (pair_score::problem_value)
+    // The picture's overview (pair_score_fill<.., kPictureOut>, local fills): cell (i, j) pooled
+    // into texel (i / B, j / B) at ov[texel row * ov_cols + texel column], its largest H by
+    // atomicMax, unbiased; the host sets the texels below every value first and pools the borders.
+    int32_t* ov;
+    int ov_block, ov_cols;
 };
 
 // A carried value (H, E or F) of cell (i, j) in the problem's terms, for the lines: DTW's as it
@@ -207,22 +212,38 @@ __device__ __forceinline__ void static_for(F&& f) {
 // or the squared cost and the affine corner form (D(M, N), H'(M, N) kept by the lane of row M at
 // the step of column N).
 using pair_score::Form;
-constexpr int kWatchCorner = 1, kWatchLines = 2;  // what a chunk's steps watch for (watched_steps)
+// What a chunk's steps watch for (watched_steps): the cell (M, N), a column line, a texel column
+// boundary (the overview; cell by cell), and with it the first padding column (where the last
+// texel column ends).
+constexpr int kWatchCorner = 1, kWatchLines = 2, kWatchTexels = 4, kWatchTail = 8;
+// What a fill writes besides the score and end cell: nothing, the store's lines, or the lines and
+// the picture's overview.
+constexpr int kScoreOut = 0, kStoreOut = 1, kPictureOut = 2;
 constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
               kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared),
               kCornerAffine = int(Form::corner_affine);
 
-// kLines: the store's fill, which also writes the checkpoint lines (Params::row_h, col_h): a band
-// whose bottom row is a row line copies it from its ring after each chunk; a lane writes its rows'
-// cells of a column line at the steps it computes them, in the chunks that hold such a step (the
-// others run the plain loop).
-template <class Ops, int kKind, bool kLines>
-__global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Params p) {
+// kOut >= kStoreOut (kLines): the store's fill, which also writes the checkpoint lines
+// (Params::row_h, col_h): a band whose bottom row is a row line copies it from its ring after each
+// chunk; a lane writes its rows' cells of a column line at the steps it computes them, in the
+// chunks that hold such a step (the others run the plain loop). kPictureOut (local fills): also
+// the overview: each row keeps the largest H of the texel column it is in (one 3-input max per
+// row and two steps), and where a lane's rows pass into the next texel column (the chunks that
+// hold such a step, cell by cell) a row's cell starts the next maximum; after the chunk in which
+// all four passed, the lane writes them to their texels, one atomicMax per texel row they touch.
+// A row's last texel column ends where it reaches column N + 1: it writes it there, so the
+// padding columns past N are never pooled.
+template <class Ops, int kKind, int kOut>
+// The picture's fills ask ptxas for 3 blocks per SM (at most 170 registers): left to itself it
+// takes 224 for local affine (2 blocks), where the score fill runs 4 at 1,048,576^2.
+__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ? 3 : 1) pair_score_fill(Params p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
     constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F
     constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared;
     constexpr bool kLocal = kKind == kLinear || kKind == kAffineGaps;
     constexpr bool kWatch = kDtw || kCornerA;  // the score is the cell (M, N), kept as computed
+    constexpr bool kLines = kOut >= kStoreOut, kPicture = kOut == kPictureOut;
+    static_assert(!kPicture || kLocal, "the one-pair kernel pools overviews of local fills only");
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
@@ -305,6 +326,13 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
         [[maybe_unused]] const int bottom = g * kGroupRows + (w + 1) * kBand;
         [[maybe_unused]] const int rows_in = Ops::index_min(R, p.M - row0 + 1);  // the lane's rows in the matrix
         [[maybe_unused]] pair_score::LineCursor cursor(kLines ? 1 << p.ck_shift : 0, p.N, lane, kLines ? rows_in : 0);
+        // The overview (kPicture): the texel column boundaries the lane's rows reach, each row's
+        // largest value in its texel column so far, and those of the column its rows left.
+        [[maybe_unused]] pair_score::LineCursor texel(kPicture ? p.ov_block : 0, p.N, lane, kPicture ? rows_in : 0);
+        [[maybe_unused]] pair_score::LineCursor tail = pair_score::LineCursor::one(kPicture ? p.N + 1 : 0, lane, rows_in);
+        [[maybe_unused]] int pacc[R], pdone[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) pacc[k] = pdone[k] = kZ;  // H >= 0: 0 is as low as a local fill's values
         if constexpr (kLines) {
             if (pair_score::is_row_line(bottom, 1 << p.ck_shift, p.M)) {
                 const size_t at = size_t((bottom >> p.ck_shift) - 1) * (size_t(p.N) + 1);
@@ -435,6 +463,27 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                             if (k == corner_k) corner = h[k];
                     }
                 }
+                if constexpr (kPicture) {
+                    constexpr int kw = decltype(watch)::value;
+                    if constexpr ((kw & kWatchTexels) != 0) {
+                        const int d = texel.row_at(s + i);  // row d of the lane starts a texel column now
+                        [[maybe_unused]] const int dt = tail.row_at(s + i);  // row dt is past column N now
+#pragma unroll
+                        for (int k = 0; k < R; ++k) {
+                            if constexpr ((kw & kWatchTail) != 0) {  // the row's last texel column, without this cell
+                                if (dt == k && k < rows_in)
+                                    atomicMax(p.ov + size_t((row0 + k) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block,
+                                              (pacc[k] - kZ) >> kScale);
+                            }
+                            const bool starts = d == k;
+                            pdone[k] = starts ? pacc[k] : pdone[k];
+                            pacc[k] = starts ? h[k] : Ops::max2(pacc[k], h[k]);
+                        }
+                    } else if constexpr (i % 2 == 1) {  // two steps a 3-input max: this one's and the last
+#pragma unroll
+                        for (int k = 0; k < R; ++k) pacc[k] = Ops::max3(pacc[k], hp[k], h[k]);
+                    }
+                }
                 prev_up = up0;
 #pragma unroll
                 for (int k = 0; k < R; ++k) {
@@ -458,17 +507,25 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 }
             };
             const bool corner_chunk = kWatch && holds_corner && corner_step >= s0 && corner_step < s0 + P;
+            if constexpr (!kLines) {  // the score fills: the corner's watch or none
+                if (corner_chunk) steps(std::integral_constant<int, kWatchCorner>{});
+                else steps(std::integral_constant<int, 0>{});
+                return;
+            }
             const bool line_chunk = kLines && __any_sync(0xffffffffu, cursor.in_chunk(s0));
-            if constexpr (kWatch && kLines) {
-                if (corner_chunk && line_chunk) return steps(std::integral_constant<int, kWatchCorner | kWatchLines>{});
-            }
-            if constexpr (kWatch) {
-                if (corner_chunk) return steps(std::integral_constant<int, kWatchCorner>{});
-            }
-            if constexpr (kLines) {
-                if (line_chunk) return steps(std::integral_constant<int, kWatchLines>{});
-            }
-            steps(std::integral_constant<int, 0>{});
+            const bool texel_chunk = kPicture && __any_sync(0xffffffffu, texel.in_chunk(s0));
+            const bool tail_chunk = kPicture && __any_sync(0xffffffffu, tail.in_chunk(s0));
+            const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk ? kWatchLines : 0) |
+                             (texel_chunk || tail_chunk ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0);
+            static_for<16>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
+                constexpr int m = decltype(m_c)::value;
+                constexpr bool has = ((m & kWatchCorner) == 0 || kWatch) && ((m & kWatchLines) == 0 || kLines) &&
+                                     ((m & kWatchTexels) == 0 || kPicture) &&
+                                     ((m & kWatchTail) == 0 || (m & kWatchTexels) != 0);
+                if constexpr (has) {
+                    if (mask == m) steps(m_c);
+                }
+            });
         };
 
         for (int s0 = 0; s0 < p.steps; s0 += P) {
@@ -499,7 +556,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
             if (!last && s0 >= kBand && c_out >= kSlots)
                 mbar_wait(&empty[w + 1][c_out % kSlots], unsigned(c_out / kSlots - 1) & 1u);
             // 3. P steps.
-            if constexpr (kWatch || kLines) {
+            if constexpr (kWatch || kLines) {  // kPicture: kLines too
                 watched_steps(s0);
             } else {  // the block called directly: the other forms' code is as it was without DTW's
 #pragma unroll 1
@@ -509,10 +566,26 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
                 }
             }
             if constexpr (kLines) {  // the lane's rows have passed its column line: the next one
-                if (cursor.after_chunk(s0, 1 << p.ck_shift, p.N)) {
+                if (cursor.after_chunk(s0, 1 << p.ck_shift, p.N) != 0) {
                     col_h += size_t(p.M) + 1;
                     if constexpr (kAffine) col_e += size_t(p.M) + 1;
                 }
+            }
+            if constexpr (kPicture) {  // the lane's rows have all left a texel column: write it
+                if (const int passed = texel.after_chunk(s0, p.ov_block, p.N); passed != 0) {
+                    const int B = p.ov_block, tc = (passed - 1) / B, tr0 = row0 / B;
+                    int v0 = kZ, v1 = kZ;  // the texel rows of the lane's first row and the next one
+#pragma unroll
+                    for (int k = 0; k < R; ++k) {
+                        if (k >= rows_in) break;
+                        if ((row0 + k) / B == tr0) v0 = Ops::max2(v0, pdone[k]);
+                        else v1 = Ops::max2(v1, pdone[k]);
+                    }
+                    atomicMax(p.ov + size_t(tr0) * size_t(p.ov_cols) + tc, (v0 - kZ) >> kScale);
+                    if ((row0 + rows_in - 1) / B != tr0)
+                        atomicMax(p.ov + size_t(tr0 + 1) * size_t(p.ov_cols) + tc, (v1 - kZ) >> kScale);
+                }
+                (void)tail.after_chunk(s0, p.N + 1, p.N + 1);  // past column N: no more watching
             }
             // 4. Publish: column chunk c_out is in ring_out (lane 31 wrote it); chunk s0 / P of
             // ring_in is read (every lane read it).
@@ -588,17 +661,25 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, 1) pair_score_fill(Pa
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
 
-template <class Ops, bool kLines>
+template <class Ops, int kOut>
 auto fill_of(Form f) {
-    switch (f) {
-        case Form::affine: return pair_score_fill<Ops, kAffineGaps, kLines>;
-        case Form::corner: return pair_score_fill<Ops, kCornerForm, kLines>;
-        case Form::dtw: return pair_score_fill<Ops, kDtwAbs, kLines>;
-        case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared, kLines>;
-        case Form::corner_affine: return pair_score_fill<Ops, kCornerAffine, kLines>;
-        case Form::linear: break;
+    if constexpr (kOut == kPictureOut) {  // local fills only (pair_score::fills)
+        return f == Form::affine ? pair_score_fill<Ops, kAffineGaps, kOut> : pair_score_fill<Ops, kLinear, kOut>;
+    } else {
+        switch (f) {
+            case Form::affine: return pair_score_fill<Ops, kAffineGaps, kOut>;
+            case Form::corner: return pair_score_fill<Ops, kCornerForm, kOut>;
+            case Form::dtw: return pair_score_fill<Ops, kDtwAbs, kOut>;
+            case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared, kOut>;
+            case Form::corner_affine: return pair_score_fill<Ops, kCornerAffine, kOut>;
+            case Form::linear: break;
+        }
+        return pair_score_fill<Ops, kLinear, kOut>;
     }
-    return pair_score_fill<Ops, kLinear, kLines>;
+}
+template <int kOut>
+auto kernel_of(bool dpx, Form f) {
+    return dpx ? fill_of<cell::DpxOps, kOut>(f) : fill_of<cell::PortableOps, kOut>(f);
 }
 
 }  // namespace
@@ -683,11 +764,24 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         DPVIZ_TRY(d_col_h.allocate(cols));
         if (gaps) DPVIZ_TRY(d_col_e.allocate(cols));
     }
+    // The picture's overview (with the lines): texels below every value (bytes 0xc0), the borders
+    // pooled by the host (overview_from_interior).
+    const int32_t B = lines ? opt.overview_block : 0;
+    const bool picture = B > 0;
+    if (picture && !fills(p, OutputLevel::score, B))
+        return device_error("internal: the one-pair kernel pools no overview of blocks of " + std::to_string(B));
+    DeviceBuffer<int32_t> d_ov;
+    const uint64_t texels = picture ? overview_texels(M, N, B) : 0;
+    if (picture) {
+        DPVIZ_TRY(d_ov.allocate(texels));
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov.get(), 0xc0, d_ov.bytes(), s));
+    }
 
     const Form form = form_of(*sc);
     const bool affine = form == Form::affine || form == Form::corner_affine;  // F's rings too
-    const auto kernel = lines ? (dpx ? fill_of<cell::DpxOps, true>(form) : fill_of<cell::PortableOps, true>(form))
-                              : (dpx ? fill_of<cell::DpxOps, false>(form) : fill_of<cell::PortableOps, false>(form));
+    const auto kernel = picture ? kernel_of<kPictureOut>(dpx, form)
+                        : lines ? kernel_of<kStoreOut>(dpx, form)
+                                : kernel_of<kScoreOut>(dpx, form);
     const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;
@@ -719,6 +813,9 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     kp.col_e = d_col_e.get();
     while (lines && (1 << kp.ck_shift) < K) ++kp.ck_shift;
     kp.sc = *sc;
+    kp.ov = d_ov.get();
+    kp.ov_block = B;
+    kp.ov_cols = picture ? N / B + 1 : 0;
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;
@@ -789,6 +886,12 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         kept->affine = p.affine();
         kept->source = std::move(source);
         r.checkpoints = std::move(kept);
+        if (picture) {
+            std::vector<int32_t> t;
+            DPVIZ_TRY(download(t, d_ov.get(), size_t(texels), s));
+            // A local fill's worst value is on the borders, which the host pools: none here.
+            r.overview = std::make_shared<Overview>(overview_from_interior(p, B, t, kPosInf));
+        }
     } else if (opt.copy_back) {
         finish_result(p, r);
     }

@@ -101,10 +101,13 @@ def short(name):
     if lanes == 2:
         ops += '-16x2'
     if 'pair_score_fill' in name:
-        kinds = {'Li1E': '-affine', 'Li2E': '-corner', 'Li3E': '-dtw', 'Li4E': '-dtw-squared', 'Li5E': '-corner-affine'}  # pair_score_fill<Ops, kind, kLines>
-        kind = next((v for k, v in kinds.items() if k in name), '')
-        level = ' store' if re.search(r'Li\dELb1E', name) else ' score'  # kLines: the store's fill
-        return 'pair-score' + kind + ops + level, PAIR_CELLS
+        # pair_score_fill<Ops, form, out>: pair_score::Form; out 0 score, 1 the store's lines, 2 and
+        # the picture's overview (builds before the store's fills name no out).
+        m = re.search(r'pair_score_fill\w*?Ops\w*?ELi(\d)E(?:Li(\d)E)?', name)
+        kinds = ['', '-affine', '-corner', '-dtw', '-dtw-squared', '-corner-affine']
+        kind = kinds[int(m.group(1))] if m else ''
+        level = ['score', 'store', 'picture'][int(m.group(2) or 0)] if m else 'score'
+        return 'pair-score' + kind + ops + ' ' + level, PAIR_CELLS
     kinds = ['align', 'edit', 'lcs', 'dtw']
     m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
     batch = 'batch_fill' in name

@@ -15,9 +15,11 @@ function short(f,   k, m, o, l, s) {
     return s
   }
   if (f ~ /pair_score_fill/) {
-    s = "pair-score " (f ~ /Li5E/ ? "corner-affine" : f ~ /Li4E/ ? "dtw-squared" : f ~ /Li3E/ ? "dtw" : f ~ /Li2E/ ? "corner" : f ~ /Li1E/ ? "local-affine" : "local")
+    # pair_score_fill<Ops, form, out>: out 1 the lines of the result store, 2 and the overview
+    o = ""; if (match(f, /OpsELi[0-9]E(Li[0-9]E)?/)) { m = substr(f, RSTART + 6, RLENGTH - 6); o = substr(m, 1, 1); if (length(m) > 3) l = substr(m, 5, 1); else l = "0" }
+    s = "pair-score " (o == "5" ? "corner-affine" : o == "4" ? "dtw-squared" : o == "3" ? "dtw" : o == "2" ? "corner" : o == "1" ? "local-affine" : "local")
     if (f ~ /DpxOps/) s = s " dpx"; else if (f ~ /PortableOps/) s = s " dpx-free"
-    if (f ~ /Li[0-9]ELb1E/) s = s " store"  # pair_score_fill<Ops, form, kLines>: the fill of the result store
+    if (l == "1") s = s " store"; else if (l == "2") s = s " picture"
     return s
   }
   if (f ~ /band_locate/) s = "locate"; else if (f ~ /unpack_dirs/) return "unpack_dirs"; else if (f ~ /band_fill/) s = "fill"; else if (f ~ /batch_fill/) s = "batch"; else return f

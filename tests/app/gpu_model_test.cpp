@@ -107,14 +107,14 @@ TEST(GpuModel, TheKernelAResultNames) {
     EXPECT_EQ(ran_kernel_name(*local, r), "align-local dpx store");
     r.overview = std::make_shared<Overview>();
     EXPECT_EQ(ran_kernel_name(*local, r), "align-local dpx picture");
-    // The store's fill without a launch shape: the one-pair kernel's; its picture: the band kernels'.
+    // The store's fill and the picture's without a launch shape: the one-pair kernel's.
     DpResult st;
     st.backend = Backend::cuda;
     st.level = OutputLevel::path;
     st.checkpoints = std::make_shared<Checkpoints>();
     EXPECT_EQ(ran_kernel_name(*local, st), "pair-score dpx store");
     st.overview = std::make_shared<Overview>();
-    EXPECT_EQ(ran_kernel_name(*local, st), "align-local dpx picture");
+    EXPECT_EQ(ran_kernel_name(*local, st), "pair-score dpx picture");
     s.gaps = {10, 1};
     const auto affine = make_problem(Algorithm::local, {"q", "ACGT"}, {"t", "ACGA"}, s);
     ASSERT_TRUE(affine);

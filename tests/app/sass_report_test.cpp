@@ -230,19 +230,22 @@ TEST(SassReport, ResourceUsageAndShortNames) {
         "  REG:101 STACK:0 SHARED:1040 LOCAL:0\n"
         " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell6DpxOpsELi5EEEvNS1_6ParamsE:\n"
         "  REG:121 STACK:0 SHARED:1040 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell6DpxOpsELi1ELb1EEEvNS1_6ParamsE:\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell6DpxOpsELi1ELi1EEEvNS1_6ParamsE:\n"
         "  REG:167 STACK:0 SHARED:1040 LOCAL:0\n"
-        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell11PortableOpsELi3ELb0EEEvNS1_6ParamsE:\n"
-        "  REG:79 STACK:0 SHARED:1040 LOCAL:0\n";
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell11PortableOpsELi3ELi0EEEvNS1_6ParamsE:\n"
+        "  REG:79 STACK:0 SHARED:1040 LOCAL:0\n"
+        " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell11PortableOpsELi0ELi2EEEvNS1_6ParamsE:\n"
+        "  REG:168 STACK:0 SHARED:1040 LOCAL:0\n";
     const auto res = parse_res_usage(text);
-    ASSERT_EQ(res.size(), 12u);  // unpack_dirs is not a fill kernel
+    ASSERT_EQ(res.size(), 13u);  // unpack_dirs is not a fill kernel
     EXPECT_EQ(res[5].kernel, "pair-score-affine dpx score");  // pair_score_fill<Ops, kind>: 1 affine
     EXPECT_EQ(res[6].kernel, "pair-score-corner dpx-free score");  // 2: the corner form
     EXPECT_EQ(res[7].kernel, "pair-score-dtw dpx score");  // 3: DTW, |a - b|
     EXPECT_EQ(res[8].kernel, "pair-score-dtw-squared dpx-free score");  // 4: DTW, (a - b)^2
     EXPECT_EQ(res[9].kernel, "pair-score-corner-affine dpx score");  // 5: global, affine gaps
-    EXPECT_EQ(res[10].kernel, "pair-score-affine dpx store");  // pair_score_fill<Ops, kind, kLines>
+    EXPECT_EQ(res[10].kernel, "pair-score-affine dpx store");  // pair_score_fill<Ops, kind, out>: 1 lines
     EXPECT_EQ(res[11].kernel, "pair-score-dtw dpx-free score");
+    EXPECT_EQ(res[12].kernel, "pair-score dpx-free picture");  // 2: the lines and the overview
     EXPECT_EQ(res[2].kernel, "dtw-noband dpx path");
     EXPECT_EQ(res[3].kernel, "edit dpx picture");  // Out's levels in fill_params.hpp's order
     EXPECT_EQ(res[4].kernel, "pair-score dpx-free score");

@@ -4,8 +4,8 @@
 // residue codes, on shapes around its group and band boundaries, thin and long pairs, an
 // asymmetric substitution table, many ties, no positive cell; and DTW (absolute and squared
 // cost, no band) on random-walk signals; the store's fill on the kernel (its checkpoint lines
-// against those a whole matrix implies, the path traced over them). Skips cleanly without a
-// device.
+// against those a whole matrix implies, the path traced over them) and the picture's of local
+// pairs (the overview too). Skips cleanly without a device.
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -485,7 +485,7 @@ TEST(PairScoreGpu, StoreFillsKeepTheReferencesLinesAndTraceItsPath) {
                     p = make_problem(f.algo, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
                 }
                 ASSERT_TRUE(p) << p.error().message;
-                ASSERT_TRUE(pair_score::fills(*p, OutputLevel::score, false));
+                ASSERT_TRUE(pair_score::fills(*p, OutputLevel::score, 0));
                 DpResult ref = align_reference(*p);
                 const Checkpoints want = checkpoints_from_matrix(*p, ref, k);
                 ref.dirs = {};  // the store's path keeps none
@@ -503,6 +503,60 @@ TEST(PairScoreGpu, StoreFillsKeepTheReferencesLinesAndTraceItsPath) {
                     EXPECT_EQ(got.col_h, want.col_h) << "column lines, H";
                     EXPECT_EQ(got.col_e, want.col_e) << "column lines, E";
                     EXPECT_EQ(r->checkpoints->source->failed(), "");
+                    test::expect_same(ref, *r, OutputLevel::path, what.str());
+                }
+            }
+}
+
+TEST(PairScoreGpu, PictureFillsOfLocalPairsPoolTheReferencesOverview) {
+    DPVIZ_REQUIRE_GPU();
+    // The picture's fill of local pairs (pair_score_fill<.., kPictureOut>): the lines and the
+    // overview, blocks of a band's rows and of a number that splits a lane's rows, last texel
+    // columns of a few cells and of a whole block; the texels, the range and the path against
+    // the whole matrix's.
+    const std::vector<std::pair<int, int>> shapes =
+        test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
+                      : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}};
+    std::mt19937 g(41);
+    for (const GapPenalties gaps : {GapPenalties{4, 4}, GapPenalties{5, 1}})
+        for (const auto& [m, n] : shapes)
+            for (const int32_t block : test::quick() ? std::vector<int32_t>{200} : std::vector<int32_t>{128, 200}) {
+                std::ostringstream what;
+                what << "local " << gaps.open << "/" << gaps.extend << " " << m << "x" << n << " B " << block;
+                SCOPED_TRACE(what.str());
+                ScoringOptions s;
+                s.match = 3;
+                s.mismatch = -2;
+                s.gaps = gaps;
+                const std::string q = random_text(g, m, "ACGT");
+                auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
+                ASSERT_TRUE(p) << p.error().message;
+                ASSERT_TRUE(pair_score::fills(*p, OutputLevel::score, block));
+                DpResult ref = align_reference(*p);
+                const Overview want = overview_from_matrix(*p, ref.H, block);
+                const Checkpoints lines = checkpoints_from_matrix(*p, ref, 256);
+                ref.dirs = {};
+                for (const bool dpx : {true, false}) {
+                    SCOPED_TRACE(dpx ? "dpx" : "dpx-free");
+                    auto r = align_gpu(*p, OutputLevel::path, dpx, {}, 256, block);
+                    ASSERT_TRUE(r) << r.error().message;
+                    EXPECT_EQ(r->shape.blocks, 0) << "the band kernel ran, not the one-pair kernel";
+                    ASSERT_TRUE(r->overview);
+                    const Overview& got = *r->overview;
+                    EXPECT_EQ(got.block, block);
+                    EXPECT_EQ(got.H.rows, want.H.rows);
+                    EXPECT_EQ(got.H.cols, want.H.cols);
+                    EXPECT_EQ(got.H.data, want.H.data) << "texels";
+                    EXPECT_EQ(got.min, want.min);
+                    EXPECT_EQ(got.max, want.max);
+                    EXPECT_EQ(got.any_finite, want.any_finite);
+                    EXPECT_EQ(got.any_unreachable, want.any_unreachable);
+                    ASSERT_TRUE(r->checkpoints);
+                    const Checkpoints kept = checkpoints_on_host(*p, *r->checkpoints);
+                    EXPECT_EQ(kept.row_h, lines.row_h);
+                    EXPECT_EQ(kept.col_h, lines.col_h);
+                    EXPECT_EQ(kept.row_f, lines.row_f);
+                    EXPECT_EQ(kept.col_e, lines.col_e);
                     test::expect_same(ref, *r, OutputLevel::path, what.str());
                 }
             }

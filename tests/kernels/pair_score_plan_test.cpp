@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dpviz/engine.hpp"
+#include "dpviz/store.hpp"
 #include "pair_score_plan.hpp"
 #include "scoped_env.hpp"
 
@@ -506,8 +507,8 @@ TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
 
 TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAskedForNone) {
     // pair_score_kernel names what the device path runs: the one-pair kernel for every score
-    // fill it applies to (DTW and sides past 2^21 - 1 among them) and the store's fills of them
-    // without an overview, the band kernels for the rest and for paths; DPVIZ_PAIR_KERNEL=0
+    // fill it applies to (DTW and sides past 2^21 - 1 among them), the store's fills of them and
+    // the local ones' pictures, the band kernels for the rest and for paths; DPVIZ_PAIR_KERNEL=0
     // gives it nothing, and any other value is the default.
     ScoringOptions s = dna_linear();
     const Problem dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs);
@@ -523,10 +524,13 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
         for (const Problem* p : problems) {
             EXPECT_EQ(pair_score::takes(*p, OutputLevel::score), !pair_score_kernel(*p).empty());
             EXPECT_FALSE(pair_score::takes(*p, OutputLevel::path));
-            // The store's fill (score level, its lines) too, but not one that pools an overview.
-            EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, false), !pair_score_kernel(*p).empty());
-            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, true));
-            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::path, false));
+            // The store's fill (score level, its lines) too, and a local fill's picture whose
+            // blocks are at least a band's rows.
+            const bool taken = !pair_score_kernel(*p).empty();
+            EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 0), taken);
+            EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128), taken && p->algo == Algorithm::local);
+            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 127));
+            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::path, 0));
             v.push_back(pair_score_kernel(*p));
         }
         return v;
@@ -667,7 +671,7 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
                                     ASSERT_TRUE(i >= 1 && i <= M && j >= 1 && j <= N) << i << "," << j;
                                     ++got[size_t(i) * size_t(N + 1) + size_t(j)];
                                 }
-                    for (auto& c : cursor) c.after_chunk(s0, K, N);
+                    for (auto& c : cursor) (void)c.after_chunk(s0, K, N);
                 }
             }
             for (int i = 1; i <= M; ++i)
@@ -679,4 +683,91 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
     EXPECT_FALSE(pair_score::is_row_line(384, 256, 600));
     EXPECT_FALSE(pair_score::is_row_line(768, 256, 700));
     EXPECT_TRUE(pair_score::is_row_line(768, 256, 768));
+}
+
+// The picture's overview in the kernel's schedule (cuda/pair_score.cu, kPictureOut), over a
+// reference local fill: each row keeps the largest value of its texel column, two steps at a time
+// in the chunks where no lane of the warp passes into the next texel column or past column N and
+// cell by cell in those where one does (pair_score::LineCursor); after the chunk in which a lane's
+// rows all passed into the next texel column, it writes them to their texels (at most two texel
+// rows); a row writes its last texel column at the step it passes column N. The cells left of
+// column 1 hold the kernel's 0, those past column N and row M a value above every cell: pooled,
+// they would show. The texels, with the borders the host pools, are the overview of the whole
+// matrix, for last texel columns of one cell to a whole block.
+TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
+    constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, Bd = pair_score::kBandRows;
+    constexpr int32_t kPoison = 1 << 28;
+    std::mt19937 rng(20261207);
+    for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 257}, {260, 255}, {300, 511}, {200, 127}})
+        for (const int B : {128, 200, 257}) {
+            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
+            ScoringOptions s;
+            s.match = 2;
+            s.mismatch = -3;
+            s.gaps = {5, 1};
+            const std::string q = random_over(rng, "ACGT", M);
+            std::string t = random_over(rng, "ACGT", N);
+            for (int k = 0; k < std::min(M, N) / 2; ++k) t[size_t(k + N / 4)] = q[size_t(k + M / 4)];  // a long hit
+            const Problem p = make(Algorithm::local, q, t, s);
+            ASSERT_TRUE(pair_score::fills(p, OutputLevel::score, B));
+            const auto ref = align_reference(p, RunControl{});
+            ASSERT_TRUE(ref) << ref.error().message;
+            const auto cell = [&](int i, int j) { return j < 1 ? 0 : j > N || i > M ? kPoison : ref->H.at(i, j); };
+            std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), kNegInf);
+            const int cols = N / B + 1;
+            for (int band = 0; band * Bd < M + Bd; ++band) {  // one band past the last row too
+                std::vector<pair_score::LineCursor> cur, tail;
+                std::vector<std::array<int32_t, R>> acc(32), done(32);
+                std::vector<int> rows_in;
+                for (int l = 0; l < 32; ++l) {
+                    rows_in.push_back(std::clamp(M - (band * Bd + l * R + 1) + 1, 0, R));
+                    cur.emplace_back(B, N, l, rows_in.back());
+                    tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
+                    acc[size_t(l)].fill(0);
+                    done[size_t(l)].fill(0);
+                }
+                for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
+                    const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
+                    const bool watched = any_in(cur) || any_in(tail);
+                    for (int st = s0; st < s0 + P; ++st)
+                        for (int l = 0; l < 32; ++l)
+                            for (int k = 0; k < R; ++k) {
+                                const int i = band * Bd + l * R + 1 + k, j = st + 1 - l * R - k;
+                                int32_t& a = acc[size_t(l)][size_t(k)];
+                                if (tail[size_t(l)].row_at(st) == k && k < rows_in[size_t(l)]) {
+                                    ASSERT_TRUE(watched);
+                                    ASSERT_EQ(j, N + 1);
+                                    int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t(N / B)];
+                                    tx = std::max(tx, a);
+                                }
+                                if (watched) {
+                                    if (cur[size_t(l)].row_at(st) == k) {
+                                        done[size_t(l)][size_t(k)] = a;
+                                        a = cell(i, j);
+                                    } else {
+                                        a = std::max(a, cell(i, j));
+                                    }
+                                } else if (st % 2 == 1) {
+                                    a = std::max({a, cell(i, j - 1), cell(i, j)});
+                                }
+                            }
+                    for (int l = 0; l < 32; ++l)
+                        if (const int passed = cur[size_t(l)].after_chunk(s0, B, N); passed != 0) {
+                            ASSERT_GT(rows_in[size_t(l)], 0);
+                            for (int k = 0; k < rows_in[size_t(l)]; ++k) {
+                                const int i = band * Bd + l * R + 1 + k;
+                                int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t((passed - 1) / B)];
+                                tx = std::max(tx, done[size_t(l)][size_t(k)]);
+                            }
+                        }
+                    for (auto& c : tail) (void)c.after_chunk(s0, N + 1, N + 1);
+                }
+            }
+            const Overview got = overview_from_interior(p, B, texels, kPosInf);
+            const Overview want = overview_from_matrix(p, ref->H, B);
+            EXPECT_EQ(got.H.data, want.H.data);
+            EXPECT_EQ(got.min, want.min);
+            EXPECT_EQ(got.max, want.max);
+            if (::testing::Test::HasFailure()) return;
+        }
 }
