@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -138,5 +139,16 @@ private:
     mutable std::mutex readers_mutex_;
     mutable std::deque<Reader> readers_;  // a deque: readers handed out keep their address
 };
+
+// The checkpoints whose lines are `lines` (the vectors empty: DpResult::checkpoints of a GPU's store).
+inline std::shared_ptr<Checkpoints> device_checkpoints(std::shared_ptr<DeviceLines> lines, bool affine) {
+    auto kept = std::make_shared<Checkpoints>();
+    kept->spacing = lines->K;
+    kept->M = lines->M;
+    kept->N = lines->N;
+    kept->affine = affine;
+    kept->source = std::move(lines);
+    return kept;
+}
 
 }  // namespace dpviz::cuda

@@ -628,12 +628,7 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
         lines->ring = pl.ring;
         lines->pitch = pl.pitch;
         lines->bias = bias;
-        kept = std::make_shared<Checkpoints>();
-        kept->spacing = pl.spacing;
-        kept->M = M;
-        kept->N = N;
-        kept->affine = pl.affine;
-        kept->source = std::move(lines);
+        kept = device_checkpoints(std::move(lines), pl.affine);
     }
 
     // The end cell, with the reference's tie-breaks (select_end in cpu/traceback.cpp).

@@ -879,13 +879,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         source->M = M;
         source->N = N;
         source->K = K;
-        auto kept = std::make_shared<Checkpoints>();
-        kept->spacing = K;
-        kept->M = M;
-        kept->N = N;
-        kept->affine = p.affine();
-        kept->source = std::move(source);
-        r.checkpoints = std::move(kept);
+        r.checkpoints = device_checkpoints(std::move(source), p.affine());
         if (picture) {
             std::vector<int32_t> t;
             DPVIZ_TRY(download(t, d_ov.get(), size_t(texels), s));
