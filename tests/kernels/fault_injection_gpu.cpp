@@ -63,10 +63,11 @@ TEST(GpuFaultReal, SimulatedDeviceMakesTheDevicesSequence) {
                 EXPECT_EQ(sim.launches, real.launches) << what.str();
             }
     // The result store's path: a score-level fill that keeps checkpoint lines, and pools the
-    // overview too.
+    // overview too (blocks of 128: the one-pair kernel's picture where the pair is local and of
+    // at most 4 codes).
     for (const Case& c : all)
         for (const bool dpx : {true, false})
-            for (const int32_t block : {0, 3}) {
+            for (const int32_t block : {0, 3, 128}) {
                 const std::string what = c.name + (block ? " store with overview" : " store");
                 const gpu_fault::Counts real =
                     counts_without_fault(Device::real, c.problem, OutputLevel::path, dpx, 256, block);
