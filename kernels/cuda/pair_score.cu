@@ -104,10 +104,18 @@ struct Params {
     unsigned long long* best;     // packed end-cell key, atomicMax
     int key_bits;                 // the key's index bits (pair_score::key_index_bits)
     const int* tval;              // DTW: the value of column c at tval[c + kSelOff]; 0 outside 1..N
-    // The store's checkpoint lines (dpviz/store.hpp; pair_score_fill<.., kLines>): every K-th row
-    // (H, and F with affine gaps) at (i / K - 1) (N + 1) + j, every K-th column (H, and E) at
-    // (j / K - 1) (M + 1) + i, in the problem's terms: H = sign ((v - kZ) >> kScale - g (i + j) - c0)
-    // of the value v the kernel carries (pair_score::Scoring; DTW: D = v).
+};
+// What a fill writes besides the score and end cell: nothing, the store's lines, or the lines and
+// the picture's overview.
+constexpr int kScoreOut = 0, kStoreOut = 1, kPictureOut = 2;
+// The store's and the picture's fills take these too. (The score fills keep Params alone: a
+// larger parameter block changes how ptxas allocates their registers, and they are the fills the
+// measurements in docs/ are of.)
+struct LineParams : Params {
+    // The store's checkpoint lines (dpviz/store.hpp): every K-th row (H, and F with affine gaps)
+    // at (i / K - 1) (N + 1) + j, every K-th column (H, and E) at (j / K - 1) (M + 1) + i, in the
+    // problem's terms: H = sign ((v - kZ) >> kScale - g (i + j) - c0) of the value v the kernel
+    // carries (pair_score::Scoring; DTW: D = v).
     int32_t* row_h;
     int32_t* row_f;
     int32_t* col_h;
@@ -120,12 +128,14 @@ struct Params {
     int32_t* ov;
     int ov_block, ov_cols;
 };
+template <int kOut>
+using ParamsOf = std::conditional_t<kOut == kScoreOut, Params, LineParams>;
 
 // A carried value (H, E or F) of cell (i, j) in the problem's terms, for the lines: DTW's as it
 // is (no scale, no bias), a local fill's unscaled (pair_score::problem_value with sign 1, g = c0 =
 // 0, without the arithmetic), a corner form's also taken back by pair_score::problem_value.
-template <class Ops, int kKind>
-__device__ __forceinline__ int32_t line_value(const Params& p, int v, int i, int j) {
+template <class Ops, int kKind, class P>  // P: LineParams
+__device__ __forceinline__ int32_t line_value(const P& p, int v, int i, int j) {
     if constexpr (kKind == int(pair_score::Form::dtw) || kKind == int(pair_score::Form::dtw_squared)) return v;
     const int h = (v - kZero<Ops>) >> kScale;
     if constexpr (kKind == int(pair_score::Form::linear) || kKind == int(pair_score::Form::affine)) return h;
@@ -216,9 +226,6 @@ using pair_score::Form;
 // boundary (the overview; cell by cell), and with it the first padding column (where the last
 // texel column ends).
 constexpr int kWatchCorner = 1, kWatchLines = 2, kWatchTexels = 4, kWatchTail = 8;
-// What a fill writes besides the score and end cell: nothing, the store's lines, or the lines and
-// the picture's overview.
-constexpr int kScoreOut = 0, kStoreOut = 1, kPictureOut = 2;
 constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
               kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared),
               kCornerAffine = int(Form::corner_affine);
@@ -235,8 +242,9 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 // padding columns past N are never pooled.
 template <class Ops, int kKind, int kOut>
 // The picture's fills ask ptxas for 3 blocks per SM (at most 170 registers): left to itself it
-// takes 224 for local affine (2 blocks), where the score fill runs 4 at 1,048,576^2.
-__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ? 3 : 1) pair_score_fill(Params p) {
+// takes 224 for local affine (2 blocks), where the score fill runs 4 at 1,048,576^2; at 170 it
+// spills 32 bytes (DPX-free) and 84 (DPX).
+__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ? 3 : 1) pair_score_fill(ParamsOf<kOut> p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
     constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F
     constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared;
@@ -324,12 +332,20 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ?
         // column line `cursor.jn` at steps from cursor.first on (pair_score::LineCursor).
         [[maybe_unused]] int32_t *line_h = nullptr, *line_f = nullptr, *col_h = nullptr, *col_e = nullptr;
         [[maybe_unused]] const int bottom = g * kGroupRows + (w + 1) * kBand;
-        [[maybe_unused]] const int rows_in = Ops::index_min(R, p.M - row0 + 1);  // the lane's rows in the matrix
-        [[maybe_unused]] pair_score::LineCursor cursor(kLines ? 1 << p.ck_shift : 0, p.N, lane, kLines ? rows_in : 0);
-        // The overview (kPicture): the texel column boundaries the lane's rows reach, each row's
-        // largest value in its texel column so far, and those of the column its rows left.
-        [[maybe_unused]] pair_score::LineCursor texel(kPicture ? p.ov_block : 0, p.N, lane, kPicture ? rows_in : 0);
-        [[maybe_unused]] pair_score::LineCursor tail = pair_score::LineCursor::one(kPicture ? p.N + 1 : 0, lane, rows_in);
+        [[maybe_unused]] int rows_in = 0;  // the lane's rows in the matrix (the score fills compute nothing here)
+        [[maybe_unused]] pair_score::LineCursor cursor(0, 0, 0, 0);
+        if constexpr (kLines) {
+            rows_in = Ops::index_min(R, p.M - row0 + 1);
+            cursor = pair_score::LineCursor(1 << p.ck_shift, p.N, lane, rows_in);
+        }
+        // The overview (kPicture): the texel column boundaries the lane's rows reach, the first
+        // padding column, each row's largest value in its texel column so far, and those of the
+        // column its rows left.
+        [[maybe_unused]] pair_score::LineCursor texel(0, 0, 0, 0), tail(0, 0, 0, 0);
+        if constexpr (kPicture) {
+            texel = pair_score::LineCursor(p.ov_block, p.N, lane, rows_in);
+            tail = pair_score::LineCursor::one(p.N + 1, lane, rows_in);
+        }
         [[maybe_unused]] int pacc[R], pdone[R];
 #pragma unroll
         for (int k = 0; k < R; ++k) pacc[k] = pdone[k] = kZ;  // H >= 0: 0 is as low as a local fill's values
@@ -498,7 +514,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ?
         // P steps from s0; the chunk of corner_step, in the band of row M, watches for the cell
         // (M, N) in every block, a chunk that holds a step of a lane's column line writes it, the
         // others watch nothing: the steady-state loop holds no watch.
-        auto watched_steps = [&](const int s0) {
+        auto watched_steps = [&](const int s0) __attribute__((always_inline)) {
             auto steps = [&](auto watch) {
 #pragma unroll 1
                 for (int sb = 0; sb < P; sb += 2 * kUnroll) {
@@ -779,9 +795,10 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
 
     const Form form = form_of(*sc);
     const bool affine = form == Form::affine || form == Form::corner_affine;  // F's rings too
-    const auto kernel = picture ? kernel_of<kPictureOut>(dpx, form)
-                        : lines ? kernel_of<kStoreOut>(dpx, form)
-                                : kernel_of<kScoreOut>(dpx, form);
+    // The score fills take Params, the others LineParams (ParamsOf).
+    const void* kernel = picture ? reinterpret_cast<const void*>(kernel_of<kPictureOut>(dpx, form))
+                         : lines ? reinterpret_cast<const void*>(kernel_of<kStoreOut>(dpx, form))
+                                 : reinterpret_cast<const void*>(kernel_of<kScoreOut>(dpx, form));
     const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
     DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;
@@ -792,7 +809,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
     per_sm = blocks_per_sm(choose_blocks_per_sm(form, M, N, sms, per_sm), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
 
-    Params kp{};
+    LineParams kp{};
     kp.tsel = d_sel.get();
     kp.tval = d_val.get();
     kp.qtab = d_tab.get();
@@ -828,7 +845,9 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ctrl.get(), 0, d_ctrl.bytes(), s));
         DPVIZ_CUDA_CHECK(cudaEventRecord(e0.get(), s));
         DPVIZ_LAUNCH_FAULT_POINT("pair_score");
-        kernel<<<grid, kWarps * 32, smem, s>>>(kp);
+        if (picture) kernel_of<kPictureOut>(dpx, form)<<<grid, kWarps * 32, smem, s>>>(kp);
+        else if (lines) kernel_of<kStoreOut>(dpx, form)<<<grid, kWarps * 32, smem, s>>>(kp);
+        else kernel_of<kScoreOut>(dpx, form)<<<grid, kWarps * 32, smem, s>>>(static_cast<const Params&>(kp));
         DPVIZ_CUDA_CHECK(cudaGetLastError());
         DPVIZ_CUDA_CHECK(cudaEventRecord(e1.get(), s));
         DPVIZ_CUDA_CHECK(cudaMemcpyAsync(&key, kp.best, sizeof key, cudaMemcpyDeviceToHost, s));
@@ -880,7 +899,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         source->N = N;
         source->K = K;
         r.checkpoints = device_checkpoints(std::move(source), p.affine());
-        if (picture) {
+        if (picture && opt.copy_back) {  // (a benchmark's fill alone leaves them)
             std::vector<int32_t> t;
             DPVIZ_TRY(download(t, d_ov.get(), size_t(texels), s));
             // A local fill's worst value is on the borders, which the host pools: none here.
