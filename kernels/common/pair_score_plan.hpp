@@ -304,9 +304,9 @@ inline size_t column_entry_bytes(const Problem& p) { return p.algo == Algorithm:
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
 inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
 
-// Columns the kernel watches for (pair_score_fill<.., kOut >= 1>): row k of lane l computes
-// column j at step j - 1 + l R + k, so a lane's rows reach a boundary column jn at R consecutive
-// steps, from `first` on. Each lane keeps the boundary it is at: the chunk of P steps from s0
+// Columns the kernel watches for (pair_score_fill<.., kStoreOut> and <.., kPictureOut>): row k of
+// lane l computes column j at step j - 1 + l R + k, so a lane's rows reach a boundary column jn
+// at R consecutive steps, from `first` on. Each lane keeps the boundary it is at: the chunk of P steps from s0
 // runs the loop that watches boundaries when a lane of the warp has a step of its boundary in it,
 // and the lane takes the next boundary once the chunk has passed all its rows' steps. The
 // boundaries are K, 2K, .. <= N (K >= kPublish: at most one a chunk): the store's column lines,

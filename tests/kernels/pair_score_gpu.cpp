@@ -446,7 +446,7 @@ TEST(PairScoreGpu, RepeatedFillsOfOneProcessAgree) {
 
 TEST(PairScoreGpu, StoreFillsKeepTheReferencesLinesAndTraceItsPath) {
     DPVIZ_REQUIRE_GPU();
-    // Every form of the kernel at score level with the store's lines (pair_score_fill<.., kLines>):
+    // Every form of the kernel at score level with the store's lines (pair_score_fill<.., kStoreOut>):
     // row lines at band bottoms in and across groups of kGroupRows rows, column lines reached by
     // each lane's rows at their own steps, in the user's terms (a corner form's H taken back from
     // H'); then the path over them, as the CPU traces it over a whole matrix.
