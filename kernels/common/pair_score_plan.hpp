@@ -331,6 +331,23 @@ struct LineCursor {
         return passed;
     }
 };
+// Where a lane's row k meets its column line, in the kernel's unrolled blocks of kLineBlock steps
+// (blocks start at multiples of it): with K a multiple of 8, `first` (K - 1 + R lane, plus
+// multiples of K) is 7 mod 8 in even lanes and 3 mod 8 in odd ones, so the step in the block is
+// known when the kernel is compiled: odd lanes' rows at steps 3..6 of the block that holds
+// `first`, even lanes' row 0 at step 7 of it and rows 1..3 at steps 0..2 of the next block. The
+// kernel keeps each row's cell there with one predicated move and writes the lane's cells after
+// the chunk in which its rows passed the line (LineCursor::after_chunk).
+constexpr int kLineBlock = 8;
+struct LineStep {
+    int block, step;  // block: 0, the block that holds `first`; 1, the next one
+};
+constexpr LineStep line_step(bool odd_lane, int k) {
+    const int at = (odd_lane ? 3 : 7) + k;
+    return {at / kLineBlock, at % kLineBlock};
+}
+static_assert(kRowsPerLane == 4 && kBandRows % kLineBlock == 0, "a lane's rows meet a line at fixed steps of a block");
+
 // A band's bottom row (the kernel's bands are kBandRows rows) is a row line of spacing K.
 constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1)) == 0 && bottom <= M; }
 

@@ -39,6 +39,7 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each row as it is measured, also into a file a timeout cuts
     const int n = argc > 1 ? std::atoi(argv[1]) : 65536;
     const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
     const std::string only = argc > 3 ? argv[3] : "";

@@ -232,19 +232,21 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 
 // kOut >= kStoreOut (kLines): the store's fill, which also writes the checkpoint lines
 // (Params::row_h, col_h): a band whose bottom row is a row line copies it from its ring after each
-// chunk; a lane writes its rows' cells of a column line at the steps it computes them, in the
-// chunks that hold such a step (the others run the plain loop). kPictureOut (local fills): also
-// the overview: each row keeps the largest H of the texel column it is in (one 3-input max per
+// chunk; a lane keeps its rows' cells of a column line at the steps it computes them (one
+// predicated move a step, pair_score::line_step), in the chunks that hold such a step (the others
+// run the plain loop), and writes them after the chunk in which its rows passed the line.
+// kPictureOut (local fills): also the overview: each row keeps the largest H of the texel column it is in (one 3-input max per
 // row and two steps), and where a lane's rows pass into the next texel column (the chunks that
 // hold such a step, cell by cell) a row's cell starts the next maximum; after the chunk in which
 // all four passed, the lane writes them to their texels, one atomicMax per texel row they touch.
 // A row's last texel column ends where it reaches column N + 1: it writes it there, so the
 // padding columns past N are never pooled.
 template <class Ops, int kKind, int kOut>
-// The picture's fills ask ptxas for 3 blocks per SM (at most 170 registers): left to itself it
-// takes 224 for local affine (2 blocks), where the score fill runs 4 at 1,048,576^2; at 170 it
-// spills 32 bytes (DPX-free) and 84 (DPX).
-__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ? 3 : 1) pair_score_fill(ParamsOf<kOut> p) {
+// The store's and the picture's fills ask ptxas for 3 blocks per SM (at most 168 registers): left
+// to itself it takes 182 for the local affine store (2 blocks) and 224 for its picture, where the
+// score fill runs 4 at 1,048,576^2; the store fits without spilling, the picture spills 16-40
+// bytes.
+__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1 : 3) pair_score_fill(ParamsOf<kOut> p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
     constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F
     constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared;
@@ -255,6 +257,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ?
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
+    static_assert(kUnroll == pair_score::kLineBlock, "column lines are met at fixed steps of a block");
     static_assert(!kLines || P == 32, "a row line's chunk is copied one column per lane");
     constexpr int kBand = 32 * R;          // rows per warp
     constexpr int kGroupRows = W * kBand;  // rows per block-group
@@ -334,6 +337,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ?
         [[maybe_unused]] const int bottom = g * kGroupRows + (w + 1) * kBand;
         [[maybe_unused]] int rows_in = 0;  // the lane's rows in the matrix (the score fills compute nothing here)
         [[maybe_unused]] pair_score::LineCursor cursor(0, 0, 0, 0);
+        [[maybe_unused]] int cv[R], ce[R];  // the rows' cells on the column line (affine: and E), as kept
         if constexpr (kLines) {
             rows_in = Ops::index_min(R, p.M - row0 + 1);
             cursor = pair_score::LineCursor(1 << p.ck_shift, p.N, lane, rows_in);
@@ -424,6 +428,14 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ?
 #pragma unroll
                 for (int i = 0; i < kUnroll; ++i) fv[i] = v[i];
             }
+            // A column line (pair_score::line_step): this block is the one that holds the lane's
+            // `first` (at_line), or the next one (after_line).
+            [[maybe_unused]] bool at_line = false, after_line = false;
+            if constexpr ((decltype(watch)::value & kWatchLines) != 0) {
+                const int first_block = cursor.first & ~(kUnroll - 1);
+                at_line = s == first_block;
+                after_line = s == first_block + kUnroll;
+            }
             int* rout = ring_out + ((s - kBand) & kRingMask);
             [[maybe_unused]] int* fout = fring_out + ((s - kBand) & kRingMask);
             static_for<kUnroll>([&](auto i_c) {
@@ -463,14 +475,19 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ?
                     }
                     if constexpr (kLocal) best[k] = Ops::addmax(h[k], -i, best[k]);
                 }
-                if constexpr ((decltype(watch)::value & kWatchLines) != 0) {
-                    const int d = cursor.row_at(s + i);  // row d of the lane is at column jn now
-#pragma unroll
-                    for (int k = 0; k < R; ++k)
-                        if (d == k && k < rows_in) {
-                            col_h[k] = line_value<Ops, kKind>(p, h[k], row0 + k, cursor.jn);
-                            if constexpr (kAffine) col_e[k] = line_value<Ops, kKind>(p, e[k], row0 + k, cursor.jn);
+                if constexpr ((decltype(watch)::value & kWatchLines) != 0) {  // keep the cells at column jn
+                    static_for<R>([&](auto k_c) {
+                        constexpr int k = decltype(k_c)::value;
+                        constexpr pair_score::LineStep odd = pair_score::line_step(true, k), even = pair_score::line_step(false, k);
+                        if constexpr (odd.step == i || even.step == i) {
+                            const bool odd_keeps = odd.step == i && (lane & 1) && (odd.block ? after_line : at_line);
+                            const bool even_keeps = even.step == i && !(lane & 1) && (even.block ? after_line : at_line);
+                            if (odd_keeps || even_keeps) {
+                                cv[k] = h[k];
+                                if constexpr (kAffine) ce[k] = e[k];
+                            }
                         }
+                    });
                 }
                 if constexpr ((decltype(watch)::value & kWatchCorner) != 0) {
                     if (s + i == corner_step && lane == corner_lane) {
@@ -581,8 +598,14 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kPictureOut ?
                     block(std::integral_constant<int, 0>{}, s0 + sb + kUnroll, sel_b, sel_a);
                 }
             }
-            if constexpr (kLines) {  // the lane's rows have passed its column line: the next one
-                if (cursor.after_chunk(s0, 1 << p.ck_shift, p.N) != 0) {
+            if constexpr (kLines) {  // the lane's rows have passed its column line: write it, the next one
+                if (const int passed = cursor.after_chunk(s0, 1 << p.ck_shift, p.N); passed != 0) {
+#pragma unroll
+                    for (int k = 0; k < R; ++k)
+                        if (k < rows_in) {
+                            col_h[k] = line_value<Ops, kKind>(p, cv[k], row0 + k, passed);
+                            if constexpr (kAffine) col_e[k] = line_value<Ops, kKind>(p, ce[k], row0 + k, passed);
+                        }
                     col_h += size_t(p.M) + 1;
                     if constexpr (kAffine) col_e += size_t(p.M) + 1;
                 }

@@ -643,9 +643,11 @@ TEST(PairScorePlan, TheLocalAffineFillsStandInsGiveTheReferencesGapsInside) {
 
 // The store's column lines in the kernel's schedule (cuda/pair_score.cu): lane l's row k computes
 // column s + 1 - l R - k at step s; chunks of kPublish steps; a chunk runs the loop that writes
-// lines when a lane of the warp has a step of its line in it (pair_score::LineCursor), and each
-// lane goes on after the chunk. Every row of the matrix gets every column line once, at the step
-// that computes that cell, for bands in and past the last row and pairs narrower than K.
+// lines when a lane of the warp has a step of its line in it (pair_score::LineCursor); in it a
+// lane keeps each row's cell at the block step pair_score::line_step names, and writes them after
+// the chunk in which its rows passed the line, when it goes on. Every row of the matrix gets every
+// column line once, the cell of that column, for bands in and past the last row and pairs
+// narrower than K.
 TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
     constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, B = pair_score::kBandRows;
     for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {130, 255}, {2100, 1300}, {5, 4097}})
@@ -660,18 +662,30 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
                     rows_in.push_back(std::clamp(M - row0 + 1, 0, R));
                     cursor.emplace_back(K, N, l, rows_in.back());
                 }
+                // The columns of the cells each lane keeps (pair_score::line_step), -1: none yet.
+                std::vector<std::array<int, R>> kept(32, {-1, -1, -1, -1});
                 for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
                     const bool any = std::any_of(cursor.begin(), cursor.end(), [&](const auto& c) { return c.in_chunk(s0); });
-                    for (int st = s0; any && st < s0 + P; ++st)
-                        for (int l = 0; l < 32; ++l)
-                            for (int k = 0; k < R; ++k)
-                                if (cursor[size_t(l)].row_at(st) == k && k < rows_in[size_t(l)]) {
-                                    const int i = band * B + l * R + 1 + k, j = st + 1 - l * R - k;
-                                    ASSERT_EQ(j, cursor[size_t(l)].jn) << "row " << i << " step " << st;
-                                    ASSERT_TRUE(i >= 1 && i <= M && j >= 1 && j <= N) << i << "," << j;
-                                    ++got[size_t(i) * size_t(N + 1) + size_t(j)];
-                                }
-                    for (auto& c : cursor) (void)c.after_chunk(s0, K, N);
+                    for (int st = s0; any && st < s0 + P; ++st) {
+                        const int step = st % pair_score::kLineBlock, block = st - step;
+                        for (int l = 0; l < 32; ++l) {
+                            const int first_block = cursor[size_t(l)].first & ~(pair_score::kLineBlock - 1);
+                            for (int k = 0; k < R; ++k) {
+                                const pair_score::LineStep at = pair_score::line_step(l % 2 == 1, k);
+                                if (at.step == step && block == first_block + at.block * pair_score::kLineBlock)
+                                    kept[size_t(l)][size_t(k)] = st + 1 - l * R - k;
+                            }
+                        }
+                    }
+                    for (int l = 0; l < 32; ++l) {
+                        const int passed = cursor[size_t(l)].after_chunk(s0, K, N);
+                        for (int k = 0; passed != 0 && k < rows_in[size_t(l)]; ++k) {
+                            const int i = band * B + l * R + 1 + k, j = kept[size_t(l)][size_t(k)];
+                            ASSERT_EQ(j, passed) << "row " << i << " chunk " << s0;
+                            ASSERT_TRUE(i >= 1 && i <= M && j >= 1 && j <= N) << i << "," << j;
+                            ++got[size_t(i) * size_t(N + 1) + size_t(j)];
+                        }
+                    }
                 }
             }
             for (int i = 1; i <= M; ++i)
