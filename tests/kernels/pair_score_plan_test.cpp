@@ -701,8 +701,8 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
 
 // The picture's overview in the kernel's schedule (cuda/pair_score.cu, kPictureOut), over a
 // reference local fill: each row keeps the largest value of its texel column, two steps at a time
-// in the chunks where no lane of the warp passes into the next texel column or past column N and
-// cell by cell in those where one does (pair_score::LineCursor); after the chunk in which a lane's
+// in the chunks where no lane of the warp passes into the next texel column, past column N or
+// a column line (spacing K), and cell by cell in those where one does (pair_score::LineCursor); after the chunk in which a lane's
 // rows all passed into the next texel column, it writes them to their texels (at most two texel
 // rows); a row writes its last texel column at the step it passes column N. The cells left of
 // column 1 hold the kernel's 0, those past column N and row M a value above every cell: pooled,
@@ -713,8 +713,8 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
     constexpr int32_t kPoison = 1 << 28;
     std::mt19937 rng(20261207);
     for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 257}, {260, 255}, {300, 511}, {200, 127}})
-        for (const int B : {128, 200, 257}) {
-            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
+        for (const auto& [B, K] : std::vector<std::pair<int, int>>{{128, 128}, {200, 256}, {257, 256}, {257, 128}, {200, 512}}) {
+            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B) + " K " + std::to_string(K));
             ScoringOptions s;
             s.match = 2;
             s.mismatch = -3;
@@ -730,19 +730,20 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
             std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), kNegInf);
             const int cols = N / B + 1;
             for (int band = 0; band * Bd < M + Bd; ++band) {  // one band past the last row too
-                std::vector<pair_score::LineCursor> cur, tail;
+                std::vector<pair_score::LineCursor> cur, tail, lines;
                 std::vector<std::array<int32_t, R>> acc(32), done(32);
                 std::vector<int> rows_in;
                 for (int l = 0; l < 32; ++l) {
                     rows_in.push_back(std::clamp(M - (band * Bd + l * R + 1) + 1, 0, R));
                     cur.emplace_back(B, N, l, rows_in.back());
                     tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
+                    lines.emplace_back(K, N, l, rows_in.back());
                     acc[size_t(l)].fill(0);
                     done[size_t(l)].fill(0);
                 }
                 for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
                     const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
-                    const bool watched = any_in(cur) || any_in(tail);
+                    const bool watched = any_in(cur) || any_in(tail) || any_in(lines);  // the lines' chunks too
                     for (int st = s0; st < s0 + P; ++st)
                         for (int l = 0; l < 32; ++l)
                             for (int k = 0; k < R; ++k) {
@@ -775,6 +776,7 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                             }
                         }
                     for (auto& c : tail) (void)c.after_chunk(s0, N + 1, N + 1);
+                    for (auto& c : lines) (void)c.after_chunk(s0, K, N);
                 }
             }
             const Overview got = overview_from_interior(p, B, texels, kPosInf);
