@@ -351,17 +351,27 @@ static_assert(kRowsPerLane == 4 && kBandRows % kLineBlock == 0, "a lane's rows m
 // A band's bottom row (the kernel's bands are kBandRows rows) is a row line of spacing K.
 constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1)) == 0 && bottom <= M; }
 
+// Whether the kernel can pool the overview of p in blocks of `overview_block` cells: a local fill
+// whose blocks are at least a band's rows (a lane passes into the next texel column at most once
+// a chunk; an overview pooled by every other fill keeps the worst value too, and a corner form's
+// texels would take each cell back from H' first).
+inline bool pools(const Problem& p, int32_t overview_block) {
+    return p.algo == Algorithm::local && overview_block >= kBandRows;
+}
+// The picture's fill on the kernel only with DPVIZ_PAIR_PICTURE=1, a measurement knob: it is
+// slower than the band kernels' picture (1,048,576^2 local affine, docs/performance.md).
+inline bool picture_on_kernel() {
+    const char* e = std::getenv("DPVIZ_PAIR_PICTURE");
+    return e && std::string_view(e) == "1";
+}
 // Whether the kernel fills a request of run_gpu at `fill_level` (the store's fill is at score
 // level): what it applies to; the store's fill too (its checkpoint lines in dpviz/store.hpp's
-// layout, allocated after the buffers above); and the picture's, the lines and an overview of
-// blocks of `overview_block` cells (allocated after them), for a local fill whose blocks are at
-// least a band's rows (a lane passes into the next texel column at most once a chunk; an
-// overview pooled by every other fill keeps the worst value too, and a corner form's texels would
-// take each cell back from H' first).
+// layout, allocated after the buffers above); and, with DPVIZ_PAIR_PICTURE=1, the picture's: the
+// lines and an overview of blocks of `overview_block` cells (allocated after them) it pools.
 inline bool fills(const Problem& p, OutputLevel fill_level, int32_t overview_block) {
     if (!takes(p, fill_level)) return false;
     if (overview_block == 0) return true;
-    return p.algo == Algorithm::local && overview_block >= kBandRows;
+    return pools(p, overview_block) && picture_on_kernel();
 }
 
 }  // namespace dpviz::pair_score

@@ -812,7 +812,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     // pooled by the host (overview_from_interior).
     const int32_t B = lines ? opt.overview_block : 0;
     const bool picture = B > 0;
-    if (picture && !fills(p, OutputLevel::score, B))
+    if (picture && !pools(p, B))
         return device_error("internal: the one-pair kernel pools no overview of blocks of " + std::to_string(B));
     DeviceBuffer<int32_t> d_ov;
     const uint64_t texels = picture ? overview_texels(M, N, B) : 0;

@@ -81,7 +81,7 @@ TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
         }
         else EXPECT_GT(k.dpx, 0) << k.kernel;
     }
-    EXPECT_EQ(pair_kernels, 12);  // its six forms (pair_score::Form), DPX and DPX-free
+    EXPECT_EQ(pair_kernels, 28);  // six forms (pair_score::Form) x score and store, two x picture; DPX and DPX-free
 }
 
 TEST(SassReport, ShippedMixReportParses) {

@@ -528,8 +528,12 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
             // blocks are at least a band's rows.
             const bool taken = !pair_score_kernel(*p).empty();
             EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 0), taken);
-            EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128), taken && p->algo == Algorithm::local);
-            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 127));
+            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 128));  // the band kernels' picture
+            {
+                const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", "1");
+                EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128), taken && p->algo == Algorithm::local);
+                EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 127));
+            }
             EXPECT_FALSE(pair_score::fills(*p, OutputLevel::path, 0));
             v.push_back(pair_score_kernel(*p));
         }
@@ -723,7 +727,7 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
             std::string t = random_over(rng, "ACGT", N);
             for (int k = 0; k < std::min(M, N) / 2; ++k) t[size_t(k + N / 4)] = q[size_t(k + M / 4)];  // a long hit
             const Problem p = make(Algorithm::local, q, t, s);
-            ASSERT_TRUE(pair_score::fills(p, OutputLevel::score, B));
+            ASSERT_TRUE(pair_score::pools(p, B));
             const auto ref = align_reference(p, RunControl{});
             ASSERT_TRUE(ref) << ref.error().message;
             const auto cell = [&](int i, int j) { return j < 1 ? 0 : j > N || i > M ? kPoison : ref->H.at(i, j); };
