@@ -507,9 +507,9 @@ TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
 
 TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAskedForNone) {
     // pair_score_kernel names what the device path runs: the one-pair kernel for every score
-    // fill it applies to (DTW and sides past 2^21 - 1 among them), the store's fills of them and
-    // the local ones' pictures, the band kernels for the rest and for paths; DPVIZ_PAIR_KERNEL=0
-    // gives it nothing, and any other value is the default.
+    // fill it applies to (DTW and sides past 2^21 - 1 among them), the store's fills of them and,
+    // with DPVIZ_PAIR_PICTURE=1, the local ones' pictures; the band kernels for the rest and for
+    // paths; DPVIZ_PAIR_KERNEL=0 gives it nothing, and any other value is the default.
     ScoringOptions s = dna_linear();
     const Problem dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs);
     const Problem banded_dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs, 1);
@@ -528,7 +528,10 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
             // blocks are at least a band's rows.
             const bool taken = !pair_score_kernel(*p).empty();
             EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 0), taken);
-            EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 128));  // the band kernels' picture
+            {
+                const test::ScopedEnv unset("DPVIZ_PAIR_PICTURE", nullptr);
+                EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 128));  // the band kernels' picture
+            }
             {
                 const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", "1");
                 EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128), taken && p->algo == Algorithm::local);
