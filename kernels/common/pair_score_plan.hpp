@@ -347,16 +347,28 @@ constexpr LineStep line_step(bool odd_lane, int k) {
     return {at / kLineBlock, at % kLineBlock};
 }
 static_assert(kRowsPerLane == 4 && kBandRows % kLineBlock == 0, "a lane's rows meet a line at fixed steps of a block");
+// The overview's texel columns (blocks of B cells, B a multiple of 8) start where the lines would
+// be. Row k of a lane folds two cells into its texel's maximum at the steps of k's parity, so a
+// row's first cell of a texel column and the next one are folded together one step after
+// line_step's: odd lanes' rows at steps 4..7 of the block that holds `first`, even lanes' at
+// steps 0..3 of the next one.
+constexpr LineStep texel_fold(bool odd_lane, int k) {
+    const int at = (odd_lane ? 3 : 7) + k + 1;
+    return {at / kLineBlock, at % kLineBlock};
+}
+static_assert(texel_fold(true, 3).block == 0 && texel_fold(false, 0).block == 1 && texel_fold(false, 1).step % 2 == 1,
+              "a texel column's first cells are folded at a step of the row's parity");
 
 // A band's bottom row (the kernel's bands are kBandRows rows) is a row line of spacing K.
 constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1)) == 0 && bottom <= M; }
 
 // Whether the kernel can pool the overview of p in blocks of `overview_block` cells: a local fill
 // whose blocks are at least a band's rows (a lane passes into the next texel column at most once
-// a chunk; an overview pooled by every other fill keeps the worst value too, and a corner form's
-// texels would take each cell back from H' first).
+// a chunk) and a multiple of 8 (texel_fold; dpviz/store.hpp's overview_block makes them so; an
+// overview pooled by every other fill keeps the worst value too, and a corner form's texels would
+// take each cell back from H' first).
 inline bool pools(const Problem& p, int32_t overview_block) {
-    return p.algo == Algorithm::local && overview_block >= kBandRows;
+    return p.algo == Algorithm::local && overview_block >= kBandRows && overview_block % kLineBlock == 0;
 }
 // The picture's fill on the kernel only with DPVIZ_PAIR_PICTURE=1, a measurement knob: it is
 // slower than the band kernels' picture (1,048,576^2 local affine, docs/performance.md).

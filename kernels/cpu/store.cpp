@@ -115,7 +115,8 @@ Checkpoints checkpoints_from_matrix(const Problem& p, const DpResult& m, int32_t
 
 int32_t overview_block(const Problem& p, int32_t max_side) {
     const int64_t longer = std::max(p.rows(), p.cols()) + 1, side = std::max(max_side, 1);
-    return int32_t((longer + side - 1) / side);
+    const int64_t block = (longer + side - 1) / side;
+    return int32_t(block > 120 ? (block + 7) / 8 * 8 : block);
 }
 
 void pool_into(Overview& o, int32_t i, int32_t j, int32_t v) {

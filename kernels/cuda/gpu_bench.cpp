@@ -1,6 +1,7 @@
 // Fill throughput of the CUDA kernels for one long pair (the visualizer's case): device time of
 // the fill (CUDA events, median of repeats, nothing copied back), DPX vs DPX-free, in TCUPS.
 // usage: dpviz_gpu_bench [N] [repeats] [case-substring] [M]   (M x N, default 65536 x 65536)
+// DPVIZ_BENCH_SPACING=K: the store's and the picture's checkpoint lines every K rows and columns.
 // M = 128 (one band) gives the time of a wavefront step; a small N with a large M, the band lag.
 #include <algorithm>
 #include <chrono>
@@ -100,8 +101,10 @@ int main(int argc, char** argv) {
         cuda::GpuRunOptions o;
         o.copy_back = false;
         o.repeats = reps;
-        if (c.store) o.checkpoint_spacing = kGpuChoosesSpacing;
-        if (c.picture) o.overview_block = (std::max(m, n) + 1 + 4095) / 4096;
+        // The store's spacing: the device's choice, or DPVIZ_BENCH_SPACING (a power of two >= 256).
+        const char* k_env = std::getenv("DPVIZ_BENCH_SPACING");
+        if (c.store) o.checkpoint_spacing = k_env ? std::atoi(k_env) : kGpuChoosesSpacing;
+        if (c.picture) o.overview_block = overview_block(*p, 4096);
         if (!warm && reps > 1) {
             // Let the clocks come up from idle before anything is timed (about a second of fills).
             cuda::GpuRunOptions w = o;

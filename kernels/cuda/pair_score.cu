@@ -127,6 +127,7 @@ struct LineParams : Params {
     // atomicMax, unbiased; the host sets the texels below every value first and pools the borders.
     int32_t* ov;
     int ov_block, ov_cols;
+    int watch_all;  // a measurement knob (DPVIZ_PAIR_PICTURE_WATCH_ALL=1): every chunk runs the watching loop
 };
 template <int kOut>
 using ParamsOf = std::conditional_t<kOut == kScoreOut, Params, LineParams>;
@@ -235,12 +236,14 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 // chunk; a lane keeps its rows' cells of a column line at the steps it computes them (one
 // predicated move a step, pair_score::line_step), in the chunks that hold such a step (the others
 // run the plain loop), and writes them after the chunk in which its rows passed the line.
-// kPictureOut (local fills): also the overview: each row keeps the largest H of the texel column it is in (one 3-input max per
-// row and two steps), and where a lane's rows pass into the next texel column (the chunks that
-// hold such a step, cell by cell) a row's cell starts the next maximum; after the chunk in which
-// all four passed, the lane writes them to their texels, one atomicMax per texel row they touch.
-// A row's last texel column ends where it reaches column N + 1: it writes it there, so the
-// padding columns past N are never pooled.
+// kPictureOut (local fills): also the overview: each row keeps the largest H of the texel column
+// it is in, folding two cells with one 3-input max at the steps of its parity; in the chunks where
+// a lane's rows pass into the next texel column, the fold of a row's first cell there (at a fixed
+// step of the block, pair_score::texel_fold) starts the next maximum and keeps the last one (two
+// predicated selects); after the chunk in which all four passed, the lane writes them to their
+// texels, one atomicMax per texel row they touch. A row's last texel column ends where it reaches
+// column N + 1: it writes it there (its last cell may not be folded yet), so the padding columns
+// past N are never pooled.
 template <class Ops, int kKind, int kOut>
 // The store's and the picture's fills ask ptxas for 3 blocks per SM (at most 168 registers): left
 // to itself it takes 182 for the local affine store (2 blocks) and 224 for its picture, where the
@@ -335,7 +338,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
         // column line `cursor.jn` at steps from cursor.first on (pair_score::LineCursor).
         [[maybe_unused]] int32_t *line_h = nullptr, *line_f = nullptr, *col_h = nullptr, *col_e = nullptr;
         [[maybe_unused]] const int bottom = g * kGroupRows + (w + 1) * kBand;
-        [[maybe_unused]] int rows_in = 0;  // the lane's rows in the matrix (the score fills compute nothing here)
+        [[maybe_unused]] int rows_in = 0;  // the lane's rows in the matrix, negative past row M (the score fills compute nothing here)
         [[maybe_unused]] pair_score::LineCursor cursor(0, 0, 0, 0);
         [[maybe_unused]] int cv[R], ce[R];  // the rows' cells on the column line (affine: and E), as kept
         if constexpr (kLines) {
@@ -436,6 +439,14 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                 at_line = s == first_block;
                 after_line = s == first_block + kUnroll;
             }
+            // A texel column boundary (pair_score::texel_fold): odd lanes fold its cells in the
+            // block that holds `first`, even lanes in the next one.
+            [[maybe_unused]] bool odd_fold = false, even_fold = false;
+            if constexpr ((decltype(watch)::value & kWatchTexels) != 0) {
+                const int first_block = texel.first & ~(kUnroll - 1);
+                odd_fold = (lane & 1) && s == first_block;
+                even_fold = !(lane & 1) && s == first_block + kUnroll;
+            }
             int* rout = ring_out + ((s - kBand) & kRingMask);
             [[maybe_unused]] int* fout = fring_out + ((s - kBand) & kRingMask);
             static_for<kUnroll>([&](auto i_c) {
@@ -496,25 +507,30 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                             if (k == corner_k) corner = h[k];
                     }
                 }
-                if constexpr (kPicture) {
+                if constexpr (kPicture) {  // the overview: row k folds two cells a step of k's parity
                     constexpr int kw = decltype(watch)::value;
-                    if constexpr ((kw & kWatchTexels) != 0) {
-                        const int d = texel.row_at(s + i);  // row d of the lane starts a texel column now
-                        [[maybe_unused]] const int dt = tail.row_at(s + i);  // row dt is past column N now
+                    // This step folds the cell that starts row k's next texel column and the one
+                    // after it (pair_score::texel_fold).
+                    bool starts[R];
+                    static_for<R>([&](auto k_c) {
+                        constexpr int k = decltype(k_c)::value;
+                        constexpr pair_score::LineStep odd = pair_score::texel_fold(true, k), even = pair_score::texel_fold(false, k);
+                        starts[k] = (kw & kWatchTexels) == 0 ? false : odd.step == i ? odd_fold : even.step == i ? even_fold : false;
+                    });
+                    if constexpr ((kw & kWatchTail) != 0) {  // row dt is at column N + 1: its last texel column ends
+                        if (const int dt = tail.row_at(s + i); dt >= 0 && dt < rows_in) {  // rows_in < 0 past row M
+                            int v = kZ;  // the texel's maximum with the row's last cell, which may not be folded yet
 #pragma unroll
-                        for (int k = 0; k < R; ++k) {
-                            if constexpr ((kw & kWatchTail) != 0) {  // the row's last texel column, without this cell
-                                if (dt == k && k < rows_in)
-                                    atomicMax(p.ov + size_t((row0 + k) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block,
-                                              (pacc[k] - kZ) >> kScale);
-                            }
-                            const bool starts = d == k;
-                            pdone[k] = starts ? pacc[k] : pdone[k];
-                            pacc[k] = starts ? h[k] : Ops::max2(pacc[k], h[k]);
+                            for (int k = 0; k < R; ++k)
+                                if (dt == k) v = starts[k] ? hp[k] : Ops::max2(pacc[k], hp[k]);
+                            atomicMax(p.ov + size_t((row0 + dt) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block,
+                                      (v - kZ) >> kScale);
                         }
-                    } else if constexpr (i % 2 == 1) {  // two steps a 3-input max: this one's and the last
+                    }
 #pragma unroll
-                        for (int k = 0; k < R; ++k) pacc[k] = Ops::max3(pacc[k], hp[k], h[k]);
+                    for (int k = i % 2; k < R; k += 2) {
+                        pdone[k] = starts[k] ? pacc[k] : pdone[k];
+                        pacc[k] = Ops::max3(starts[k] ? kZ : pacc[k], hp[k], h[k]);
                     }
                 }
                 prev_up = up0;
@@ -551,7 +567,9 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             // The picture's chunks that watch anything watch both the lines and the texels (a
             // watch with nothing at its steps changes nothing): 3 loops instead of 6, which keeps
             // the code the fill runs small enough for the SM's instruction cache.
-            const bool both = kPicture && (line_chunk || texel_chunk || tail_chunk);
+            bool watch_all = false;
+            if constexpr (kPicture) watch_all = p.watch_all != 0;
+            const bool both = kPicture && (watch_all || line_chunk || texel_chunk || tail_chunk);
             const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk || both ? kWatchLines : 0) |
                              (texel_chunk || tail_chunk || both ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0);
             static_for<16>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
@@ -861,6 +879,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     kp.ov = d_ov.get();
     kp.ov_block = B;
     kp.ov_cols = picture ? N / B + 1 : 0;
+    if (const char* e = std::getenv("DPVIZ_PAIR_PICTURE_WATCH_ALL")) kp.watch_all = std::atoi(e);
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;

@@ -707,21 +707,32 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
 }
 
 // The picture's overview in the kernel's schedule (cuda/pair_score.cu, kPictureOut), over a
-// reference local fill: each row keeps the largest value of its texel column, two steps at a time
-// in the chunks where no lane of the warp passes into the next texel column, past column N or
-// a column line (spacing K), and cell by cell in those where one does (pair_score::LineCursor); after the chunk in which a lane's
-// rows all passed into the next texel column, it writes them to their texels (at most two texel
-// rows); a row writes its last texel column at the step it passes column N. The cells left of
-// column 1 hold the kernel's 0, those past column N and row M a value above every cell: pooled,
-// they would show. The texels, with the borders the host pools, are the overview of the whole
-// matrix, for last texel columns of one cell to a whole block.
+// reference local fill: row k of a lane folds two cells (the step's and the previous one) into
+// its texel column's maximum at the steps of k's parity; in the chunks where a lane of the warp
+// passes into the next texel column, past column N or a column line (spacing K), or in every
+// chunk (DPVIZ_PAIR_PICTURE_WATCH_ALL=1), the fold at pair_score::texel_fold keeps the maximum so
+// far and starts the next one from its two cells; after the chunk in which a lane's rows all
+// passed into the next texel column, it writes the kept ones to their texels (at most two texel
+// rows); a row writes its last texel column at the step it reaches column N + 1, with the cell
+// before it. The cells left of column 1 hold the kernel's 0, those past column N and row M a
+// value above every cell: pooled, they would show. The texels, with the borders the host pools,
+// are the overview of the whole matrix, for last texel columns of one cell to a whole block.
 TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
     constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, Bd = pair_score::kBandRows;
+    constexpr int kBlock = pair_score::kLineBlock;
     constexpr int32_t kPoison = 1 << 28;
     std::mt19937 rng(20261207);
-    for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 257}, {260, 255}, {300, 511}, {200, 127}})
-        for (const auto& [B, K] : std::vector<std::pair<int, int>>{{128, 128}, {200, 256}, {257, 256}, {257, 128}, {200, 512}}) {
-            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B) + " K " + std::to_string(K));
+    {  // blocks a texel column's first cells would not meet at fixed steps, or a band's rows straddle
+        const Problem p = make(Algorithm::local, "ACGT", "ACGT", ScoringOptions{});
+        EXPECT_FALSE(pair_score::pools(p, 204));
+        EXPECT_FALSE(pair_score::pools(p, 120));
+        EXPECT_TRUE(pair_score::pools(p, 208));
+    }
+    for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 264}, {260, 263}, {300, 511}, {200, 127}, {140, 401}})
+        for (const auto& [B, K] : std::vector<std::pair<int, int>>{{128, 128}, {200, 256}, {264, 256}, {264, 128}, {136, 512}})
+            for (const bool watch_all : {false, true}) {
+            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B) + " K " + std::to_string(K) +
+                         (watch_all ? " every chunk watched" : ""));
             ScoringOptions s;
             s.match = 2;
             s.mismatch = -3;
@@ -741,7 +752,7 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                 std::vector<std::array<int32_t, R>> acc(32), done(32);
                 std::vector<int> rows_in;
                 for (int l = 0; l < 32; ++l) {
-                    rows_in.push_back(std::clamp(M - (band * Bd + l * R + 1) + 1, 0, R));
+                    rows_in.push_back(std::min(M - (band * Bd + l * R + 1) + 1, R));  // as the kernel's: negative past row M
                     cur.emplace_back(B, N, l, rows_in.back());
                     tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
                     lines.emplace_back(K, N, l, rows_in.back());
@@ -750,29 +761,32 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                 }
                 for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
                     const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
-                    const bool watched = any_in(cur) || any_in(tail) || any_in(lines);  // the lines' chunks too
+                    const bool tails = any_in(tail);
+                    const bool watched = watch_all || any_in(cur) || tails || any_in(lines);  // the lines' chunks too
                     for (int st = s0; st < s0 + P; ++st)
-                        for (int l = 0; l < 32; ++l)
+                        for (int l = 0; l < 32; ++l) {
+                            const int first_block = cur[size_t(l)].first & ~(kBlock - 1);
+                            const pair_score::LineCursor& tl = tail[size_t(l)];
                             for (int k = 0; k < R; ++k) {
                                 const int i = band * Bd + l * R + 1 + k, j = st + 1 - l * R - k;
+                                const pair_score::LineStep at = pair_score::texel_fold(l % 2 == 1, k);
+                                const bool starts = watched && st % kBlock == at.step && st - st % kBlock == first_block + at.block * kBlock;
                                 int32_t& a = acc[size_t(l)][size_t(k)];
-                                if (tail[size_t(l)].row_at(st) == k && k < rows_in[size_t(l)]) {
-                                    ASSERT_TRUE(watched);
+                                const int dt = tl.row_at(st);  // the kernel's test: one row a step
+                                if (tails && dt == k && dt >= 0 && dt < rows_in[size_t(l)]) {
                                     ASSERT_EQ(j, N + 1);
                                     int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t(N / B)];
-                                    tx = std::max(tx, a);
+                                    tx = std::max(tx, starts ? cell(i, j - 1) : std::max(a, cell(i, j - 1)));
                                 }
-                                if (watched) {
-                                    if (cur[size_t(l)].row_at(st) == k) {
-                                        done[size_t(l)][size_t(k)] = a;
-                                        a = cell(i, j);
-                                    } else {
-                                        a = std::max(a, cell(i, j));
-                                    }
-                                } else if (st % 2 == 1) {
-                                    a = std::max({a, cell(i, j - 1), cell(i, j)});
+                                ASSERT_FALSE(!tails && tl.row_at(st) == k && k < rows_in[size_t(l)]) << "a tail outside the tail's chunks";
+                                if (st % 2 == k % 2) {
+                                    if (starts) done[size_t(l)][size_t(k)] = a;
+                                    a = std::max({starts ? 0 : a, cell(i, j - 1), cell(i, j)});
+                                } else {
+                                    ASSERT_FALSE(starts) << "a texel column starts at a step of the other parity";
                                 }
                             }
+                        }
                     for (int l = 0; l < 32; ++l)
                         if (const int passed = cur[size_t(l)].after_chunk(s0, B, N); passed != 0) {
                             ASSERT_GT(rows_in[size_t(l)], 0);
@@ -792,5 +806,5 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
             EXPECT_EQ(got.min, want.min);
             EXPECT_EQ(got.max, want.max);
             if (::testing::Test::HasFailure()) return;
-        }
+            }
 }

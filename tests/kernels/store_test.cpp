@@ -186,6 +186,12 @@ TEST(ResultStore, OverviewPooledByTheFillMatchesTheReference) {
     unsetenv("DPVIZ_CPU_ISA");
     EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 4095, 20), 2048), 2);
     EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 4096, 20), 2048), 3);
+    // Past 120 cells, multiples of 8 (the one-pair GPU kernel's texel columns): 120 stays, 121 and
+    // 151 round up, and the overview still fits the side.
+    EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 23999, 20), 200), 120);
+    EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 24000, 20), 200), 128);
+    EXPECT_EQ(overview_block(random_problem(rng, kKinds[0], 30000, 20), 200), 152);
+    EXPECT_LE(30000 / 152 + 1, 200);
 }
 
 // Lines shifted by a phase (the landscape's backward fill): the fill keeps the lines the

@@ -116,7 +116,9 @@ struct Overview {
 };
 // The texels of an overview of M x N cells (and the borders) in blocks of B: (M / B + 1) (N / B + 1).
 inline uint64_t overview_texels(int32_t M, int32_t N, int32_t B) { return (uint64_t(M) / B + 1) * (uint64_t(N) / B + 1); }
-// The smallest B whose overview fits max_side texels on either side.
+// The smallest B whose overview fits max_side texels on either side, and past 120 cells the
+// smallest such multiple of 8 (the one-pair GPU kernel meets texel columns at fixed steps of its
+// 8-step blocks, pair_score::texel_fold).
 int32_t overview_block(const Problem& p, int32_t max_side);
 // An overview of p at block B holding only the borders (row 0 and column 0, by the rules), ready
 // for a fill to pool its cells into.
