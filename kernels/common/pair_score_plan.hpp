@@ -370,8 +370,9 @@ constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1))
 inline bool pools(const Problem& p, int32_t overview_block) {
     return p.algo == Algorithm::local && overview_block >= kBandRows && overview_block % kLineBlock == 0;
 }
-// The picture's fill on the kernel only with DPVIZ_PAIR_PICTURE=1, a measurement knob: it is
-// slower than the band kernels' picture (1,048,576^2 local affine, docs/performance.md).
+// The picture's fill on the kernel only with DPVIZ_PAIR_PICTURE=1, a measurement knob: at
+// 1,048,576^2 local affine it is faster than the band kernels' picture with DPX and slower
+// without (docs/performance.md).
 inline bool picture_on_kernel() {
     const char* e = std::getenv("DPVIZ_PAIR_PICTURE");
     return e && std::string_view(e) == "1";

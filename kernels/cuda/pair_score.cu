@@ -247,8 +247,8 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 template <class Ops, int kKind, int kOut>
 // The store's and the picture's fills ask ptxas for 3 blocks per SM (at most 168 registers): left
 // to itself it takes 182 for the local affine store (2 blocks) and 224 for its picture, where the
-// score fill runs 4 at 1,048,576^2; the store fits without spilling, the picture spills 16-40
-// bytes.
+// score fill runs 4 at 1,048,576^2; the store fits without spilling, the local affine picture
+// spills 24-36 bytes (at 2 blocks per SM it spills none: docs/performance.md).
 __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1 : 3) pair_score_fill(ParamsOf<kOut> p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
     constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F

@@ -5,7 +5,7 @@ The unguarded chunk body of a band kernel, and the steps of a part of a chunk of
 kernel, are an innermost loop of two wavefront steps (kRows x kCols = 8 cells each, so 16 cells
 per iteration), the one-pair kernel's an innermost loop of 16 steps of 4 rows (64 cells): of the
 innermost backward-branch loops, the one with the most max/min instructions, and of those the
-shortest. usage: sass_hot_loop.py sass_dump.txt
+shortest (the one-pair kernel's: of those that write no texel with an atomic). usage: sass_hot_loop.py sass_dump.txt
 """
 import collections
 import re
@@ -138,6 +138,8 @@ def main():
                  if not any(a >= lp[0][1] and b <= lp[-1][1] and (a, b) != (lp[0][1], lp[-1][1]) for a, b in spans)]
         for lp in inner:
             ops = collections.Counter(column(opcode(t)) for _, _, t in lp)
+            if cells == PAIR_CELLS and any(o.startswith(('RED', 'ATOM')) for o in ops):
+                continue  # the one-pair picture's chunks at column N + 1 write texels: not the steady state
             nmax = sum(ops[o] for o in CELL_OPS)
             key = (-nmax, len(lp))
             if best is None or key < best[0]:
