@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
         cuda::GpuRunOptions o;
         o.copy_back = false;
         o.repeats = reps;
-        // The store's spacing: the device's choice, or DPVIZ_BENCH_SPACING (a power of two >= 256).
+        // The store's spacing: the device's choice, or DPVIZ_BENCH_SPACING (a power of two >= 128).
         const char* k_env = std::getenv("DPVIZ_BENCH_SPACING");
         if (c.store) o.checkpoint_spacing = k_env ? std::atoi(k_env) : kGpuChoosesSpacing;
         if (c.picture) o.overview_block = overview_block(*p, 4096);
