@@ -126,9 +126,12 @@ fi
 
 if want test; then
     start=$(date +%s)
-    timeout "${TEST_TIMEOUT:-300}" "$TESTS" --gtest_brief=1 > "$OUT/gpu_tests.log" 2>&1
+    # The whole suite takes more than 300 s on an H100 (three 1,048,576^2 pairs against the CPU's
+    # reference); without --gtest_brief a run the limit cuts still shows the last test it finished.
+    timeout "${TEST_TIMEOUT:-450}" "$TESTS" > "$OUT/gpu_tests.log" 2>&1
     rc=$?
     note "gpu tests: rc=$rc, $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu_tests.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
+    if [ $rc = 124 ]; then note "gpu tests: cut after $(grep -E '^\[       OK \]' "$OUT/gpu_tests.log" | tail -n 1)"; fi
 fi
 
 if want cputests; then
