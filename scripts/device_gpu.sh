@@ -218,11 +218,10 @@ if want epilogue; then
     done
     note "epilogue: rc=$?"
     # The one-pair kernel's score and store fills (its lines), and its local picture (the overview
-    # too), which runs only with DPVIZ_PAIR_PICTURE=1; every other picture runs the band kernels.
-    for c in "local affine s" "edit s" "dtw abs s"; do
+    # too); every other picture runs the band kernels.
+    for c in "local affine s" "edit s" "dtw abs s" "local affine picture"; do
         timeout 200 "$BENCH" 1048576 3 "$c" >> "$OUT/epilogue_pair.txt" 2>&1
     done
-    DPVIZ_PAIR_PICTURE=1 timeout 200 "$BENCH" 1048576 3 "local affine picture" >> "$OUT/epilogue_pair.txt" 2>&1
     note "epilogue (one-pair kernel): rc=$?"
 fi
 

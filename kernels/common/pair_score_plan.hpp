@@ -370,17 +370,16 @@ constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1))
 inline bool pools(const Problem& p, int32_t overview_block) {
     return p.algo == Algorithm::local && overview_block >= kBandRows && overview_block % kLineBlock == 0;
 }
-// The picture's fill on the kernel only with DPVIZ_PAIR_PICTURE=1, a measurement knob: at
-// 1,048,576^2 local affine it is faster than the band kernels' picture with DPX and slower
-// without (docs/performance.md).
+// The picture's fill on the kernel unless DPVIZ_PAIR_PICTURE=0 (a measurement knob: the band
+// kernels' picture instead, 1.21x / 1.13x slower at 1,048,576^2 local affine, docs/performance.md).
 inline bool picture_on_kernel() {
     const char* e = std::getenv("DPVIZ_PAIR_PICTURE");
-    return e && std::string_view(e) == "1";
+    return !(e && std::string_view(e) == "0");
 }
 // Whether the kernel fills a request of run_gpu at `fill_level` (the store's fill is at score
 // level): what it applies to; the store's fill too (its checkpoint lines in dpviz/store.hpp's
-// layout, allocated after the buffers above); and, with DPVIZ_PAIR_PICTURE=1, the picture's: the
-// lines and an overview of blocks of `overview_block` cells (allocated after them) it pools.
+// layout, allocated after the buffers above); and, unless DPVIZ_PAIR_PICTURE=0, the picture's:
+// the lines and an overview of blocks of `overview_block` cells (allocated after them) it pools.
 inline bool fills(const Problem& p, OutputLevel fill_level, int32_t overview_block) {
     if (!takes(p, fill_level)) return false;
     if (overview_block == 0) return true;

@@ -299,8 +299,8 @@ Expected<DpResult> run_gpu(const Problem& p, OutputLevel level, bool dpx, const 
     const int32_t block = picture ? opt.overview_block : 0;
     const OutputLevel fill_level = store ? OutputLevel::score : level;
     // Score-only pairs of at most 4 residue codes (local, global, edit, LCS) and DTW without a
-    // band and the store's fills of them (pair_score::fills; the local ones' pictures only with
-    // DPVIZ_PAIR_PICTURE=1): the one-pair kernel, faster on long pairs (docs/performance.md);
+    // band and the store's fills of them (pair_score::fills; the local ones' pictures too, unless
+    // DPVIZ_PAIR_PICTURE=0): the one-pair kernel, faster on long pairs (docs/performance.md);
     // everything else, and a local
     // fill whose best does not prove the kernel's range (pair_score::proves_range): the band
     // kernels below, their fill time counting the one-pair kernel's too.

@@ -127,7 +127,6 @@ struct LineParams : Params {
     // atomicMax, unbiased; the host sets the texels below every value first and pools the borders.
     int32_t* ov;
     int ov_block, ov_cols;
-    int watch_all;  // a measurement knob (DPVIZ_PAIR_PICTURE_WATCH_ALL=1): every chunk runs the watching loop
 };
 template <int kOut>
 using ParamsOf = std::conditional_t<kOut == kScoreOut, Params, LineParams>;
@@ -237,19 +236,20 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 // predicated move a step, pair_score::line_step), in the chunks that hold such a step (the others
 // run the plain loop), and writes them after the chunk in which its rows passed the line.
 // kPictureOut (local fills): also the overview: each row keeps the largest H of the texel column
-// it is in, folding two cells with one 3-input max at the steps of its parity; in the chunks where
-// a lane's rows pass into the next texel column, the fold of a row's first cell there (at a fixed
-// step of the block, pair_score::texel_fold) starts the next maximum and keeps the last one (two
-// predicated selects); after the chunk in which all four passed, the lane writes them to their
+// it is in, folding two cells with one 3-input max at the steps of its parity; in every chunk,
+// the fold of a row's first cell of the next texel column (at a fixed step of the block,
+// pair_score::texel_fold) starts the next maximum and keeps the last one where the lane is there
+// (two predicated selects); after the chunk in which all four passed, the lane writes them to their
 // texels, one atomicMax per texel row they touch. A row's last texel column ends where it reaches
 // column N + 1: it writes it there (its last cell may not be folded yet), so the padding columns
 // past N are never pooled.
 template <class Ops, int kKind, int kOut>
-// The store's and the picture's fills ask ptxas for 3 blocks per SM (at most 168 registers): left
-// to itself it takes 182 for the local affine store (2 blocks) and 224 for its picture, where the
-// score fill runs 4 at 1,048,576^2; the store fits without spilling, the local affine picture
-// spills 24-36 bytes (at 2 blocks per SM it spills none: docs/performance.md).
-__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1 : 3) pair_score_fill(ParamsOf<kOut> p) {
+// The store's fills ask ptxas for 3 blocks per SM (at most 168 registers): left to itself it takes
+// 182 for the local affine store (2 blocks), where the score fill runs 4 at 1,048,576^2; the store
+// fits without spilling. The pictures ask for 2: at 3 the local affine picture spills 24-36 bytes
+// and its 1,048,576^2 fill is 1.06x slower with DPX (docs/performance.md).
+__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1 : kOut == kStoreOut ? 3 : 2)
+    pair_score_fill(ParamsOf<kOut> p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
     constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F
     constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared;
@@ -562,22 +562,20 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                 return;
             }
             const bool line_chunk = kLines && __any_sync(0xffffffffu, cursor.in_chunk(s0));
-            const bool texel_chunk = kPicture && __any_sync(0xffffffffu, texel.in_chunk(s0));
             const bool tail_chunk = kPicture && __any_sync(0xffffffffu, tail.in_chunk(s0));
-            // The picture's chunks that watch anything watch both the lines and the texels (a
-            // watch with nothing at its steps changes nothing): 3 loops instead of 6, which keeps
-            // the code the fill runs small enough for the SM's instruction cache.
-            bool watch_all = false;
-            if constexpr (kPicture) watch_all = p.watch_all != 0;
-            const bool both = kPicture && (watch_all || line_chunk || texel_chunk || tail_chunk);
-            const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk || both ? kWatchLines : 0) |
-                             (texel_chunk || tail_chunk || both ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0);
+            // The picture's chunks all watch the lines and the texels (a watch with nothing at
+            // its steps changes nothing): one loop and the tail's, which run rarely. Watching
+            // only the chunks that hold a boundary was no faster with DPX and 1.23x slower
+            // without (1,048,576^2, docs/performance.md): two hot loops thrash the SM's
+            // instruction cache.
+            const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk || kPicture ? kWatchLines : 0) |
+                             (kPicture ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0);
             static_for<16>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
                 constexpr int m = decltype(m_c)::value;
                 constexpr bool has = ((m & kWatchCorner) == 0 || kWatch) && ((m & kWatchLines) == 0 || kLines) &&
                                      ((m & kWatchTexels) == 0 || kPicture) &&
                                      ((m & kWatchTail) == 0 || (m & kWatchTexels) != 0) &&
-                                     (!kPicture || m == 0 || ((m & kWatchLines) != 0 && (m & kWatchTexels) != 0));
+                                     (!kPicture || ((m & kWatchLines) != 0 && (m & kWatchTexels) != 0));
                 if constexpr (has) {
                     if (mask == m) steps(m_c);
                 }
@@ -879,7 +877,6 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     kp.ov = d_ov.get();
     kp.ov_block = B;
     kp.ov_cols = picture ? N / B + 1 : 0;
-    if (const char* e = std::getenv("DPVIZ_PAIR_PICTURE_WATCH_ALL")) kp.watch_all = std::atoi(e);
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;

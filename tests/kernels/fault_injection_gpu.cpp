@@ -66,15 +66,15 @@ TEST(GpuFaultReal, SimulatedDeviceMakesTheDevicesSequence) {
                 EXPECT_EQ(sim.launches, real.launches) << what.str();
             }
     // The result store's path: a score-level fill that keeps checkpoint lines, and pools the
-    // overview too (blocks of 128: the band kernels' picture, and with DPVIZ_PAIR_PICTURE=1 the
-    // one-pair kernel's where the pair is local and of at most 4 codes).
+    // overview too (blocks of 128: the one-pair kernel's picture where the pair is local and of at
+    // most 4 codes, and with DPVIZ_PAIR_PICTURE=0 the band kernels'; blocks of 3: the band kernels').
     for (const Case& c : all)
         for (const bool dpx : {true, false})
             for (const auto& [block, pair_picture] : std::vector<std::pair<int32_t, const char*>>{
-                     {0, nullptr}, {3, nullptr}, {128, nullptr}, {128, "1"}}) {
+                     {0, nullptr}, {3, nullptr}, {128, nullptr}, {128, "0"}}) {
                 const test::ScopedEnv knob("DPVIZ_PAIR_PICTURE", pair_picture);
                 const std::string what = c.name + (block ? " store with overview" : " store") +
-                                         (pair_picture ? " DPVIZ_PAIR_PICTURE=1" : "");
+                                         (pair_picture ? " DPVIZ_PAIR_PICTURE=0" : "");
                 const gpu_fault::Counts real =
                     counts_without_fault(Device::real, c.problem, OutputLevel::path, dpx, 256, block);
                 const gpu_fault::Counts sim =

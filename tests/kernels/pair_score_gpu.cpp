@@ -515,7 +515,7 @@ TEST(PairScoreGpu, PictureFillsOfLocalPairsPoolTheReferencesOverview) {
     // overview, blocks of a band's rows and of a number that splits a lane's rows, last texel
     // columns of a few cells and of a whole block; the texels, the range and the path against
     // the whole matrix's.
-    const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", "1");  // off by default (pair_score::picture_on_kernel)
+    const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);  // the default (pair_score::picture_on_kernel)
     const std::vector<std::pair<int, int>> shapes =
         test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
                       : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}};

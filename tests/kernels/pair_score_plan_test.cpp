@@ -507,9 +507,9 @@ TEST(PairScorePlan, TakesDtwScoreFillsWithoutABand) {
 
 TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAskedForNone) {
     // pair_score_kernel names what the device path runs: the one-pair kernel for every score
-    // fill it applies to (DTW and sides past 2^21 - 1 among them), the store's fills of them and,
-    // with DPVIZ_PAIR_PICTURE=1, the local ones' pictures; the band kernels for the rest and for
-    // paths; DPVIZ_PAIR_KERNEL=0 gives it nothing, and any other value is the default.
+    // fill it applies to (DTW and sides past 2^21 - 1 among them), the store's fills of them and
+    // the local ones' pictures (not with DPVIZ_PAIR_PICTURE=0); the band kernels for the rest and
+    // for paths; DPVIZ_PAIR_KERNEL=0 gives it nothing, and any other value is the default.
     ScoringOptions s = dna_linear();
     const Problem dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs);
     const Problem banded_dtw = make_dtw({0.5, -1.0, 2.0}, {0.0, 1.5}, DtwCost::abs, 1);
@@ -529,13 +529,14 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
             const bool taken = !pair_score_kernel(*p).empty();
             EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 0), taken);
             {
-                const test::ScopedEnv unset("DPVIZ_PAIR_PICTURE", nullptr);
+                const test::ScopedEnv band("DPVIZ_PAIR_PICTURE", "0");
                 EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 128));  // the band kernels' picture
             }
             {
-                const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", "1");
+                const test::ScopedEnv unset("DPVIZ_PAIR_PICTURE", nullptr);
                 EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128), taken && p->algo == Algorithm::local);
                 EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 127));
+                EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 132));  // not a multiple of 8
             }
             EXPECT_FALSE(pair_score::fills(*p, OutputLevel::path, 0));
             v.push_back(pair_score_kernel(*p));
@@ -708,10 +709,9 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
 
 // The picture's overview in the kernel's schedule (cuda/pair_score.cu, kPictureOut), over a
 // reference local fill: row k of a lane folds two cells (the step's and the previous one) into
-// its texel column's maximum at the steps of k's parity; in the chunks where a lane of the warp
-// passes into the next texel column, past column N or a column line (spacing K), or in every
-// chunk (DPVIZ_PAIR_PICTURE_WATCH_ALL=1), the fold at pair_score::texel_fold keeps the maximum so
-// far and starts the next one from its two cells; after the chunk in which a lane's rows all
+// its texel column's maximum at the steps of k's parity; in every chunk, the fold at
+// pair_score::texel_fold keeps the maximum so far and starts the next one from its two cells
+// where the lane passes into the next texel column; after the chunk in which a lane's rows all
 // passed into the next texel column, it writes the kept ones to their texels (at most two texel
 // rows); a row writes its last texel column at the step it reaches column N + 1, with the cell
 // before it. The cells left of column 1 hold the kernel's 0, those past column N and row M a
@@ -729,82 +729,77 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
         EXPECT_TRUE(pair_score::pools(p, 208));
     }
     for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 264}, {260, 263}, {300, 511}, {200, 127}, {140, 401}})
-        for (const auto& [B, K] : std::vector<std::pair<int, int>>{{128, 128}, {200, 256}, {264, 256}, {264, 128}, {136, 512}})
-            for (const bool watch_all : {false, true}) {
-                SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B) + " K " + std::to_string(K) +
-                             (watch_all ? " every chunk watched" : ""));
-                ScoringOptions s;
-                s.match = 2;
-                s.mismatch = -3;
-                s.gaps = {5, 1};
-                const std::string q = random_over(rng, "ACGT", M);
-                std::string t = random_over(rng, "ACGT", N);
-                for (int k = 0; k < std::min(M, N) / 2; ++k) t[size_t(k + N / 4)] = q[size_t(k + M / 4)];  // a long hit
-                const Problem p = make(Algorithm::local, q, t, s);
-                ASSERT_TRUE(pair_score::pools(p, B));
-                const auto ref = align_reference(p, RunControl{});
-                ASSERT_TRUE(ref) << ref.error().message;
-                const auto cell = [&](int i, int j) { return j < 1 ? 0 : j > N || i > M ? kPoison : ref->H.at(i, j); };
-                std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), kNegInf);
-                const int cols = N / B + 1;
-                for (int band = 0; band * Bd < M + Bd; ++band) {  // one band past the last row too
-                    std::vector<pair_score::LineCursor> cur, tail, lines;
-                    std::vector<std::array<int32_t, R>> acc(32), done(32);
-                    std::vector<int> rows_in;
-                    for (int l = 0; l < 32; ++l) {
-                        rows_in.push_back(std::min(M - (band * Bd + l * R + 1) + 1, R));  // as the kernel's: negative past row M
-                        cur.emplace_back(B, N, l, rows_in.back());
-                        tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
-                        lines.emplace_back(K, N, l, rows_in.back());
-                        acc[size_t(l)].fill(0);
-                        done[size_t(l)].fill(0);
-                    }
-                    for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
-                        const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
-                        const bool tails = any_in(tail);
-                        const bool watched = watch_all || any_in(cur) || tails || any_in(lines);  // the lines' chunks too
-                        for (int st = s0; st < s0 + P; ++st)
-                            for (int l = 0; l < 32; ++l) {
-                                const int first_block = cur[size_t(l)].first & ~(kBlock - 1);
-                                const pair_score::LineCursor& tl = tail[size_t(l)];
-                                for (int k = 0; k < R; ++k) {
-                                    const int i = band * Bd + l * R + 1 + k, j = st + 1 - l * R - k;
-                                    const pair_score::LineStep at = pair_score::texel_fold(l % 2 == 1, k);
-                                    const bool starts = watched && st % kBlock == at.step && st - st % kBlock == first_block + at.block * kBlock;
-                                    int32_t& a = acc[size_t(l)][size_t(k)];
-                                    const int dt = tl.row_at(st);  // the kernel's test: one row a step
-                                    if (tails && dt == k && dt >= 0 && dt < rows_in[size_t(l)]) {
-                                        ASSERT_EQ(j, N + 1);
-                                        int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t(N / B)];
-                                        tx = std::max(tx, starts ? cell(i, j - 1) : std::max(a, cell(i, j - 1)));
-                                    }
-                                    ASSERT_FALSE(!tails && tl.row_at(st) == k && k < rows_in[size_t(l)]) << "a tail outside the tail's chunks";
-                                    if (st % 2 == k % 2) {
-                                        if (starts) done[size_t(l)][size_t(k)] = a;
-                                        a = std::max({starts ? 0 : a, cell(i, j - 1), cell(i, j)});
-                                    } else {
-                                        ASSERT_FALSE(starts) << "a texel column starts at a step of the other parity";
-                                    }
-                                }
-                            }
-                        for (int l = 0; l < 32; ++l)
-                            if (const int passed = cur[size_t(l)].after_chunk(s0, B, N); passed != 0) {
-                                ASSERT_GT(rows_in[size_t(l)], 0);
-                                for (int k = 0; k < rows_in[size_t(l)]; ++k) {
-                                    const int i = band * Bd + l * R + 1 + k;
-                                    int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t((passed - 1) / B)];
-                                    tx = std::max(tx, done[size_t(l)][size_t(k)]);
-                                }
-                            }
-                        for (auto& c : tail) (void)c.after_chunk(s0, N + 1, N + 1);
-                        for (auto& c : lines) (void)c.after_chunk(s0, K, N);
-                    }
+        for (const int B : {128, 136, 200, 264}) {
+            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
+            ScoringOptions s;
+            s.match = 2;
+            s.mismatch = -3;
+            s.gaps = {5, 1};
+            const std::string q = random_over(rng, "ACGT", M);
+            std::string t = random_over(rng, "ACGT", N);
+            for (int k = 0; k < std::min(M, N) / 2; ++k) t[size_t(k + N / 4)] = q[size_t(k + M / 4)];  // a long hit
+            const Problem p = make(Algorithm::local, q, t, s);
+            ASSERT_TRUE(pair_score::pools(p, B));
+            const auto ref = align_reference(p, RunControl{});
+            ASSERT_TRUE(ref) << ref.error().message;
+            const auto cell = [&](int i, int j) { return j < 1 ? 0 : j > N || i > M ? kPoison : ref->H.at(i, j); };
+            std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), kNegInf);
+            const int cols = N / B + 1;
+            for (int band = 0; band * Bd < M + Bd; ++band) {  // one band past the last row too
+                std::vector<pair_score::LineCursor> cur, tail;
+                std::vector<std::array<int32_t, R>> acc(32), done(32);
+                std::vector<int> rows_in;
+                for (int l = 0; l < 32; ++l) {
+                    rows_in.push_back(std::min(M - (band * Bd + l * R + 1) + 1, R));  // as the kernel's: negative past row M
+                    cur.emplace_back(B, N, l, rows_in.back());
+                    tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
+                    acc[size_t(l)].fill(0);
+                    done[size_t(l)].fill(0);
                 }
-                const Overview got = overview_from_interior(p, B, texels, kPosInf);
-                const Overview want = overview_from_matrix(p, ref->H, B);
-                EXPECT_EQ(got.H.data, want.H.data);
-                EXPECT_EQ(got.min, want.min);
-                EXPECT_EQ(got.max, want.max);
-                if (::testing::Test::HasFailure()) return;
+                for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
+                    const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
+                    const bool tails = any_in(tail);
+                    for (int st = s0; st < s0 + P; ++st)
+                        for (int l = 0; l < 32; ++l) {
+                            const int first_block = cur[size_t(l)].first & ~(kBlock - 1);
+                            const pair_score::LineCursor& tl = tail[size_t(l)];
+                            for (int k = 0; k < R; ++k) {
+                                const int i = band * Bd + l * R + 1 + k, j = st + 1 - l * R - k;
+                                const pair_score::LineStep at = pair_score::texel_fold(l % 2 == 1, k);
+                                const bool starts = st % kBlock == at.step && st - st % kBlock == first_block + at.block * kBlock;
+                                int32_t& a = acc[size_t(l)][size_t(k)];
+                                const int dt = tl.row_at(st);  // the kernel's test: one row a step
+                                if (tails && dt == k && dt >= 0 && dt < rows_in[size_t(l)]) {
+                                    ASSERT_EQ(j, N + 1);
+                                    int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t(N / B)];
+                                    tx = std::max(tx, starts ? cell(i, j - 1) : std::max(a, cell(i, j - 1)));
+                                }
+                                ASSERT_FALSE(!tails && tl.row_at(st) == k && k < rows_in[size_t(l)]) << "a tail outside the tail's chunks";
+                                if (st % 2 == k % 2) {
+                                    if (starts) done[size_t(l)][size_t(k)] = a;
+                                    a = std::max({starts ? 0 : a, cell(i, j - 1), cell(i, j)});
+                                } else {
+                                    ASSERT_FALSE(starts) << "a texel column starts at a step of the other parity";
+                                }
+                            }
+                        }
+                    for (int l = 0; l < 32; ++l)
+                        if (const int passed = cur[size_t(l)].after_chunk(s0, B, N); passed != 0) {
+                            ASSERT_GT(rows_in[size_t(l)], 0);
+                            for (int k = 0; k < rows_in[size_t(l)]; ++k) {
+                                const int i = band * Bd + l * R + 1 + k;
+                                int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t((passed - 1) / B)];
+                                tx = std::max(tx, done[size_t(l)][size_t(k)]);
+                            }
+                        }
+                    for (auto& c : tail) (void)c.after_chunk(s0, N + 1, N + 1);
+                }
             }
+            const Overview got = overview_from_interior(p, B, texels, kPosInf);
+            const Overview want = overview_from_matrix(p, ref->H, B);
+            EXPECT_EQ(got.H.data, want.H.data);
+            EXPECT_EQ(got.min, want.min);
+            EXPECT_EQ(got.max, want.max);
+            if (::testing::Test::HasFailure()) return;
+        }
 }
