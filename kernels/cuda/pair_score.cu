@@ -247,7 +247,7 @@ template <class Ops, int kKind, int kOut>
 // The store's fills ask ptxas for 3 blocks per SM (at most 168 registers): left to itself it takes
 // 182 for the local affine store (2 blocks), where the score fill runs 4 at 1,048,576^2; the store
 // fits without spilling. The pictures ask for 2: at 3 the local affine picture spills 24-36 bytes
-// and its 1,048,576^2 fill is 1.06x slower with DPX (docs/performance.md).
+// and its 1,048,576^2 fill is 1.12x slower with DPX (every chunk watched, docs/performance.md).
 __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1 : kOut == kStoreOut ? 3 : 2)
     pair_score_fill(ParamsOf<kOut> p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
@@ -565,7 +565,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             const bool tail_chunk = kPicture && __any_sync(0xffffffffu, tail.in_chunk(s0));
             // The picture's chunks all watch the lines and the texels (a watch with nothing at
             // its steps changes nothing): one loop and the tail's, which run rarely. Watching
-            // only the chunks that hold a boundary was no faster with DPX and 1.23x slower
+            // only the chunks that hold a boundary was no faster with DPX and 1.40x slower
             // without (1,048,576^2, docs/performance.md): two hot loops thrash the SM's
             // instruction cache.
             const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk || kPicture ? kWatchLines : 0) |
