@@ -566,8 +566,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             // The picture's chunks all watch the lines and the texels (a watch with nothing at
             // its steps changes nothing): one loop and the tail's, which run rarely. Watching
             // only the chunks that hold a boundary was no faster with DPX and 1.40x slower
-            // without (1,048,576^2, docs/performance.md): two hot loops thrash the SM's
-            // instruction cache.
+            // without (1,048,576^2, docs/performance.md): two hot loops, which the instruction
+            // cache may not hold (not measured).
             const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk || kPicture ? kWatchLines : 0) |
                              (kPicture ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0);
             static_for<16>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
