@@ -46,7 +46,8 @@ TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
             "steady-state loop of each fill kernel (16 cells per iteration)\n"
             "align-affine dpx score             203 instr  12.69 /cell  DPX  48   VIADDMNMX=48 IMAD=73\n"
             "align-affine dpx-free score        251 instr  15.69 /cell  DPX   0   FMNMX=64 IMAD=109\n"
-            "align-affine dpx picture           755 instr  47.19 /cell  DPX  40   VIADDMNMX=40 IMAD=169\n",
+            "align-affine dpx picture           755 instr  47.19 /cell  DPX  40   VIADDMNMX=40 IMAD=169\n"
+            "pair-score-affine dpx picture      748 instr  11.69 /cell  DPX 284   VIADDMNMX=252 IMAD=114\n",
             &x.cells_per_iteration);
         return x;
     }();
@@ -74,6 +75,8 @@ TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
     EXPECT_EQ(missing.fraction, 0);
     // A picture kernel's loop counts its pooling's flush as if every iteration ran it: no bound.
     EXPECT_EQ(kernel_bound(r, "align-affine dpx picture", g, cells, 2.0).bound_cells_per_s, 0);
+    // The one-pair kernel's picture writes its texels outside the counted loop: a bound.
+    EXPECT_EQ(kernel_bound(r, "pair-score-affine dpx picture", g, cells, 2.0).per_cell, 11.69);
     GpuFigures no_clock = g;
     no_clock.clock_mhz = 0;
     EXPECT_EQ(kernel_bound(r, "align-affine dpx score", no_clock, cells, 2.0).bound_cells_per_s, 0);
