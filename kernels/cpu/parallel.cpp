@@ -642,8 +642,10 @@ Expected<DpResult> align_cpu(const Problem& p, OutputLevel level, unsigned threa
 }
 
 Expected<DpResult> fill_rect_cpu(const Problem& p, const RectBorders& borders, OutputLevel level, unsigned threads) {
-    if (p.algo == Algorithm::viterbi || p.algo == Algorithm::dtw)
-        return usage_error("internal: fill_rect_cpu takes alignments, edit distance and LCS");
+    // A band's columns are the whole matrix's (Problem::in_band): a rectangle's own problem would
+    // place it elsewhere.
+    if (p.algo == Algorithm::viterbi || (p.algo == Algorithm::dtw && p.band >= 0))
+        return usage_error("internal: fill_rect_cpu takes alignments, edit distance, LCS and DTW without a band");
     return fill_cpu(p, level, threads, RunControl{}, nullptr, nullptr, &borders);
 }
 

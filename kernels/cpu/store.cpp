@@ -403,9 +403,10 @@ bool fill_rect_vector(const Problem& p, const Rect& rc, const RectOut& out) {
 // The bits only where they are asked for (the recurrence without them is the score kernels' form).
 void fill_rect(const Problem& p, const Rect& rc, const RectOut& out) {
     if (rc.r1 <= rc.r0 || rc.c1 <= rc.c0) return;
-    // DTW's kernel takes column 0 as unreachable (its lanes left of column 1 hold +inf): the
-    // scalar form restarts it from a given border.
-    const bool vector = rc.r1 - rc.r0 >= kVectorRectSide && rc.c1 - rc.c0 >= kVectorRectSide && p.algo != Algorithm::dtw;
+    // A DTW band is placed by the whole matrix's sides (fill_rect_cpu): the scalar form tests each
+    // cell against it.
+    const bool vector = rc.r1 - rc.r0 >= kVectorRectSide && rc.c1 - rc.c0 >= kVectorRectSide &&
+                        !(p.algo == Algorithm::dtw && p.band >= 0);
     if (vector && fill_rect_vector(p, rc, out)) return;
     if (out.dirs) fill_rect_bits<true>(p, rc, out);
     else fill_rect_bits<false>(p, rc, out);

@@ -291,8 +291,10 @@ void align_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
     store(st + 5 * W, maxt);
 }
 
-// Dynamic time warping: D = cost + min(diag, up, left) inside the band, +inf elsewhere. Lanes off
-// the matrix fall outside [lo, hi] and stay +inf, which is the border value too.
+// Dynamic time warping: D = cost + min(diag, up, left) inside the band, +inf elsewhere. Lanes
+// past column N or past the last row fall outside [lo, hi] and stay +inf; lanes still left of
+// column 1 hold their row's column-0 value (the rule's +inf, or a rectangle's given border), as
+// align_chunk's edge steps do.
 template <bool kSquared, Store kStore>
 void dtw_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
     constexpr int W = kLanes;
@@ -312,7 +314,8 @@ void dtw_chunk(const Kernel& kn, const Band& bd, const Chunk& c) {
         const vint x = query - load(trev - t);
         const vint cost = kSquared ? x * x : (x < 0 ? -x : x);
         vint bits{};
-        const vint h = cell::dtw<WavefrontOps, kDirs>(d, up, hp, cost, (j_lanes >= lo) & (j_lanes <= hi), inf, bits);
+        vint h = cell::dtw<WavefrontOps, kDirs>(d, up, hp, cost, (j_lanes >= lo) & (j_lanes <= hi), inf, bits);
+        if (t < W) h = j_lanes < 1 ? hp : h;  // only the first W - 1 steps have lanes left of column 1
         if constexpr (kDirs) store_bytes(out_dirs + o, bits);
         store(out_h + o, h);
         d = up;

@@ -154,7 +154,7 @@ struct RectBorders {
 };
 // The fast CPU backend over `p` (a rectangle's inputs) from those borders instead of the rules:
 // the interior cells at `level` (path: bits; matrix: H, E, F and bits), no end cell or path.
-// Alignments, edit distance and LCS (DTW's kernel takes column 0 as unreachable).
+// Alignments, edit distance, LCS and DTW without a band (a band is placed by the whole matrix's sides).
 Expected<DpResult> fill_rect_cpu(const Problem& p, const RectBorders& borders, OutputLevel level, unsigned threads);
 
 // The spacings the store uses: powers of two from kMinCheckpointSpacing, the smallest whose
