@@ -226,6 +226,13 @@ using pair_score::Form;
 // boundary (the overview; cell by cell), and with it the first padding column (where the last
 // texel column ends).
 constexpr int kWatchCorner = 1, kWatchLines = 2, kWatchTexels = 4, kWatchTail = 8;
+// kWatchEdge: the corner form's picture in the chunks where a lane's rows are left of column 1
+// (steps < kBandRows): a row's fold there drops what it pooled (the padding's H' = 0 is no cell).
+constexpr int kWatchEdge = 16;
+// The corner form's picture pools u = v + o(t), o(t) = kShiftBias - (g (i + j)) << kScale: H' - g (i + j)
+// (sign H - c0, the problem's value up to its sign) in the kernel's scale, biased so that it stays
+// >= kZ (H' - g (i + j) >= -(M + N) > -2^22) and a normal float below 2^31 in the DPX-free form.
+constexpr int kShiftBias = 1 << 30;
 constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
               kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared),
               kCornerAffine = int(Form::corner_affine);
@@ -242,7 +249,10 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 // (two predicated selects); after the chunk in which all four passed, the lane writes them to their
 // texels, one atomicMax per texel row they touch. A row's last texel column ends where it reaches
 // column N + 1: it writes it there (its last cell may not be folded yet), so the padding columns
-// past N are never pooled.
+// past N are never pooled. The corner form's picture (edit distance, LCS: pair_score::pools) folds
+// u = v + o(t) (kShiftBias) with two VIADDMNMX a fold, as a cell's value in the problem's terms
+// varies along a row by g a column; the cells left of column 1 are dropped (kWatchEdge); the texels
+// take the lowest distance (atomicMin) or the largest LCS.
 template <class Ops, int kKind, int kOut>
 // The store's fills ask ptxas for 3 blocks per SM (at most 168 registers): left to itself it takes
 // 182 for the local affine store (2 blocks), where the score fill runs 4 at 1,048,576^2; the store
@@ -256,7 +266,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
     constexpr bool kLocal = kKind == kLinear || kKind == kAffineGaps;
     constexpr bool kWatch = kDtw || kCornerA;  // the score is the cell (M, N), kept as computed
     constexpr bool kLines = kOut >= kStoreOut, kPicture = kOut == kPictureOut;
-    static_assert(!kPicture || kLocal, "the one-pair kernel pools overviews of local fills only");
+    static_assert(!kPicture || kLocal || kCorner, "the one-pair kernel pools overviews of local fills, edit distance and LCS");
+    constexpr bool kShift = kPicture && kCorner;  // pools u = v + o(t) (kShiftBias)
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
@@ -355,7 +366,26 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
         }
         [[maybe_unused]] int pacc[R], pdone[R];
 #pragma unroll
-        for (int k = 0; k < R; ++k) pacc[k] = pdone[k] = kZ;  // H >= 0: 0 is as low as a local fill's values
+        for (int k = 0; k < R; ++k) pacc[k] = pdone[k] = kZ;  // H >= 0, u >= kZ: as low as a value pooled
+        // kShift: o(t) = o_base - t o_step (a row's column at step t is t + 1 - lane R - k, so
+        // i + j = the band's first row + t + 1 for every row); the lane's rows are left of column 1
+        // up to step edge0 + k.
+        [[maybe_unused]] int o_step = 0, o_base = 0;
+        if constexpr (kShift) {
+            o_step = p.sc.g << kScale;
+            o_base = kShiftBias - o_step * (g * kGroupRows + w * kBand + 2);
+        }
+        [[maybe_unused]] const int edge0 = lane * R - 1;
+        // A texel's value in the problem's terms from what a row pooled, and its write.
+        [[maybe_unused]] auto pool_texel = [&](int* at, int v) {
+            if constexpr (kShift) {
+                const int h = p.sc.sign * (((v - kZ - kShiftBias) >> kScale) - p.sc.c0);
+                if (p.sc.sign < 0) atomicMin(at, h);
+                else atomicMax(at, h);
+            } else {
+                atomicMax(at, (v - kZ) >> kScale);
+            }
+        };
         if constexpr (kLines) {
             if (pair_score::is_row_line(bottom, 1 << p.ck_shift, p.M)) {
                 const size_t at = size_t((bottom >> p.ck_shift) - 1) * (size_t(p.N) + 1);
@@ -509,6 +539,11 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                 }
                 if constexpr (kPicture) {  // the overview: row k folds two cells a step of k's parity
                     constexpr int kw = decltype(watch)::value;
+                    [[maybe_unused]] int o_cur = 0, o_prev = 0;  // kShift: o(s + i), o(s + i - 1)
+                    if constexpr (kShift) {
+                        o_cur = o_base - (s + i) * o_step;
+                        o_prev = o_cur + o_step;
+                    }
                     // This step folds the cell that starts row k's next texel column and the one
                     // after it (pair_score::texel_fold).
                     bool starts[R];
@@ -521,16 +556,24 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                         if (const int dt = tail.row_at(s + i); dt >= 0 && dt < rows_in) {  // rows_in < 0 past row M
                             int v = kZ;  // the texel's maximum with the row's last cell, which may not be folded yet
 #pragma unroll
-                            for (int k = 0; k < R; ++k)
-                                if (dt == k) v = starts[k] ? hp[k] : Ops::max2(pacc[k], hp[k]);
-                            atomicMax(p.ov + size_t((row0 + dt) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block,
-                                      (v - kZ) >> kScale);
+                            for (int k = 0; k < R; ++k) {
+                                const int last = kShift ? hp[k] + o_prev : hp[k];
+                                if (dt == k) v = starts[k] ? last : Ops::max2(pacc[k], last);
+                            }
+                            pool_texel(p.ov + size_t((row0 + dt) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block, v);
                         }
                     }
 #pragma unroll
                     for (int k = i % 2; k < R; k += 2) {
                         pdone[k] = starts[k] ? pacc[k] : pdone[k];
-                        pacc[k] = Ops::max3(starts[k] ? kZ : pacc[k], hp[k], h[k]);
+                        if constexpr (kShift) {
+                            pacc[k] = Ops::addmax(h[k], o_cur, Ops::addmax(hp[k], o_prev, starts[k] ? kZ : pacc[k]));
+                            if constexpr ((kw & kWatchEdge) != 0) {  // row k is left of column 1: nothing pooled yet
+                                if (s + i <= edge0 + k) pacc[k] = kZ;
+                            }
+                        } else {
+                            pacc[k] = Ops::max3(starts[k] ? kZ : pacc[k], hp[k], h[k]);
+                        }
                     }
                 }
                 prev_up = up0;
@@ -569,12 +612,14 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             // without (1,048,576^2, docs/performance.md): two hot loops, which the instruction
             // cache may not hold (not measured).
             const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk || kPicture ? kWatchLines : 0) |
-                             (kPicture ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0);
-            static_for<16>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
+                             (kPicture ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0) |
+                             (kShift && s0 < kBand ? kWatchEdge : 0);
+            static_for<32>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
                 constexpr int m = decltype(m_c)::value;
                 constexpr bool has = ((m & kWatchCorner) == 0 || kWatch) && ((m & kWatchLines) == 0 || kLines) &&
                                      ((m & kWatchTexels) == 0 || kPicture) &&
                                      ((m & kWatchTail) == 0 || (m & kWatchTexels) != 0) &&
+                                     ((m & kWatchEdge) == 0 || kShift) &&
                                      (!kPicture || ((m & kWatchLines) != 0 && (m & kWatchTexels) != 0));
                 if constexpr (has) {
                     if (mask == m) steps(m_c);
@@ -641,9 +686,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                         if ((row0 + k) / B == tr0) v0 = Ops::max2(v0, pdone[k]);
                         else v1 = Ops::max2(v1, pdone[k]);
                     }
-                    atomicMax(p.ov + size_t(tr0) * size_t(p.ov_cols) + tc, (v0 - kZ) >> kScale);
-                    if ((row0 + rows_in - 1) / B != tr0)
-                        atomicMax(p.ov + size_t(tr0 + 1) * size_t(p.ov_cols) + tc, (v1 - kZ) >> kScale);
+                    pool_texel(p.ov + size_t(tr0) * size_t(p.ov_cols) + tc, v0);
+                    if ((row0 + rows_in - 1) / B != tr0) pool_texel(p.ov + size_t(tr0 + 1) * size_t(p.ov_cols) + tc, v1);
                 }
                 (void)tail.after_chunk(s0, p.N + 1, p.N + 1);  // past column N: no more watching
             }
@@ -723,8 +767,10 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
 
 template <class Ops, int kOut>
 auto fill_of(Form f) {
-    if constexpr (kOut == kPictureOut) {  // local fills only (pair_score::fills)
-        return f == Form::affine ? pair_score_fill<Ops, kAffineGaps, kOut> : pair_score_fill<Ops, kLinear, kOut>;
+    if constexpr (kOut == kPictureOut) {  // local fills, edit distance and LCS (pair_score::pools)
+        return f == Form::affine   ? pair_score_fill<Ops, kAffineGaps, kOut>
+               : f == Form::corner ? pair_score_fill<Ops, kCornerForm, kOut>
+                                   : pair_score_fill<Ops, kLinear, kOut>;
     } else {
         switch (f) {
             case Form::affine: return pair_score_fill<Ops, kAffineGaps, kOut>;
@@ -824,8 +870,9 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         DPVIZ_TRY(d_col_h.allocate(cols));
         if (gaps) DPVIZ_TRY(d_col_e.allocate(cols));
     }
-    // The picture's overview (with the lines): texels below every value (bytes 0xc0), the borders
-    // pooled by the host (overview_from_interior).
+    // The picture's overview (with the lines): texels below every value (bytes 0xc0; above every
+    // value, 0x40, where it pools the lowest: edit distance), the borders pooled by the host
+    // (overview_from_interior).
     const int32_t B = lines ? opt.overview_block : 0;
     const bool picture = B > 0;
     if (picture && !pools(p, B))
@@ -834,7 +881,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     const uint64_t texels = picture ? overview_texels(M, N, B) : 0;
     if (picture) {
         DPVIZ_TRY(d_ov.allocate(texels));
-        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov.get(), 0xc0, d_ov.bytes(), s));
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov.get(), sc->sign < 0 ? 0x40 : 0xc0, d_ov.bytes(), s));
     }
 
     const Form form = form_of(*sc);
@@ -946,7 +993,8 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         if (picture && opt.copy_back) {  // (a benchmark's fill alone leaves them)
             std::vector<int32_t> t;
             DPVIZ_TRY(download(t, d_ov.get(), size_t(texels), s));
-            // A local fill's worst value is on the borders, which the host pools: none here.
+            // The worst value is on the borders, which the host pools: 0 for a local fill and LCS,
+            // max(M, N) for edit distance (D(i, j) <= max(i, j)). None here.
             r.overview = std::make_shared<Overview>(overview_from_interior(p, B, t, kPosInf));
         }
     } else if (opt.copy_back) {

@@ -563,3 +563,53 @@ TEST(PairScoreGpu, PictureFillsOfLocalPairsPoolTheReferencesOverview) {
                 }
             }
 }
+
+TEST(PairScoreGpu, PictureFillsOfEditAndLcsPoolTheReferencesOverview) {
+    DPVIZ_REQUIRE_GPU();
+    // The corner form's picture (edit distance: the lowest D a block holds, LCS: the largest),
+    // pooled as u = H' - g (i + j) with the cells left of column 1 dropped: the texels, the range
+    // and the path against the whole matrix's, where a block starts at column 0 too (its padding
+    // cells would read as D = i + j), on related and unrelated pairs.
+    const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);
+    const std::vector<std::pair<int, int>> shapes =
+        test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
+                      : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}};
+    std::mt19937 g(43);
+    for (const Algorithm algo : {Algorithm::edit, Algorithm::lcs})
+        for (const bool related : {true, false})
+            for (const auto& [m, n] : shapes)
+                for (const int32_t block : test::quick() ? std::vector<int32_t>{200} : std::vector<int32_t>{128, 200}) {
+                    std::ostringstream what;
+                    what << algorithm_name(algo) << (related ? " related " : " unrelated ") << m << "x" << n << " B " << block;
+                    SCOPED_TRACE(what.str());
+                    const std::string q = random_text(g, m, "ACGT");
+                    const std::string t = related ? mutated(g, q, n, "ACGT") : random_text(g, n, "ACGT");
+                    auto p = make_problem(algo, {"q", q}, {"t", t}, ScoringOptions{});
+                    ASSERT_TRUE(p) << p.error().message;
+                    ASSERT_TRUE(pair_score::fills(*p, OutputLevel::score, block));
+                    DpResult ref = align_reference(*p);
+                    const Overview want = overview_from_matrix(*p, ref.H, block);
+                    const Checkpoints lines = checkpoints_from_matrix(*p, ref, 256);
+                    ref.dirs = {};
+                    for (const bool dpx : {true, false}) {
+                        SCOPED_TRACE(dpx ? "dpx" : "dpx-free");
+                        auto r = align_gpu(*p, OutputLevel::path, dpx, {}, 256, block);
+                        ASSERT_TRUE(r) << r.error().message;
+                        EXPECT_EQ(r->shape.blocks, 0) << "the band kernel ran, not the one-pair kernel";
+                        ASSERT_TRUE(r->overview);
+                        const Overview& got = *r->overview;
+                        EXPECT_EQ(got.block, block);
+                        EXPECT_EQ(got.lowest, want.lowest);
+                        EXPECT_EQ(got.H.data, want.H.data) << "texels";
+                        EXPECT_EQ(got.min, want.min);
+                        EXPECT_EQ(got.max, want.max);
+                        EXPECT_EQ(got.any_finite, want.any_finite);
+                        EXPECT_EQ(got.any_unreachable, want.any_unreachable);
+                        ASSERT_TRUE(r->checkpoints);
+                        const Checkpoints kept = checkpoints_on_host(*p, *r->checkpoints);
+                        EXPECT_EQ(kept.row_h, lines.row_h);
+                        EXPECT_EQ(kept.col_h, lines.col_h);
+                        test::expect_same(ref, *r, OutputLevel::path, what.str());
+                    }
+                }
+}

@@ -524,8 +524,8 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
         for (const Problem* p : problems) {
             EXPECT_EQ(pair_score::takes(*p, OutputLevel::score), !pair_score_kernel(*p).empty());
             EXPECT_FALSE(pair_score::takes(*p, OutputLevel::path));
-            // The store's fill (score level, its lines) too, and a local fill's picture whose
-            // blocks are at least a band's rows.
+            // The store's fill (score level, its lines) too, and the picture of a local fill, edit
+            // distance or LCS whose blocks are at least a band's rows (pair_score::pools).
             const bool taken = !pair_score_kernel(*p).empty();
             EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 0), taken);
             {
@@ -534,7 +534,8 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
             }
             {
                 const test::ScopedEnv unset("DPVIZ_PAIR_PICTURE", nullptr);
-                EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128), taken && p->algo == Algorithm::local);
+                EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128),
+                          taken && (p->algo == Algorithm::local || p->algo == Algorithm::edit));
                 EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 127));
                 EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 132));  // not a multiple of 8
             }
@@ -715,8 +716,11 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
 // passed into the next texel column, it writes the kept ones to their texels (at most two texel
 // rows); a row writes its last texel column at the step it reaches column N + 1, with the cell
 // before it. The cells left of column 1 hold the kernel's 0, those past column N and row M a
-// value above every cell: pooled, they would show. The texels, with the borders the host pools,
-// are the overview of the whole matrix, for last texel columns of one cell to a whole block.
+// value above every cell: pooled, they would show. Edit distance pools the lowest, as the kernel
+// does: the largest -D (its u), where the cells left of column 1 (the corner form's H' = 0) read
+// as D = i + j; a row's fold drops them in the chunks where it is there (kWatchEdge). The texels,
+// with the borders the host pools, are the overview of the whole matrix, for last texel columns of
+// one cell to a whole block.
 TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
     constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, Bd = pair_score::kBandRows;
     constexpr int kBlock = pair_score::kLineBlock;
@@ -728,9 +732,11 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
         EXPECT_FALSE(pair_score::pools(p, 120));
         EXPECT_TRUE(pair_score::pools(p, 208));
     }
+    for (const Algorithm algo : {Algorithm::local, Algorithm::edit})
     for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 264}, {260, 263}, {300, 511}, {200, 127}, {140, 401}})
         for (const int B : {128, 136, 200, 264}) {
-            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
+            SCOPED_TRACE(std::string(algorithm_name(algo)) + " " + std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
+            const bool edit = algo == Algorithm::edit;
             ScoringOptions s;
             s.match = 2;
             s.mismatch = -3;
@@ -738,11 +744,16 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
             const std::string q = random_over(rng, "ACGT", M);
             std::string t = random_over(rng, "ACGT", N);
             for (int k = 0; k < std::min(M, N) / 2; ++k) t[size_t(k + N / 4)] = q[size_t(k + M / 4)];  // a long hit
-            const Problem p = make(Algorithm::local, q, t, s);
+            const Problem p = make(algo, q, t, s);
             ASSERT_TRUE(pair_score::pools(p, B));
             const auto ref = align_reference(p, RunControl{});
             ASSERT_TRUE(ref) << ref.error().message;
-            const auto cell = [&](int i, int j) { return j < 1 ? 0 : j > N || i > M ? kPoison : ref->H.at(i, j); };
+            // What a row folds (local: H; edit: -D) and starts from (the kernel's kZ: 0; u = kZ: D = 2^22).
+            const int32_t low = edit ? -(1 << 22) : 0;
+            const auto cell = [&](int i, int j) {
+                if (j < 1) return edit ? -(i + j) : 0;
+                return j > N || i > M ? kPoison : edit ? -ref->H.at(i, j) : ref->H.at(i, j);
+            };
             std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), kNegInf);
             const int cols = N / B + 1;
             for (int band = 0; band * Bd < M + Bd; ++band) {  // one band past the last row too
@@ -753,8 +764,8 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                     rows_in.push_back(std::min(M - (band * Bd + l * R + 1) + 1, R));  // as the kernel's: negative past row M
                     cur.emplace_back(B, N, l, rows_in.back());
                     tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
-                    acc[size_t(l)].fill(0);
-                    done[size_t(l)].fill(0);
+                    acc[size_t(l)].fill(low);
+                    done[size_t(l)].fill(low);
                 }
                 for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
                     const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
@@ -777,7 +788,8 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                                 ASSERT_FALSE(!tails && tl.row_at(st) == k && k < rows_in[size_t(l)]) << "a tail outside the tail's chunks";
                                 if (st % 2 == k % 2) {
                                     if (starts) done[size_t(l)][size_t(k)] = a;
-                                    a = std::max({starts ? 0 : a, cell(i, j - 1), cell(i, j)});
+                                    a = std::max({starts ? low : a, cell(i, j - 1), cell(i, j)});
+                                    if (edit && s0 < Bd && st <= l * R - 1 + k) a = low;  // kWatchEdge: row k left of column 1
                                 } else {
                                     ASSERT_FALSE(starts) << "a texel column starts at a step of the other parity";
                                 }
@@ -795,6 +807,8 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                     for (auto& c : tail) (void)c.after_chunk(s0, N + 1, N + 1);
                 }
             }
+            if (edit)  // the kernel writes D = -u with atomicMin
+                for (int32_t& tx : texels) tx = tx == kNegInf ? kPosInf : -tx;
             const Overview got = overview_from_interior(p, B, texels, kPosInf);
             const Overview want = overview_from_matrix(p, ref->H, B);
             EXPECT_EQ(got.H.data, want.H.data);
