@@ -367,8 +367,12 @@ constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1))
 // D(i, j) <= max(i, j), LCS >= 0; a global alignment's or DTW's may lie inside, which the kernel
 // does not keep), in blocks of at least a band's rows (a lane passes into the next texel column at
 // most once a chunk) and a multiple of 8 (texel_fold; dpviz/store.hpp's overview_block makes them so).
+// Edit distance's picture offsets each cell by (i + j) << kScale within 2^30 (cuda/pair_score.cu,
+// kShiftBias): i + j, past the matrix by the band's skew and a chunk, below kMaxPictureDiagonal.
+inline constexpr int64_t kMaxPictureDiagonal = (int64_t(1) << (30 - kScale)) - 2 * kBandRows - 2 * kPublish;
 inline bool pools(const Problem& p, int32_t overview_block) {
-    const bool kind = p.algo == Algorithm::local || p.algo == Algorithm::edit || p.algo == Algorithm::lcs;
+    const bool kind = p.algo == Algorithm::local || p.algo == Algorithm::lcs ||
+                      (p.algo == Algorithm::edit && int64_t(p.rows()) + p.cols() < kMaxPictureDiagonal);
     return kind && overview_block >= kBandRows && overview_block % kLineBlock == 0;
 }
 // The picture's fill on the kernel unless DPVIZ_PAIR_PICTURE=0 (a measurement knob: the band

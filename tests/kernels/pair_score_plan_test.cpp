@@ -731,6 +731,11 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
         EXPECT_FALSE(pair_score::pools(p, 204));
         EXPECT_FALSE(pair_score::pools(p, 120));
         EXPECT_TRUE(pair_score::pools(p, 208));
+        // Edit distance's cells offset by (i + j) << kScale stay within 2^30 (kShiftBias).
+        const std::string side(size_t(pair_score::kMaxPictureDiagonal) / 2, 'A');
+        EXPECT_TRUE(pair_score::pools(make(Algorithm::edit, side, side.substr(2), ScoringOptions{}), 208));
+        EXPECT_FALSE(pair_score::pools(make(Algorithm::edit, side, side, ScoringOptions{}), 208));
+        EXPECT_TRUE(pair_score::pools(make(Algorithm::lcs, side, side, ScoringOptions{}), 208));
     }
     for (const Algorithm algo : {Algorithm::local, Algorithm::edit})
     for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 264}, {260, 263}, {300, 511}, {200, 127}, {140, 401}})
