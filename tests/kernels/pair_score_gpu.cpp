@@ -613,3 +613,46 @@ TEST(PairScoreGpu, PictureFillsOfEditAndLcsPoolTheReferencesOverview) {
                     }
                 }
 }
+
+TEST(PairScoreGpu, PictureFillsOfDtwPoolTheReferencesOverview) {
+    DPVIZ_REQUIRE_GPU();
+    // DTW's picture: the lowest D of each block and the largest of every cell (the overview's
+    // range, which may lie inside the matrix), the cells left of column 1 and past the matrix
+    // dropped; the texels, the range and the path against the whole matrix's.
+    const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);
+    const std::vector<std::pair<int, int>> shapes =
+        test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
+                      : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}};
+    std::mt19937 g(47);
+    for (const DtwCost cost : {DtwCost::abs, DtwCost::squared})
+        for (const auto& [m, n] : shapes)
+            for (const int32_t block : test::quick() ? std::vector<int32_t>{200} : std::vector<int32_t>{128, 200}) {
+                std::ostringstream what;
+                what << "dtw " << (cost == DtwCost::abs ? "abs " : "squared ") << m << "x" << n << " B " << block;
+                SCOPED_TRACE(what.str());
+                ScoringOptions s;
+                s.dtw_cost = cost;
+                auto p = make_dtw_problem({"q", random_walk(g, m, 1.0)}, {"t", random_walk(g, n, 1.0)}, s);
+                ASSERT_TRUE(p) << p.error().message;
+                ASSERT_TRUE(pair_score::fills(*p, OutputLevel::score, block));
+                DpResult ref = align_reference(*p);
+                const Overview want = overview_from_matrix(*p, ref.H, block);
+                ref.dirs = {};
+                for (const bool dpx : {true, false}) {
+                    SCOPED_TRACE(dpx ? "dpx" : "dpx-free");
+                    auto r = align_gpu(*p, OutputLevel::path, dpx, {}, 256, block);
+                    ASSERT_TRUE(r) << r.error().message;
+                    EXPECT_EQ(r->shape.blocks, 0) << "the band kernel ran, not the one-pair kernel";
+                    ASSERT_TRUE(r->overview);
+                    const Overview& got = *r->overview;
+                    EXPECT_EQ(got.block, block);
+                    EXPECT_TRUE(got.lowest);
+                    EXPECT_EQ(got.H.data, want.H.data) << "texels";
+                    EXPECT_EQ(got.min, want.min);
+                    EXPECT_EQ(got.max, want.max);
+                    EXPECT_EQ(got.any_finite, want.any_finite);
+                    EXPECT_EQ(got.any_unreachable, want.any_unreachable);
+                    test::expect_same(ref, *r, OutputLevel::path, what.str());
+                }
+            }
+}
