@@ -362,13 +362,19 @@ static_assert(texel_fold(true, 3).block == 0 && texel_fold(false, 0).block == 1 
 // A band's bottom row (the kernel's bands are kBandRows rows) is a row line of spacing K.
 constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1)) == 0 && bottom <= M; }
 
-// Whether the kernel can pool the overview of p in blocks of `overview_block` cells: a local fill
-// whose blocks are at least a band's rows (a lane passes into the next texel column at most once
-// a chunk) and a multiple of 8 (texel_fold; dpviz/store.hpp's overview_block makes them so; an
-// overview pooled by every other fill keeps the worst value too, and a corner form's texels would
-// take each cell back from H' first).
+// Whether the kernel can pool the overview of p in blocks of `overview_block` cells: a local fill,
+// edit distance or LCS (whose worst values lie on the borders, which the host pools: H >= 0,
+// D(i, j) <= max(i, j), LCS >= 0), or DTW (the kernel keeps its largest value; a global
+// alignment's worst may lie inside too, which it does not keep), in blocks of at least a band's
+// rows (a lane passes into the next texel column at most once a chunk) and a multiple of 8
+// (texel_fold; dpviz/store.hpp's overview_block makes them so).
+// Edit distance's picture offsets each cell by (i + j) << kScale within 2^30 (cuda/pair_score.cu,
+// kShiftBias): i + j, past the matrix by the band's skew and a chunk, below kMaxPictureDiagonal.
+inline constexpr int64_t kMaxPictureDiagonal = (int64_t(1) << (30 - kScale)) - 2 * kBandRows - 2 * kPublish;
 inline bool pools(const Problem& p, int32_t overview_block) {
-    return p.algo == Algorithm::local && overview_block >= kBandRows && overview_block % kLineBlock == 0;
+    const bool kind = p.algo == Algorithm::local || p.algo == Algorithm::lcs || p.algo == Algorithm::dtw ||
+                      (p.algo == Algorithm::edit && int64_t(p.rows()) + p.cols() < kMaxPictureDiagonal);
+    return kind && overview_block >= kBandRows && overview_block % kLineBlock == 0;
 }
 // The picture's fill on the kernel unless DPVIZ_PAIR_PICTURE=0 (a measurement knob: the band
 // kernels' picture instead, 1.21x / 1.13x slower at 1,048,576^2 local affine, docs/performance.md).

@@ -67,7 +67,7 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
         // cuda/pair_score.cu's allocations and launch, in its order (the store's lines at the
         // spacing asked for; the device's own choice depends on its free memory: the finest here;
         // the picture's overview after them).
-        SimBuffer sel, tab, row_slots, ctrl, row_h, row_f, col_h, col_e, texels;
+        SimBuffer sel, tab, row_slots, ctrl, row_h, row_f, col_h, col_e, texels, worst;
         DPVIZ_TRY(sel.allocate(uint64_t(pair_score::selector_entries(int(N))), pair_score::column_entry_bytes(p),
                                "the target selectors"));
         DPVIZ_TRY(tab.allocate(uint64_t(M) + 1, 4, "the row score tables"));
@@ -82,8 +82,10 @@ Expected<DpResult> align_simulated(const Problem& p, OutputLevel level, const Sp
             if (p.affine()) DPVIZ_TRY(row_f.allocate(rows, 4, "the checkpoint rows (F)"));
             DPVIZ_TRY(col_h.allocate(cols, 4, "the checkpoint columns"));
             if (p.affine()) DPVIZ_TRY(col_e.allocate(cols, 4, "the checkpoint columns (E)"));
-            if (overview_block > 0)
+            if (overview_block > 0) {
                 DPVIZ_TRY(texels.allocate(overview_texels(int32_t(M), int32_t(N), overview_block), 4, "the overview"));
+                if (p.algo == Algorithm::dtw) DPVIZ_TRY(worst.allocate(1, 4, "the overview's worst value"));
+            }
         }
         DPVIZ_TRY(launch("pair_score"));
         return device_error(no_kernels);

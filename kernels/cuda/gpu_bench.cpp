@@ -81,6 +81,7 @@ int main(int argc, char** argv) {
         {"edit picture", Algorithm::edit, {1, 1}, OutputLevel::path, true, true},
         {"edit path", Algorithm::edit, {1, 1}, OutputLevel::path},
         {"lcs score", Algorithm::lcs, {1, 1}, OutputLevel::score},
+        {"lcs picture", Algorithm::lcs, {1, 1}, OutputLevel::path, true, true},
         {"dtw abs score", Algorithm::dtw, {1, 1}, OutputLevel::score},
         {"dtw abs store", Algorithm::dtw, {1, 1}, OutputLevel::path, true},
         {"dtw abs picture", Algorithm::dtw, {1, 1}, OutputLevel::path, true, true},

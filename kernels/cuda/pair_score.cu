@@ -127,6 +127,7 @@ struct LineParams : Params {
     // atomicMax, unbiased; the host sets the texels below every value first and pools the borders.
     int32_t* ov;
     int ov_block, ov_cols;
+    int32_t* ov_worst;            // DTW: the largest D of every cell, by atomicMax (the host sets 0)
 };
 template <int kOut>
 using ParamsOf = std::conditional_t<kOut == kScoreOut, Params, LineParams>;
@@ -226,6 +227,14 @@ using pair_score::Form;
 // boundary (the overview; cell by cell), and with it the first padding column (where the last
 // texel column ends).
 constexpr int kWatchCorner = 1, kWatchLines = 2, kWatchTexels = 4, kWatchTail = 8;
+// kWatchEdge: the corner form's and DTW's pictures in the chunks where a lane's rows are left of
+// column 1 (steps < kBandRows): a row's fold there drops what it pooled (the padding's H' = 0, DTW's
+// unreachable column 0, are no cells).
+constexpr int kWatchEdge = 16;
+// The corner form's picture pools u = v + o(t), o(t) = kShiftBias - (g (i + j)) << kScale: H' - g (i + j)
+// (sign H - c0, the problem's value up to its sign) in the kernel's scale, biased so that it stays
+// >= kZ (H' - g (i + j) >= -(M + N) > -2^22) and a normal float below 2^31 in the DPX-free form.
+constexpr int kShiftBias = 1 << 30;
 constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
               kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared),
               kCornerAffine = int(Form::corner_affine);
@@ -242,7 +251,14 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 // (two predicated selects); after the chunk in which all four passed, the lane writes them to their
 // texels, one atomicMax per texel row they touch. A row's last texel column ends where it reaches
 // column N + 1: it writes it there (its last cell may not be folded yet), so the padding columns
-// past N are never pooled.
+// past N are never pooled. The corner form's picture (edit distance, LCS: pair_score::pools) folds
+// u = v + o(t) (kShiftBias) with two VIADDMNMX a fold, as a cell's value in the problem's terms
+// varies along a row by g a column; the cells left of column 1 are dropped (kWatchEdge); the texels
+// take the lowest distance (atomicMin) or the largest LCS. DTW's picture pools the lowest D with
+// one 3-input min a fold, and the largest finite D of the lane's rows (the overview's range: it may
+// lie inside the matrix) with one 3-input max into wmax, which a row hands to the lane's `worst`
+// where it reaches column N + 1 (rows past M never do; the padding past N is never read), the
+// cells left of column 1 (unreachable) dropped (kWatchEdge); a warp's worst goes to ov_worst.
 template <class Ops, int kKind, int kOut>
 // The store's fills ask ptxas for 3 blocks per SM (at most 168 registers): left to itself it takes
 // 182 for the local affine store (2 blocks), where the score fill runs 4 at 1,048,576^2; the store
@@ -256,7 +272,10 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
     constexpr bool kLocal = kKind == kLinear || kKind == kAffineGaps;
     constexpr bool kWatch = kDtw || kCornerA;  // the score is the cell (M, N), kept as computed
     constexpr bool kLines = kOut >= kStoreOut, kPicture = kOut == kPictureOut;
-    static_assert(!kPicture || kLocal, "the one-pair kernel pools overviews of local fills only");
+    static_assert(!kPicture || kLocal || kCorner || kDtw,
+                  "the one-pair kernel pools overviews of local fills, edit distance, LCS and DTW");
+    constexpr bool kShift = kPicture && kCorner;  // pools u = v + o(t) (kShiftBias)
+    constexpr bool kLowest = kPicture && kDtw;    // pools the lowest D, and keeps the largest
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
@@ -353,9 +372,37 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             texel = pair_score::LineCursor(p.ov_block, p.N, lane, rows_in);
             tail = pair_score::LineCursor::one(p.N + 1, lane, rows_in);
         }
-        [[maybe_unused]] int pacc[R], pdone[R];
+        // What a row pools: the best of two values, and where it starts (H >= 0, u >= kZ: as low as
+        // a value pooled; DTW: unreachable, as high).
+        [[maybe_unused]] constexpr int kPoolStart = kLowest ? kPosInf : kZ;
+        [[maybe_unused]] auto better = [](int a, int b) { return kLowest ? Ops::min2(a, b) : Ops::max2(a, b); };
+        [[maybe_unused]] int pacc[R], pdone[R], wmax[R], worst = 0;  // wmax, worst: DTW's (D >= 0)
 #pragma unroll
-        for (int k = 0; k < R; ++k) pacc[k] = pdone[k] = kZ;  // H >= 0: 0 is as low as a local fill's values
+        for (int k = 0; k < R; ++k) {
+            pacc[k] = pdone[k] = kPoolStart;
+            wmax[k] = 0;
+        }
+        // kShift: o(t) = o_base - t o_step (a row's column at step t is t + 1 - lane R - k, so
+        // i + j = the band's first row + t + 1 for every row); the lane's rows are left of column 1
+        // up to step edge0 + k.
+        [[maybe_unused]] int o_step = 0, o_base = 0;
+        if constexpr (kShift) {
+            o_step = p.sc.g << kScale;
+            o_base = kShiftBias - o_step * (g * kGroupRows + w * kBand + 2);
+        }
+        [[maybe_unused]] const int edge0 = lane * R - 1;
+        // A texel's value in the problem's terms from what a row pooled, and its write.
+        [[maybe_unused]] auto pool_texel = [&](int* at, int v) {
+            if constexpr (kShift) {
+                const int h = p.sc.sign * (((v - kZ - kShiftBias) >> kScale) - p.sc.c0);
+                if (p.sc.sign < 0) atomicMin(at, h);
+                else atomicMax(at, h);
+            } else if constexpr (kLowest) {
+                atomicMin(at, v);
+            } else {
+                atomicMax(at, (v - kZ) >> kScale);
+            }
+        };
         if constexpr (kLines) {
             if (pair_score::is_row_line(bottom, 1 << p.ck_shift, p.M)) {
                 const size_t at = size_t((bottom >> p.ck_shift) - 1) * (size_t(p.N) + 1);
@@ -509,6 +556,11 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                 }
                 if constexpr (kPicture) {  // the overview: row k folds two cells a step of k's parity
                     constexpr int kw = decltype(watch)::value;
+                    [[maybe_unused]] int o_cur = 0, o_prev = 0;  // kShift: o(s + i), o(s + i - 1)
+                    if constexpr (kShift) {
+                        o_cur = o_base - (s + i) * o_step;
+                        o_prev = o_cur + o_step;
+                    }
                     // This step folds the cell that starts row k's next texel column and the one
                     // after it (pair_score::texel_fold).
                     bool starts[R];
@@ -519,18 +571,36 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                     });
                     if constexpr ((kw & kWatchTail) != 0) {  // row dt is at column N + 1: its last texel column ends
                         if (const int dt = tail.row_at(s + i); dt >= 0 && dt < rows_in) {  // rows_in < 0 past row M
-                            int v = kZ;  // the texel's maximum with the row's last cell, which may not be folded yet
+                            int v = kZ;  // the texel's best with the row's last cell, which may not be folded yet
 #pragma unroll
-                            for (int k = 0; k < R; ++k)
-                                if (dt == k) v = starts[k] ? hp[k] : Ops::max2(pacc[k], hp[k]);
-                            atomicMax(p.ov + size_t((row0 + dt) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block,
-                                      (v - kZ) >> kScale);
+                            for (int k = 0; k < R; ++k) {
+                                const int last = kShift ? hp[k] + o_prev : hp[k];
+                                if (dt == k) {
+                                    v = starts[k] ? last : better(pacc[k], last);
+                                    if constexpr (kLowest) worst = Ops::max2(worst, Ops::max2(wmax[k], last));
+                                }
+                            }
+                            pool_texel(p.ov + size_t((row0 + dt) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block, v);
                         }
                     }
 #pragma unroll
                     for (int k = i % 2; k < R; k += 2) {
                         pdone[k] = starts[k] ? pacc[k] : pdone[k];
-                        pacc[k] = Ops::max3(starts[k] ? kZ : pacc[k], hp[k], h[k]);
+                        if constexpr (kShift) {
+                            pacc[k] = Ops::addmax(h[k], o_cur, Ops::addmax(hp[k], o_prev, starts[k] ? kZ : pacc[k]));
+                            if constexpr ((kw & kWatchEdge) != 0) {  // row k is left of column 1: nothing pooled yet
+                                if (s + i <= edge0 + k) pacc[k] = kZ;
+                            }
+                        } else if constexpr (kLowest) {
+                            pacc[k] = Ops::min3(starts[k] ? kPosInf : pacc[k], hp[k], h[k]);
+                            if constexpr ((kw & kWatchEdge) != 0) {  // column 0 is unreachable, left of it no cell
+                                wmax[k] = s + i <= edge0 + k ? 0 : s + i == edge0 + k + 1 ? h[k] : Ops::max3(wmax[k], hp[k], h[k]);
+                            } else {
+                                wmax[k] = Ops::max3(wmax[k], hp[k], h[k]);
+                            }
+                        } else {
+                            pacc[k] = Ops::max3(starts[k] ? kZ : pacc[k], hp[k], h[k]);
+                        }
                     }
                 }
                 prev_up = up0;
@@ -569,12 +639,14 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             // without (1,048,576^2, docs/performance.md): two hot loops, which the instruction
             // cache may not hold (not measured).
             const int mask = (corner_chunk ? kWatchCorner : 0) | (line_chunk || kPicture ? kWatchLines : 0) |
-                             (kPicture ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0);
-            static_for<16>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
+                             (kPicture ? kWatchTexels : 0) | (tail_chunk ? kWatchTail : 0) |
+                             ((kShift || kLowest) && s0 < kBand ? kWatchEdge : 0);
+            static_for<32>([&](auto m_c) {  // the loop of this chunk's watches, among those the fill has
                 constexpr int m = decltype(m_c)::value;
                 constexpr bool has = ((m & kWatchCorner) == 0 || kWatch) && ((m & kWatchLines) == 0 || kLines) &&
                                      ((m & kWatchTexels) == 0 || kPicture) &&
                                      ((m & kWatchTail) == 0 || (m & kWatchTexels) != 0) &&
+                                     ((m & kWatchEdge) == 0 || kShift || kLowest) &&
                                      (!kPicture || ((m & kWatchLines) != 0 && (m & kWatchTexels) != 0));
                 if constexpr (has) {
                     if (mask == m) steps(m_c);
@@ -634,16 +706,15 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             if constexpr (kPicture) {  // the lane's rows have all left a texel column: write it
                 if (const int passed = texel.after_chunk(s0, p.ov_block, p.N); passed != 0) {
                     const int B = p.ov_block, tc = (passed - 1) / B, tr0 = row0 / B;
-                    int v0 = kZ, v1 = kZ;  // the texel rows of the lane's first row and the next one
+                    int v0 = kPoolStart, v1 = kPoolStart;  // the texel rows of the lane's first row and the next one
 #pragma unroll
                     for (int k = 0; k < R; ++k) {
                         if (k >= rows_in) break;
-                        if ((row0 + k) / B == tr0) v0 = Ops::max2(v0, pdone[k]);
-                        else v1 = Ops::max2(v1, pdone[k]);
+                        if ((row0 + k) / B == tr0) v0 = better(v0, pdone[k]);
+                        else v1 = better(v1, pdone[k]);
                     }
-                    atomicMax(p.ov + size_t(tr0) * size_t(p.ov_cols) + tc, (v0 - kZ) >> kScale);
-                    if ((row0 + rows_in - 1) / B != tr0)
-                        atomicMax(p.ov + size_t(tr0 + 1) * size_t(p.ov_cols) + tc, (v1 - kZ) >> kScale);
+                    pool_texel(p.ov + size_t(tr0) * size_t(p.ov_cols) + tc, v0);
+                    if ((row0 + rows_in - 1) / B != tr0) pool_texel(p.ov + size_t(tr0 + 1) * size_t(p.ov_cols) + tc, v1);
                 }
                 (void)tail.after_chunk(s0, p.N + 1, p.N + 1);  // past column N: no more watching
             }
@@ -700,6 +771,11 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
         }
         if constexpr (kDtw) {
             if (holds_corner && lane == corner_lane) *p.best = static_cast<unsigned long long>(uint32_t(corner));
+            if constexpr (kLowest) {  // the band's largest D: per lane, then per warp, then one atomicMax
+#pragma unroll
+                for (int d = 16; d > 0; d >>= 1) worst = Ops::max2(worst, __shfl_xor_sync(0xffffffffu, worst, d));
+                if (lane == 0) atomicMax(p.ov_worst, worst);
+            }
             continue;
         }
         if constexpr (kCornerA) {  // H'(M, N) << kScale, negative down to -c0 << kScale
@@ -723,8 +799,16 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
 
 template <class Ops, int kOut>
 auto fill_of(Form f) {
-    if constexpr (kOut == kPictureOut) {  // local fills only (pair_score::fills)
-        return f == Form::affine ? pair_score_fill<Ops, kAffineGaps, kOut> : pair_score_fill<Ops, kLinear, kOut>;
+    if constexpr (kOut == kPictureOut) {  // local fills, edit distance, LCS and DTW (pair_score::pools)
+        switch (f) {
+            case Form::affine: return pair_score_fill<Ops, kAffineGaps, kOut>;
+            case Form::corner: return pair_score_fill<Ops, kCornerForm, kOut>;
+            case Form::dtw: return pair_score_fill<Ops, kDtwAbs, kOut>;
+            case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared, kOut>;
+            case Form::linear:
+            case Form::corner_affine: break;
+        }
+        return pair_score_fill<Ops, kLinear, kOut>;
     } else {
         switch (f) {
             case Form::affine: return pair_score_fill<Ops, kAffineGaps, kOut>;
@@ -824,17 +908,22 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         DPVIZ_TRY(d_col_h.allocate(cols));
         if (gaps) DPVIZ_TRY(d_col_e.allocate(cols));
     }
-    // The picture's overview (with the lines): texels below every value (bytes 0xc0), the borders
-    // pooled by the host (overview_from_interior).
+    // The picture's overview (with the lines): texels below every value (bytes 0xc0; above every
+    // value, 0x40, where it pools the lowest: edit distance, DTW), the borders pooled by the host
+    // (overview_from_interior); DTW's largest value from 0 (D >= 0).
     const int32_t B = lines ? opt.overview_block : 0;
     const bool picture = B > 0;
     if (picture && !pools(p, B))
         return device_error("internal: the one-pair kernel pools no overview of blocks of " + std::to_string(B));
-    DeviceBuffer<int32_t> d_ov;
+    DeviceBuffer<int32_t> d_ov, d_ov_worst;
     const uint64_t texels = picture ? overview_texels(M, N, B) : 0;
     if (picture) {
         DPVIZ_TRY(d_ov.allocate(texels));
-        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov.get(), 0xc0, d_ov.bytes(), s));
+        DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov.get(), sc->dtw || sc->sign < 0 ? 0x40 : 0xc0, d_ov.bytes(), s));
+        if (sc->dtw) {
+            DPVIZ_TRY(d_ov_worst.allocate(1));
+            DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ov_worst.get(), 0, d_ov_worst.bytes(), s));
+        }
     }
 
     const Form form = form_of(*sc);
@@ -877,6 +966,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     kp.ov = d_ov.get();
     kp.ov_block = B;
     kp.ov_cols = picture ? N / B + 1 : 0;
+    kp.ov_worst = d_ov_worst.get();
     const int grid = std::min(per_sm * sms, kp.n_groups);  // no block without a group
 
     Event e0, e1;
@@ -946,8 +1036,15 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         if (picture && opt.copy_back) {  // (a benchmark's fill alone leaves them)
             std::vector<int32_t> t;
             DPVIZ_TRY(download(t, d_ov.get(), size_t(texels), s));
-            // A local fill's worst value is on the borders, which the host pools: none here.
-            r.overview = std::make_shared<Overview>(overview_from_interior(p, B, t, kPosInf));
+            // The worst value is on the borders, which the host pools, but DTW's: 0 for a local
+            // fill and LCS, max(M, N) for edit distance (D(i, j) <= max(i, j)).
+            int32_t worst = kPosInf;
+            if (sc->dtw) {
+                std::vector<int32_t> w;
+                DPVIZ_TRY(download(w, d_ov_worst.get(), 1, s));
+                worst = w[0];
+            }
+            r.overview = std::make_shared<Overview>(overview_from_interior(p, B, t, worst));
         }
     } else if (opt.copy_back) {
         finish_result(p, r);

@@ -98,6 +98,48 @@ void check_ties(std::mt19937& g, GapPenalties gaps, std::initializer_list<std::p
     }
 }
 
+// The picture's fill of p on the one-pair kernel (DPX and DPX-free, checkpoint lines every 256)
+// against the reference's whole matrix: the overview's texels and range, the lines and the path.
+void expect_picture_of_reference(const Problem& p, int32_t block, const std::string& what) {
+    ASSERT_TRUE(pair_score::fills(p, OutputLevel::score, block));
+    DpResult ref = align_reference(p);
+    const Overview want = overview_from_matrix(p, ref.H, block);
+    const Checkpoints lines = checkpoints_from_matrix(p, ref, 256);
+    ref.dirs = {};
+    for (const bool dpx : {true, false}) {
+        SCOPED_TRACE(dpx ? "dpx" : "dpx-free");
+        auto r = align_gpu(p, OutputLevel::path, dpx, {}, 256, block);
+        ASSERT_TRUE(r) << r.error().message;
+        EXPECT_EQ(r->shape.blocks, 0) << "the band kernel ran, not the one-pair kernel";
+        ASSERT_TRUE(r->overview);
+        const Overview& got = *r->overview;
+        EXPECT_EQ(got.block, block);
+        EXPECT_EQ(got.lowest, want.lowest);
+        EXPECT_EQ(got.H.rows, want.H.rows);
+        EXPECT_EQ(got.H.cols, want.H.cols);
+        EXPECT_EQ(got.H.data, want.H.data) << "texels";
+        EXPECT_EQ(got.min, want.min);
+        EXPECT_EQ(got.max, want.max);
+        EXPECT_EQ(got.any_finite, want.any_finite);
+        EXPECT_EQ(got.any_unreachable, want.any_unreachable);
+        ASSERT_TRUE(r->checkpoints);
+        const Checkpoints kept = checkpoints_on_host(p, *r->checkpoints);
+        EXPECT_EQ(kept.row_h, lines.row_h);
+        EXPECT_EQ(kept.col_h, lines.col_h);
+        EXPECT_EQ(kept.row_f, lines.row_f);
+        EXPECT_EQ(kept.col_e, lines.col_e);
+        test::expect_same(ref, *r, OutputLevel::path, what);
+    }
+}
+
+// The picture tests' shapes (last texel columns of a few cells to a whole block) and blocks (a
+// band's rows, and a number that splits a lane's rows).
+std::vector<std::pair<int, int>> picture_shapes() {
+    return test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
+                         : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}};
+}
+std::vector<int32_t> picture_blocks() { return test::quick() ? std::vector<int32_t>{200} : std::vector<int32_t>{128, 200}; }
+
 }  // namespace
 
 TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
@@ -516,13 +558,10 @@ TEST(PairScoreGpu, PictureFillsOfLocalPairsPoolTheReferencesOverview) {
     // columns of a few cells and of a whole block; the texels, the range and the path against
     // the whole matrix's.
     const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);  // the default (pair_score::picture_on_kernel)
-    const std::vector<std::pair<int, int>> shapes =
-        test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
-                      : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}};
     std::mt19937 g(41);
     for (const GapPenalties gaps : {GapPenalties{4, 4}, GapPenalties{5, 1}})
-        for (const auto& [m, n] : shapes)
-            for (const int32_t block : test::quick() ? std::vector<int32_t>{200} : std::vector<int32_t>{128, 200}) {
+        for (const auto& [m, n] : picture_shapes())
+            for (const int32_t block : picture_blocks()) {
                 std::ostringstream what;
                 what << "local " << gaps.open << "/" << gaps.extend << " " << m << "x" << n << " B " << block;
                 SCOPED_TRACE(what.str());
@@ -533,33 +572,49 @@ TEST(PairScoreGpu, PictureFillsOfLocalPairsPoolTheReferencesOverview) {
                 const std::string q = random_text(g, m, "ACGT");
                 auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
                 ASSERT_TRUE(p) << p.error().message;
-                ASSERT_TRUE(pair_score::fills(*p, OutputLevel::score, block));
-                DpResult ref = align_reference(*p);
-                const Overview want = overview_from_matrix(*p, ref.H, block);
-                const Checkpoints lines = checkpoints_from_matrix(*p, ref, 256);
-                ref.dirs = {};
-                for (const bool dpx : {true, false}) {
-                    SCOPED_TRACE(dpx ? "dpx" : "dpx-free");
-                    auto r = align_gpu(*p, OutputLevel::path, dpx, {}, 256, block);
-                    ASSERT_TRUE(r) << r.error().message;
-                    EXPECT_EQ(r->shape.blocks, 0) << "the band kernel ran, not the one-pair kernel";
-                    ASSERT_TRUE(r->overview);
-                    const Overview& got = *r->overview;
-                    EXPECT_EQ(got.block, block);
-                    EXPECT_EQ(got.H.rows, want.H.rows);
-                    EXPECT_EQ(got.H.cols, want.H.cols);
-                    EXPECT_EQ(got.H.data, want.H.data) << "texels";
-                    EXPECT_EQ(got.min, want.min);
-                    EXPECT_EQ(got.max, want.max);
-                    EXPECT_EQ(got.any_finite, want.any_finite);
-                    EXPECT_EQ(got.any_unreachable, want.any_unreachable);
-                    ASSERT_TRUE(r->checkpoints);
-                    const Checkpoints kept = checkpoints_on_host(*p, *r->checkpoints);
-                    EXPECT_EQ(kept.row_h, lines.row_h);
-                    EXPECT_EQ(kept.col_h, lines.col_h);
-                    EXPECT_EQ(kept.row_f, lines.row_f);
-                    EXPECT_EQ(kept.col_e, lines.col_e);
-                    test::expect_same(ref, *r, OutputLevel::path, what.str());
+                expect_picture_of_reference(*p, block, what.str());
+            }
+}
+
+TEST(PairScoreGpu, PictureFillsOfEditAndLcsPoolTheReferencesOverview) {
+    DPVIZ_REQUIRE_GPU();
+    // The corner form's picture (edit distance: the lowest D a block holds, LCS: the largest),
+    // pooled as u = H' - g (i + j) with the cells left of column 1 dropped, where a block starts
+    // at column 0 too (its padding cells would read as D = i + j), on related and unrelated pairs.
+    const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);
+    std::mt19937 g(43);
+    for (const Algorithm algo : {Algorithm::edit, Algorithm::lcs})
+        for (const bool related : {true, false})
+            for (const auto& [m, n] : picture_shapes())
+                for (const int32_t block : picture_blocks()) {
+                    std::ostringstream what;
+                    what << algorithm_name(algo) << (related ? " related " : " unrelated ") << m << "x" << n << " B " << block;
+                    SCOPED_TRACE(what.str());
+                    const std::string q = random_text(g, m, "ACGT");
+                    const std::string t = related ? mutated(g, q, n, "ACGT") : random_text(g, n, "ACGT");
+                    auto p = make_problem(algo, {"q", q}, {"t", t}, ScoringOptions{});
+                    ASSERT_TRUE(p) << p.error().message;
+                    expect_picture_of_reference(*p, block, what.str());
                 }
+}
+
+TEST(PairScoreGpu, PictureFillsOfDtwPoolTheReferencesOverview) {
+    DPVIZ_REQUIRE_GPU();
+    // DTW's picture: the lowest D of each block and the largest of every cell (the overview's
+    // range, which may lie inside the matrix), the cells left of column 1 and past the matrix
+    // dropped.
+    const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);
+    std::mt19937 g(47);
+    for (const DtwCost cost : {DtwCost::abs, DtwCost::squared})
+        for (const auto& [m, n] : picture_shapes())
+            for (const int32_t block : picture_blocks()) {
+                std::ostringstream what;
+                what << "dtw " << (cost == DtwCost::abs ? "abs " : "squared ") << m << "x" << n << " B " << block;
+                SCOPED_TRACE(what.str());
+                ScoringOptions s;
+                s.dtw_cost = cost;
+                auto p = make_dtw_problem({"q", random_walk(g, m, 1.0)}, {"t", random_walk(g, n, 1.0)}, s);
+                ASSERT_TRUE(p) << p.error().message;
+                expect_picture_of_reference(*p, block, what.str());
             }
 }

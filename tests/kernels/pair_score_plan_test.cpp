@@ -524,8 +524,8 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
         for (const Problem* p : problems) {
             EXPECT_EQ(pair_score::takes(*p, OutputLevel::score), !pair_score_kernel(*p).empty());
             EXPECT_FALSE(pair_score::takes(*p, OutputLevel::path));
-            // The store's fill (score level, its lines) too, and a local fill's picture whose
-            // blocks are at least a band's rows.
+            // The store's fill (score level, its lines) too, and the picture of a local fill, edit
+            // distance, LCS or DTW whose blocks are at least a band's rows (pair_score::pools).
             const bool taken = !pair_score_kernel(*p).empty();
             EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 0), taken);
             {
@@ -534,7 +534,8 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
             }
             {
                 const test::ScopedEnv unset("DPVIZ_PAIR_PICTURE", nullptr);
-                EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128), taken && p->algo == Algorithm::local);
+                EXPECT_EQ(pair_score::fills(*p, OutputLevel::score, 128),
+                          taken && (p->algo == Algorithm::local || p->algo == Algorithm::edit || p->algo == Algorithm::dtw));
                 EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 127));
                 EXPECT_FALSE(pair_score::fills(*p, OutputLevel::score, 132));  // not a multiple of 8
             }
@@ -715,8 +716,11 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
 // passed into the next texel column, it writes the kept ones to their texels (at most two texel
 // rows); a row writes its last texel column at the step it reaches column N + 1, with the cell
 // before it. The cells left of column 1 hold the kernel's 0, those past column N and row M a
-// value above every cell: pooled, they would show. The texels, with the borders the host pools,
-// are the overview of the whole matrix, for last texel columns of one cell to a whole block.
+// value above every cell: pooled, they would show. Edit distance pools the lowest, as the kernel
+// does: the largest -D (its u), where the cells left of column 1 (the corner form's H' = 0) read
+// as D = i + j; a row's fold drops them in the chunks where it is there (kWatchEdge). The texels,
+// with the borders the host pools, are the overview of the whole matrix, for last texel columns of
+// one cell to a whole block.
 TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
     constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, Bd = pair_score::kBandRows;
     constexpr int kBlock = pair_score::kLineBlock;
@@ -727,10 +731,17 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
         EXPECT_FALSE(pair_score::pools(p, 204));
         EXPECT_FALSE(pair_score::pools(p, 120));
         EXPECT_TRUE(pair_score::pools(p, 208));
+        // Edit distance's cells offset by (i + j) << kScale stay within 2^30 (kShiftBias).
+        const std::string side(size_t(pair_score::kMaxPictureDiagonal) / 2, 'A');
+        EXPECT_TRUE(pair_score::pools(make(Algorithm::edit, side, side.substr(2), ScoringOptions{}), 208));
+        EXPECT_FALSE(pair_score::pools(make(Algorithm::edit, side, side, ScoringOptions{}), 208));
+        EXPECT_TRUE(pair_score::pools(make(Algorithm::lcs, side, side, ScoringOptions{}), 208));
     }
+    for (const Algorithm algo : {Algorithm::local, Algorithm::edit, Algorithm::dtw})
     for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 264}, {260, 263}, {300, 511}, {200, 127}, {140, 401}})
         for (const int B : {128, 136, 200, 264}) {
-            SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
+            SCOPED_TRACE(std::string(algorithm_name(algo)) + " " + std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
+            const bool edit = algo == Algorithm::edit, dtw = algo == Algorithm::dtw;
             ScoringOptions s;
             s.match = 2;
             s.mismatch = -3;
@@ -738,27 +749,46 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
             const std::string q = random_over(rng, "ACGT", M);
             std::string t = random_over(rng, "ACGT", N);
             for (int k = 0; k < std::min(M, N) / 2; ++k) t[size_t(k + N / 4)] = q[size_t(k + M / 4)];  // a long hit
-            const Problem p = make(Algorithm::local, q, t, s);
+            const auto walk = [&](int n) {  // DTW: a random walk
+                std::vector<double> v(static_cast<size_t>(n), 0.0);
+                double x = 0;
+                for (double& y : v) y = x += double(int(rng() % 21) - 10) / 8;
+                return v;
+            };
+            const Problem p = dtw ? make_dtw(walk(M), walk(N), DtwCost::abs) : make(algo, q, t, s);
             ASSERT_TRUE(pair_score::pools(p, B));
             const auto ref = align_reference(p, RunControl{});
             ASSERT_TRUE(ref) << ref.error().message;
-            const auto cell = [&](int i, int j) { return j < 1 ? 0 : j > N || i > M ? kPoison : ref->H.at(i, j); };
-            std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), kNegInf);
+            // What a row folds (local: H; edit: -D; DTW: D, the lowest) and starts from (the
+            // kernel's kZ: 0; u = kZ: D = 2^22; DTW: unreachable). Left of column 1 the kernel holds
+            // 0 (local), H' = 0 (edit: D = i + j) or unreachable (DTW); past column N and row M
+            // values no texel and no range may show: above every cell for a maximum, below for a
+            // minimum.
+            const int32_t low = edit ? -(1 << 22) : dtw ? kPosInf : 0;
+            const auto better = [&](int32_t a, int32_t b) { return dtw ? std::min(a, b) : std::max(a, b); };
+            const auto cell = [&](int i, int j, bool for_worst = false) {
+                if (j < 1) return edit ? -(i + j) : dtw ? kPosInf : 0;
+                if (j > N || i > M) return dtw && !for_worst ? -7 : kPoison;
+                return edit ? -ref->H.at(i, j) : ref->H.at(i, j);
+            };
+            std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), dtw ? kPosInf : kNegInf);
+            int32_t worst = 0;  // DTW: the largest D, as the lanes hand it over at column N + 1
             const int cols = N / B + 1;
             for (int band = 0; band * Bd < M + Bd; ++band) {  // one band past the last row too
                 std::vector<pair_score::LineCursor> cur, tail;
-                std::vector<std::array<int32_t, R>> acc(32), done(32);
+                std::vector<std::array<int32_t, R>> acc(32), done(32), wmax(32);
                 std::vector<int> rows_in;
                 for (int l = 0; l < 32; ++l) {
                     rows_in.push_back(std::min(M - (band * Bd + l * R + 1) + 1, R));  // as the kernel's: negative past row M
                     cur.emplace_back(B, N, l, rows_in.back());
                     tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
-                    acc[size_t(l)].fill(0);
-                    done[size_t(l)].fill(0);
+                    acc[size_t(l)].fill(low);
+                    done[size_t(l)].fill(low);
+                    wmax[size_t(l)].fill(0);
                 }
                 for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
                     const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
-                    const bool tails = any_in(tail);
+                    const bool tails = any_in(tail), edge = (edit || dtw) && s0 < Bd;
                     for (int st = s0; st < s0 + P; ++st)
                         for (int l = 0; l < 32; ++l) {
                             const int first_block = cur[size_t(l)].first & ~(kBlock - 1);
@@ -768,16 +798,24 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                                 const pair_score::LineStep at = pair_score::texel_fold(l % 2 == 1, k);
                                 const bool starts = st % kBlock == at.step && st - st % kBlock == first_block + at.block * kBlock;
                                 int32_t& a = acc[size_t(l)][size_t(k)];
+                                int32_t& w = wmax[size_t(l)][size_t(k)];
                                 const int dt = tl.row_at(st);  // the kernel's test: one row a step
                                 if (tails && dt == k && dt >= 0 && dt < rows_in[size_t(l)]) {
                                     ASSERT_EQ(j, N + 1);
                                     int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t(N / B)];
-                                    tx = std::max(tx, starts ? cell(i, j - 1) : std::max(a, cell(i, j - 1)));
+                                    tx = better(tx, starts ? cell(i, j - 1) : better(a, cell(i, j - 1)));
+                                    worst = std::max({worst, w, cell(i, j - 1, true)});
                                 }
                                 ASSERT_FALSE(!tails && tl.row_at(st) == k && k < rows_in[size_t(l)]) << "a tail outside the tail's chunks";
                                 if (st % 2 == k % 2) {
                                     if (starts) done[size_t(l)][size_t(k)] = a;
-                                    a = std::max({starts ? 0 : a, cell(i, j - 1), cell(i, j)});
+                                    a = dtw ? std::min({starts ? low : a, cell(i, j - 1), cell(i, j)})
+                                            : std::max({starts ? low : a, cell(i, j - 1), cell(i, j)});
+                                    if (edit && edge && st <= l * R - 1 + k) a = low;  // kWatchEdge: row k left of column 1
+                                    if (dtw)  // kWatchEdge: column 0 and left of it dropped
+                                        w = edge && st <= l * R - 1 + k       ? 0
+                                            : edge && st == l * R + k        ? cell(i, j, true)
+                                                                             : std::max({w, cell(i, j - 1, true), cell(i, j, true)});
                                 } else {
                                     ASSERT_FALSE(starts) << "a texel column starts at a step of the other parity";
                                 }
@@ -789,13 +827,15 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                             for (int k = 0; k < rows_in[size_t(l)]; ++k) {
                                 const int i = band * Bd + l * R + 1 + k;
                                 int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t((passed - 1) / B)];
-                                tx = std::max(tx, done[size_t(l)][size_t(k)]);
+                                tx = better(tx, done[size_t(l)][size_t(k)]);
                             }
                         }
                     for (auto& c : tail) (void)c.after_chunk(s0, N + 1, N + 1);
                 }
             }
-            const Overview got = overview_from_interior(p, B, texels, kPosInf);
+            if (edit)  // the kernel writes D = -u with atomicMin
+                for (int32_t& tx : texels) tx = tx == kNegInf ? kPosInf : -tx;
+            const Overview got = overview_from_interior(p, B, texels, dtw ? worst : kPosInf);
             const Overview want = overview_from_matrix(p, ref->H, B);
             EXPECT_EQ(got.H.data, want.H.data);
             EXPECT_EQ(got.min, want.min);
