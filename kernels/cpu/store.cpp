@@ -224,10 +224,14 @@ Overview overview_from_interior(const Problem& p, int32_t block, const std::vect
         interior.max = interior.any_finite ? std::max(interior.max, v) : v;
         interior.any_finite = true;
     }
-    // The texels hold the best of each block: the other end of the range is the worst cell's.
-    if (interior.any_finite && finite(worst)) {
-        if (interior.lowest) interior.max = std::max(interior.max, worst);
+    // The texels hold the best of each block: the other end of the range is the worst cell's,
+    // which counts also where no texel was pooled (a fill that pools the blocks' edges leaves a
+    // matrix of one block to the borders).
+    if (finite(worst)) {
+        if (!interior.any_finite) interior.min = interior.max = worst;
+        else if (interior.lowest) interior.max = std::max(interior.max, worst);
         else interior.min = std::min(interior.min, worst);
+        interior.any_finite = true;
     }
     // Interior cells are unreachable only in DTW, whose borders are unreachable too: the
     // borders' overview says so.

@@ -122,9 +122,10 @@ struct LineParams : Params {
     int32_t* col_e;
     int ck_shift;                 // log2 K
     pair_score::Scoring sc;       // the corner forms' sign, g and c0 (pair_score::problem_value)
-    // The picture's overview (pair_score_fill<.., kPictureOut>, local fills): cell (i, j) pooled
-    // into texel (i / B, j / B) at ov[texel row * ov_cols + texel column], its largest H by
-    // atomicMax, unbiased; the host sets the texels below every value first and pools the borders.
+    // The picture's overview (pair_score_fill<.., kPictureOut>): cell (i, j) pooled into texel
+    // (i / B, j / B) at ov[texel row * ov_cols + texel column] in the problem's terms, the largest
+    // (local fills: H; LCS) by atomicMax, the lowest (edit distance, DTW: D) by atomicMin; the host
+    // sets the texels past every value first and pools the borders.
     int32_t* ov;
     int ov_block, ov_cols;
     int32_t* ov_worst;            // DTW: the largest D of every cell, by atomicMax (the host sets 0)
@@ -251,20 +252,34 @@ constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCor
 // (two predicated selects); after the chunk in which all four passed, the lane writes them to their
 // texels, one atomicMax per texel row they touch. A row's last texel column ends where it reaches
 // column N + 1: it writes it there (its last cell may not be folded yet), so the padding columns
-// past N are never pooled. The corner form's picture (edit distance, LCS: pair_score::pools) folds
-// u = v + o(t) (kShiftBias) with two VIADDMNMX a fold, as a cell's value in the problem's terms
-// varies along a row by g a column; the cells left of column 1 are dropped (kWatchEdge); the texels
-// take the lowest distance (atomicMin) or the largest LCS. DTW's picture pools the lowest D with
-// one 3-input min a fold, and the largest finite D of the lane's rows (the overview's range: it may
-// lie inside the matrix) with one 3-input max into wmax, which a row hands to the lane's `worst`
-// where it reaches column N + 1 (rows past M never do; the padding past N is never read), the
-// cells left of column 1 (unreachable) dropped (kWatchEdge); a warp's worst goes to ov_worst.
+// past N are never pooled.
+// The pictures of edit distance, LCS and DTW (pair_score::pools) pool a texel's edges alone
+// (kEdges). A min-plus cell with costs >= 0 is at least the lowest of the cells it comes from, so
+// a texel's lowest D lies on its first row or its first column: every row keeps its cell of a
+// texel column's first column (one predicated move at the fold that starts the column), the lane
+// writes the lowest of them with one atomicMin after the chunk; only a texel's first row folds,
+// the lane's last row where it is one (`top`: B is a multiple of 8, so a texel row starts at a
+// lane's row R - 1), in the problem's terms u = v + o(t) (kShiftBias: two VIADDMNMX a fold, as a
+// corner-form value varies along a row by g a column; the cells left of column 1 dropped,
+// kWatchEdge). LCS never falls along a row or a column, so a texel's largest cell is its last
+// one: every row keeps its cell left of a texel column's first column, and the rows that end a
+// texel row (or row M) write it with atomicMax, and their cell of column N at N + 1. DTW also
+// keeps the largest finite D of the lane's rows (the overview's range: it may lie inside the
+// matrix), one 3-input max into wmax a fold, which a row hands to the lane's `worst` where it
+// reaches column N + 1 (rows past M never do; the padding past N is never read), the cells left
+// of column 1 (unreachable) dropped (kWatchEdge); a warp's worst goes to ov_worst.
 template <class Ops, int kKind, int kOut>
 // The store's fills ask ptxas for 3 blocks per SM (at most 168 registers): left to itself it takes
 // 182 for the local affine store (2 blocks), where the score fill runs 4 at 1,048,576^2; the store
-// fits without spilling. The pictures ask for 2: at 3 the local affine picture spills 24-36 bytes
-// and its 1,048,576^2 fill is 1.12x slower with DPX (every chunk watched, docs/performance.md).
-__global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1 : kOut == kStoreOut ? 3 : 2)
+// fits without spilling. The local pictures ask for 2: at 3 the local affine picture spills 24-36
+// bytes and its 1,048,576^2 fill is 1.12x slower with DPX (every chunk watched, docs/performance.md);
+// the edges' pictures fit 3.
+__global__ void __launch_bounds__(pair_score::kWarps * 32,
+                                  kOut == kScoreOut                                 ? 1
+                                  : kOut == kStoreOut                               ? 3
+                                  : kKind == int(pair_score::Form::linear) ||
+                                          kKind == int(pair_score::Form::affine) ? 2
+                                                                                    : 3)
     pair_score_fill(ParamsOf<kOut> p) {
     constexpr bool kCorner = kKind == kCornerForm, kCornerA = kKind == kCornerAffine;
     constexpr bool kAffine = kKind == kAffineGaps || kCornerA;  // E and F
@@ -274,8 +289,9 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
     constexpr bool kLines = kOut >= kStoreOut, kPicture = kOut == kPictureOut;
     static_assert(!kPicture || kLocal || kCorner || kDtw,
                   "the one-pair kernel pools overviews of local fills, edit distance, LCS and DTW");
-    constexpr bool kShift = kPicture && kCorner;  // pools u = v + o(t) (kShiftBias)
-    constexpr bool kLowest = kPicture && kDtw;    // pools the lowest D, and keeps the largest
+    constexpr bool kEdges = kPicture && !kLocal;  // pools the texels' edges (above)
+    constexpr bool kShift = kEdges && kCorner;    // a first row pools u = v + o(t) (kShiftBias)
+    constexpr bool kLowest = kEdges && kDtw;      // pools the lowest D, and keeps the largest
     constexpr int W = pair_score::kWarps, R = pair_score::kRowsPerLane, P = pair_score::kPublish;
     static_assert(P % kUnroll == 0 && (32 * R) % P == 0 && 256 % P == 0 && kRing % P == 0, "chunk shape");
     static_assert(P % (2 * kUnroll) == 0, "steps come in pairs of unrolled blocks");
@@ -391,6 +407,25 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             o_base = kShiftBias - o_step * (g * kGroupRows + w * kBand + 2);
         }
         [[maybe_unused]] const int edge0 = lane * R - 1;
+        // kEdges: a texel's best lies on its first row and column (`falls`: edit distance, DTW) or
+        // is its last cell (LCS); row R - 1 starts a texel row (`top`); the rows that end one or
+        // are row M (bit k of `closes`); each row's cell at the last texel fold.
+        [[maybe_unused]] bool falls = true, top = false;
+        [[maybe_unused]] int closes = 0, cap[R];
+        if constexpr (kEdges) {
+            falls = kDtw || p.sc.sign < 0;
+            top = R - 1 < rows_in && (row0 + R - 1) % p.ov_block == 0;
+#pragma unroll
+            for (int k = 0; k < R; ++k) {
+                cap[k] = kPoolStart;
+                if (k < rows_in && ((row0 + k + 1) % p.ov_block == 0 || row0 + k == p.M)) closes |= 1 << k;
+            }
+        }
+        // A cell in the problem's terms pooled into a texel (kEdges).
+        [[maybe_unused]] auto pool_cell = [&](int* at, int v) {
+            if (falls) atomicMin(at, v);
+            else atomicMax(at, v);
+        };
         // A texel's value in the problem's terms from what a row pooled, and its write.
         [[maybe_unused]] auto pool_texel = [&](int* at, int v) {
             if constexpr (kShift) {
@@ -571,20 +606,39 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                     });
                     if constexpr ((kw & kWatchTail) != 0) {  // row dt is at column N + 1: its last texel column ends
                         if (const int dt = tail.row_at(s + i); dt >= 0 && dt < rows_in) {  // rows_in < 0 past row M
+                            int* const at = p.ov + size_t((row0 + dt) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block;
                             int v = kZ;  // the texel's best with the row's last cell, which may not be folded yet
+                            bool pooled = !kEdges;
 #pragma unroll
                             for (int k = 0; k < R; ++k) {
                                 const int last = kShift ? hp[k] + o_prev : hp[k];
                                 if (dt == k) {
                                     v = starts[k] ? last : better(pacc[k], last);
                                     if constexpr (kLowest) worst = Ops::max2(worst, Ops::max2(wmax[k], last));
+                                    if constexpr (kEdges) {
+                                        if (!falls && ((closes >> k) & 1)) pool_cell(at, line_value<Ops, kKind>(p, hp[k], row0 + k, p.N));
+                                        pooled = falls && top && k == R - 1;
+                                    }
                                 }
                             }
-                            pool_texel(p.ov + size_t((row0 + dt) / p.ov_block) * size_t(p.ov_cols) + p.N / p.ov_block, v);
+                            if (pooled) pool_texel(at, v);
                         }
+                    }
+                    if constexpr (kEdges) {  // the cells at a texel column's first column (LCS: left of it)
+#pragma unroll
+                        for (int k = 0; k < R; ++k)
+                            if (starts[k]) cap[k] = kDtw || falls ? hp[k] : hpp[k];
                     }
 #pragma unroll
                     for (int k = i % 2; k < R; k += 2) {
+                        if constexpr (kLowest) {  // DTW's largest D, in every row
+                            if constexpr ((kw & kWatchEdge) != 0) {  // column 0 is unreachable, left of it no cell
+                                wmax[k] = s + i <= edge0 + k ? 0 : s + i == edge0 + k + 1 ? h[k] : Ops::max3(wmax[k], hp[k], h[k]);
+                            } else {
+                                wmax[k] = Ops::max3(wmax[k], hp[k], h[k]);
+                            }
+                        }
+                        if (kEdges && k != R - 1) continue;  // only a texel's first row folds
                         pdone[k] = starts[k] ? pacc[k] : pdone[k];
                         if constexpr (kShift) {
                             pacc[k] = Ops::addmax(h[k], o_cur, Ops::addmax(hp[k], o_prev, starts[k] ? kZ : pacc[k]));
@@ -593,11 +647,6 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
                             }
                         } else if constexpr (kLowest) {
                             pacc[k] = Ops::min3(starts[k] ? kPosInf : pacc[k], hp[k], h[k]);
-                            if constexpr ((kw & kWatchEdge) != 0) {  // column 0 is unreachable, left of it no cell
-                                wmax[k] = s + i <= edge0 + k ? 0 : s + i == edge0 + k + 1 ? h[k] : Ops::max3(wmax[k], hp[k], h[k]);
-                            } else {
-                                wmax[k] = Ops::max3(wmax[k], hp[k], h[k]);
-                            }
                         } else {
                             pacc[k] = Ops::max3(starts[k] ? kZ : pacc[k], hp[k], h[k]);
                         }
@@ -706,15 +755,40 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32, kOut == kScoreOut ? 1
             if constexpr (kPicture) {  // the lane's rows have all left a texel column: write it
                 if (const int passed = texel.after_chunk(s0, p.ov_block, p.N); passed != 0) {
                     const int B = p.ov_block, tc = (passed - 1) / B, tr0 = row0 / B;
-                    int v0 = kPoolStart, v1 = kPoolStart;  // the texel rows of the lane's first row and the next one
+                    int* const ov_row = p.ov + size_t(tr0) * size_t(p.ov_cols);
+                    if constexpr (kEdges) {
+                        if (falls) {  // texel column passed / B's first column; the top row's texel ends at passed - 1
+                            int v0 = kPosInf, v1 = kPosInf;  // a texel row starts only at row R - 1 (`top`)
 #pragma unroll
-                    for (int k = 0; k < R; ++k) {
-                        if (k >= rows_in) break;
-                        if ((row0 + k) / B == tr0) v0 = better(v0, pdone[k]);
-                        else v1 = better(v1, pdone[k]);
+                            for (int k = 0; k < R; ++k) {
+                                if (k >= rows_in) break;
+                                const int v = line_value<Ops, kKind>(p, cap[k], row0 + k, passed);
+                                if (top && k == R - 1) v1 = min(v1, v);
+                                else v0 = min(v0, v);
+                            }
+                            atomicMin(ov_row + passed / B, v0);
+                            if (top) {
+                                atomicMin(ov_row + p.ov_cols + passed / B, v1);
+                                pool_texel(ov_row + p.ov_cols + tc, pdone[R - 1]);
+                            }
+                        } else {  // LCS: the texel's last column, in the rows that end a texel row
+#pragma unroll
+                            for (int k = 0; k < R; ++k)
+                                if ((closes >> k) & 1)
+                                    atomicMax(p.ov + size_t((row0 + k) / B) * size_t(p.ov_cols) + tc,
+                                              line_value<Ops, kKind>(p, cap[k], row0 + k, passed - 1));
+                        }
+                    } else {
+                        int v0 = kPoolStart, v1 = kPoolStart;  // the texel rows of the lane's first row and the next one
+#pragma unroll
+                        for (int k = 0; k < R; ++k) {
+                            if (k >= rows_in) break;
+                            if ((row0 + k) / B == tr0) v0 = better(v0, pdone[k]);
+                            else v1 = better(v1, pdone[k]);
+                        }
+                        pool_texel(ov_row + tc, v0);
+                        if ((row0 + rows_in - 1) / B != tr0) pool_texel(ov_row + p.ov_cols + tc, v1);
                     }
-                    pool_texel(p.ov + size_t(tr0) * size_t(p.ov_cols) + tc, v0);
-                    if ((row0 + rows_in - 1) / B != tr0) pool_texel(p.ov + size_t(tr0 + 1) * size_t(p.ov_cols) + tc, v1);
                 }
                 (void)tail.after_chunk(s0, p.N + 1, p.N + 1);  // past column N: no more watching
             }

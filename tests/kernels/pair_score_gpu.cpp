@@ -136,9 +136,9 @@ void expect_picture_of_reference(const Problem& p, int32_t block, const std::str
 // band's rows, and a number that splits a lane's rows).
 std::vector<std::pair<int, int>> picture_shapes() {
     return test::quick() ? std::vector<std::pair<int, int>>{{700, 900}}
-                         : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}};
+                         : std::vector<std::pair<int, int>>{{700, 900}, {1030, 515}, {300, 2100}, {2100, 1300}, {600, 401}, {100, 90}};
 }
-std::vector<int32_t> picture_blocks() { return test::quick() ? std::vector<int32_t>{200} : std::vector<int32_t>{128, 200}; }
+std::vector<int32_t> picture_blocks() { return test::quick() ? std::vector<int32_t>{200} : std::vector<int32_t>{128, 200, 264}; }
 
 }  // namespace
 
@@ -578,9 +578,11 @@ TEST(PairScoreGpu, PictureFillsOfLocalPairsPoolTheReferencesOverview) {
 
 TEST(PairScoreGpu, PictureFillsOfEditAndLcsPoolTheReferencesOverview) {
     DPVIZ_REQUIRE_GPU();
-    // The corner form's picture (edit distance: the lowest D a block holds, LCS: the largest),
-    // pooled as u = H' - g (i + j) with the cells left of column 1 dropped, where a block starts
-    // at column 0 too (its padding cells would read as D = i + j), on related and unrelated pairs.
+    // The corner form's picture (edit distance: the lowest D a block holds, on its first row or
+    // column; LCS: the largest, its last cell), the first rows pooled as u = H' - g (i + j) with
+    // the cells left of column 1 dropped, where a block starts at column 0 too (its padding cells
+    // would read as D = i + j), on related and unrelated pairs; a pair of one block leaves it to
+    // the borders.
     const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);
     std::mt19937 g(43);
     for (const Algorithm algo : {Algorithm::edit, Algorithm::lcs})
@@ -600,8 +602,9 @@ TEST(PairScoreGpu, PictureFillsOfEditAndLcsPoolTheReferencesOverview) {
 
 TEST(PairScoreGpu, PictureFillsOfDtwPoolTheReferencesOverview) {
     DPVIZ_REQUIRE_GPU();
-    // DTW's picture: the lowest D of each block and the largest of every cell (the overview's
-    // range, which may lie inside the matrix), the cells left of column 1 and past the matrix
+    // DTW's picture: the lowest D of each block (on its first row or column) and the largest of
+    // every cell (the overview's range, which may lie inside the matrix, also where a pair of one
+    // block leaves the texels to the borders), the cells left of column 1 and past the matrix
     // dropped.
     const test::ScopedEnv picture("DPVIZ_PAIR_PICTURE", nullptr);
     std::mt19937 g(47);

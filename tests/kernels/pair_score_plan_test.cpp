@@ -708,19 +708,23 @@ TEST(PairScorePlan, TheStoresColumnLinesReachEveryRowOnceInTheKernelsSchedule) {
     EXPECT_TRUE(pair_score::is_row_line(768, 256, 768));
 }
 
-// The picture's overview in the kernel's schedule (cuda/pair_score.cu, kPictureOut), over a
-// reference local fill: row k of a lane folds two cells (the step's and the previous one) into
-// its texel column's maximum at the steps of k's parity; in every chunk, the fold at
+// The picture's overview in the kernel's schedule (cuda/pair_score.cu, kPictureOut), over
+// reference fills. A local fill: row k of a lane folds two cells (the step's and the previous one)
+// into its texel column's maximum at the steps of k's parity; in every chunk, the fold at
 // pair_score::texel_fold keeps the maximum so far and starts the next one from its two cells
 // where the lane passes into the next texel column; after the chunk in which a lane's rows all
 // passed into the next texel column, it writes the kept ones to their texels (at most two texel
 // rows); a row writes its last texel column at the step it reaches column N + 1, with the cell
-// before it. The cells left of column 1 hold the kernel's 0, those past column N and row M a
-// value above every cell: pooled, they would show. Edit distance pools the lowest, as the kernel
-// does: the largest -D (its u), where the cells left of column 1 (the corner form's H' = 0) read
-// as D = i + j; a row's fold drops them in the chunks where it is there (kWatchEdge). The texels,
-// with the borders the host pools, are the overview of the whole matrix, for last texel columns of
-// one cell to a whole block.
+// before it. Edit distance, LCS and DTW pool the texels' edges (kEdges): at that fold every row
+// keeps its cell of the texel column's first column (LCS: the cell left of it); after the chunk
+// the lane writes them, edit distance and DTW to the new texel column, LCS from the rows that end
+// a texel row (or are row M) to the one it left; only a texel's first row, a lane's row R - 1,
+// folds as a local row does, and DTW's rows keep their largest D. The cells left of column 1
+// hold the kernel's 0, those past column N and row M a value above every cell: pooled, they
+// would show. Edit distance pools the lowest, as the kernel does: the largest -D (its u), where
+// the cells left of column 1 (the corner form's H' = 0) read as D = i + j; a row's fold drops
+// them in the chunks where it is there (kWatchEdge). The texels, with the borders the host pools,
+// are the overview of the whole matrix, for last texel columns of one cell to a whole block.
 TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
     constexpr int R = pair_score::kRowsPerLane, P = pair_score::kPublish, Bd = pair_score::kBandRows;
     constexpr int kBlock = pair_score::kLineBlock;
@@ -737,11 +741,12 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
         EXPECT_FALSE(pair_score::pools(make(Algorithm::edit, side, side, ScoringOptions{}), 208));
         EXPECT_TRUE(pair_score::pools(make(Algorithm::lcs, side, side, ScoringOptions{}), 208));
     }
-    for (const Algorithm algo : {Algorithm::local, Algorithm::edit, Algorithm::dtw})
-    for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 264}, {260, 263}, {300, 511}, {200, 127}, {140, 401}})
+    for (const Algorithm algo : {Algorithm::local, Algorithm::edit, Algorithm::lcs, Algorithm::dtw})
+    for (const auto& [M, N] : std::vector<std::pair<int, int>>{{700, 900}, {300, 2100}, {1030, 515}, {129, 130}, {900, 264}, {260, 263}, {300, 511}, {200, 127}, {140, 401}, {100, 90}})
         for (const int B : {128, 136, 200, 264}) {
             SCOPED_TRACE(std::string(algorithm_name(algo)) + " " + std::to_string(M) + "x" + std::to_string(N) + " B " + std::to_string(B));
             const bool edit = algo == Algorithm::edit, dtw = algo == Algorithm::dtw;
+            const bool edges = algo != Algorithm::local, falls = edit || dtw;
             ScoringOptions s;
             s.match = 2;
             s.mismatch = -3;
@@ -759,10 +764,10 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
             ASSERT_TRUE(pair_score::pools(p, B));
             const auto ref = align_reference(p, RunControl{});
             ASSERT_TRUE(ref) << ref.error().message;
-            // What a row folds (local: H; edit: -D; DTW: D, the lowest) and starts from (the
+            // What a row folds (local, LCS: H; edit: -D; DTW: D, the lowest) and starts from (the
             // kernel's kZ: 0; u = kZ: D = 2^22; DTW: unreachable). Left of column 1 the kernel holds
-            // 0 (local), H' = 0 (edit: D = i + j) or unreachable (DTW); past column N and row M
-            // values no texel and no range may show: above every cell for a maximum, below for a
+            // 0 (local, LCS), H' = 0 (edit: D = i + j) or unreachable (DTW); past column N and row
+            // M values no texel and no range may show: above every cell for a maximum, below for a
             // minimum.
             const int32_t low = edit ? -(1 << 22) : dtw ? kPosInf : 0;
             const auto better = [&](int32_t a, int32_t b) { return dtw ? std::min(a, b) : std::max(a, b); };
@@ -772,19 +777,27 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                 return edit ? -ref->H.at(i, j) : ref->H.at(i, j);
             };
             std::vector<int32_t> texels(size_t(overview_texels(M, N, B)), dtw ? kPosInf : kNegInf);
+            const auto texel = [&](int i, int j) -> int32_t& { return texels[size_t(i / B) * size_t(N / B + 1) + size_t(j / B)]; };
             int32_t worst = 0;  // DTW: the largest D, as the lanes hand it over at column N + 1
-            const int cols = N / B + 1;
             for (int band = 0; band * Bd < M + Bd; ++band) {  // one band past the last row too
                 std::vector<pair_score::LineCursor> cur, tail;
-                std::vector<std::array<int32_t, R>> acc(32), done(32), wmax(32);
-                std::vector<int> rows_in;
+                std::vector<std::array<int32_t, R>> acc(32), done(32), wmax(32), cap(32);
+                std::vector<int> rows_in, closes;
+                std::vector<bool> top;
                 for (int l = 0; l < 32; ++l) {
-                    rows_in.push_back(std::min(M - (band * Bd + l * R + 1) + 1, R));  // as the kernel's: negative past row M
+                    const int row0 = band * Bd + l * R + 1;
+                    rows_in.push_back(std::min(M - row0 + 1, R));  // as the kernel's: negative past row M
                     cur.emplace_back(B, N, l, rows_in.back());
                     tail.push_back(pair_score::LineCursor::one(N + 1, l, rows_in.back()));
                     acc[size_t(l)].fill(low);
                     done[size_t(l)].fill(low);
                     wmax[size_t(l)].fill(0);
+                    cap[size_t(l)].fill(low);
+                    top.push_back(R - 1 < rows_in.back() && (row0 + R - 1) % B == 0);
+                    int c = 0;
+                    for (int k = 0; k < rows_in.back(); ++k)
+                        if ((row0 + k + 1) % B == 0 || row0 + k == M) c |= 1 << k;
+                    closes.push_back(c);
                 }
                 for (int s0 = 0; s0 < pair_score::steps(N); s0 += P) {
                     const auto any_in = [&](const auto& v) { return std::any_of(v.begin(), v.end(), [&](const auto& c) { return c.in_chunk(s0); }); };
@@ -802,20 +815,22 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                                 const int dt = tl.row_at(st);  // the kernel's test: one row a step
                                 if (tails && dt == k && dt >= 0 && dt < rows_in[size_t(l)]) {
                                     ASSERT_EQ(j, N + 1);
-                                    int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t(N / B)];
-                                    tx = better(tx, starts ? cell(i, j - 1) : better(a, cell(i, j - 1)));
+                                    const int32_t v = starts ? cell(i, j - 1) : better(a, cell(i, j - 1));
+                                    if (!edges || (falls && top[size_t(l)] && k == R - 1)) texel(i, N) = better(texel(i, N), v);
+                                    if (!falls && ((closes[size_t(l)] >> k) & 1)) texel(i, N) = better(texel(i, N), cell(i, j - 1));
                                     worst = std::max({worst, w, cell(i, j - 1, true)});
                                 }
                                 ASSERT_FALSE(!tails && tl.row_at(st) == k && k < rows_in[size_t(l)]) << "a tail outside the tail's chunks";
+                                if (edges && starts) cap[size_t(l)][size_t(k)] = falls ? cell(i, j - 1) : cell(i, j - 2);
                                 if (st % 2 == k % 2) {
-                                    if (starts) done[size_t(l)][size_t(k)] = a;
-                                    a = dtw ? std::min({starts ? low : a, cell(i, j - 1), cell(i, j)})
-                                            : std::max({starts ? low : a, cell(i, j - 1), cell(i, j)});
-                                    if (edit && edge && st <= l * R - 1 + k) a = low;  // kWatchEdge: row k left of column 1
                                     if (dtw)  // kWatchEdge: column 0 and left of it dropped
                                         w = edge && st <= l * R - 1 + k       ? 0
                                             : edge && st == l * R + k        ? cell(i, j, true)
                                                                              : std::max({w, cell(i, j - 1, true), cell(i, j, true)});
+                                    if (edges && k != R - 1) continue;  // only a texel's first row folds
+                                    if (starts) done[size_t(l)][size_t(k)] = a;
+                                    a = better(starts ? low : a, better(cell(i, j - 1), cell(i, j)));
+                                    if (edit && edge && st <= l * R - 1 + k) a = low;  // kWatchEdge: row k left of column 1
                                 } else {
                                     ASSERT_FALSE(starts) << "a texel column starts at a step of the other parity";
                                 }
@@ -826,8 +841,14 @@ TEST(PairScorePlan, ThePicturesTexelsPoolEveryCellOnceInTheKernelsSchedule) {
                             ASSERT_GT(rows_in[size_t(l)], 0);
                             for (int k = 0; k < rows_in[size_t(l)]; ++k) {
                                 const int i = band * Bd + l * R + 1 + k;
-                                int32_t& tx = texels[size_t(i / B) * size_t(cols) + size_t((passed - 1) / B)];
-                                tx = better(tx, done[size_t(l)][size_t(k)]);
+                                if (!edges) {
+                                    texel(i, passed - 1) = better(texel(i, passed - 1), done[size_t(l)][size_t(k)]);
+                                } else if (falls) {
+                                    texel(i, passed) = better(texel(i, passed), cap[size_t(l)][size_t(k)]);
+                                    if (top[size_t(l)] && k == R - 1) texel(i, passed - 1) = better(texel(i, passed - 1), done[size_t(l)][size_t(k)]);
+                                } else if ((closes[size_t(l)] >> k) & 1) {
+                                    texel(i, passed - 1) = better(texel(i, passed - 1), cap[size_t(l)][size_t(k)]);
+                                }
                             }
                         }
                     for (auto& c : tail) (void)c.after_chunk(s0, N + 1, N + 1);
