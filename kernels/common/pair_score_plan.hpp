@@ -368,8 +368,9 @@ constexpr bool is_row_line(int bottom, int K, int M) { return (bottom & (K - 1))
 // alignment's worst may lie inside too, which it does not keep), in blocks of at least a band's
 // rows (a lane passes into the next texel column at most once a chunk) and a multiple of 8
 // (texel_fold; dpviz/store.hpp's overview_block makes them so).
-// Edit distance's picture offsets each cell by (i + j) << kScale within 2^30 (cuda/pair_score.cu,
-// kShiftBias): i + j, past the matrix by the band's skew and a chunk, below kMaxPictureDiagonal.
+// Edit distance's picture offsets the cells it folds (its blocks' first rows) by (i + j) << kScale
+// within 2^30 (cuda/pair_score.cu, kShiftBias): i + j, past the matrix by the band's skew and a
+// chunk, below kMaxPictureDiagonal.
 inline constexpr int64_t kMaxPictureDiagonal = (int64_t(1) << (30 - kScale)) - 2 * kBandRows - 2 * kPublish;
 inline bool pools(const Problem& p, int32_t overview_block) {
     const bool kind = p.algo == Algorithm::local || p.algo == Algorithm::lcs || p.algo == Algorithm::dtw ||
