@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -49,6 +50,29 @@ TEST(Corpus, SignalsParseOrFailWithOneLineMessage) { replay("signal"); }
 TEST(Corpus, MatricesParseOrFailWithOneLineMessage) { replay("matrix"); }
 TEST(Corpus, CommandLinesExitWithOneLineMessage) { replay("cli"); }
 TEST(Corpus, HmmModelsParseOrFailWithOneLineMessage) { replay("hmm"); }
+
+// A command line that writes a file by a relative name (--table) writes it into the CLI
+// harness's sandbox, never into the directory the fuzzer was started in (a repository checkout).
+TEST(Corpus, CommandLinesWriteOnlyIntoTheSandbox) {
+    std::string tmpl = (fs::temp_directory_path() / "dpviz-fuzz-started-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    const fs::path started = tmpl, before = fs::current_path();
+    fs::current_path(started);
+    const std::string name = "written.tsv";
+    const std::string argv[] = {"align", "--seq", "ACGT", "--seq", "AGGT", "--region", "0:3,0:3", "--table", name};
+    std::string bytes;
+    for (const std::string& w : argv) bytes += w + '\0';
+    bytes.pop_back();
+    const Findings findings = run_harness(*find_harness("cli"), bytes);
+    for (const std::string& f : findings) ADD_FAILURE() << f;
+    EXPECT_FALSE(fs::exists(started / name)) << "the harness wrote into " << started;
+    const fs::path in_sandbox = fs::path(cli_sandbox()) / name;
+    EXPECT_TRUE(fs::exists(in_sandbox)) << "the table was not written at all";
+    EXPECT_EQ(read_bytes(in_sandbox).rfind("i\tj\tH", 0), 0u) << read_bytes(in_sandbox);
+    fs::current_path(before);
+    std::error_code ec;
+    fs::remove_all(started, ec);
+}
 
 // Every folder is a harness's, every harness has seeds, and the corpus stays small.
 TEST(Corpus, FoldersMatchHarnessesAndStayUnderOneMegabyte) {

@@ -693,8 +693,9 @@ Findings check_hmm(std::string_view bytes) {
 // ---------------------------------------------------------------------------------------------
 
 // argv words: the input split at NUL bytes (a real argv word cannot hold one). A word that names
-// a sandbox file becomes its absolute path; a word with a '/', or one that names something in
-// the working directory, is dropped, so only the sandbox's files are ever opened.
+// a sandbox file becomes its absolute path; a word with a '/' is dropped, so only the sandbox's
+// files are ever opened, and a file the command line writes by a relative name lands in the
+// sandbox (check_cli's working directory), never where the fuzzer was started.
 std::vector<std::string> words_of(std::string_view bytes) {
     constexpr size_t kMaxWords = 64;
     constexpr size_t kMaxWord = 512;  // a --seq literal of 512 x 512 cells is still fast
@@ -710,7 +711,7 @@ std::vector<std::string> words_of(std::string_view bytes) {
             if (!writes && w.find('/') == std::string::npos) words.push_back(std::move(w));
         } else if (fs::exists(fs::symlink_status(sandbox / w, ec))) {
             words.push_back((sandbox / w).string());
-        } else if (!fs::exists(fs::symlink_status(w, ec))) {
+        } else {
             words.push_back(std::move(w));
         }
         if (nul == std::string_view::npos) break;
@@ -721,7 +722,8 @@ std::vector<std::string> words_of(std::string_view bytes) {
 
 Findings check_cli(std::string_view bytes) {
     Checker c;
-    cli_sandbox();
+    // Relative names resolve in the sandbox: whatever a command line writes is removed with it.
+    fs::current_path(cli_sandbox());
     const std::vector<std::string> args = words_of(bytes);
     // `bench` measures for minutes and `gui` opens a window: neither is argument parsing.
     if (!args.empty() && (args[0] == "bench" || args[0] == "gui")) return c.findings;
