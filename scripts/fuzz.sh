@@ -28,7 +28,7 @@ cmake -S . -B "$build" -G Ninja \
   -DDPVIZ_FUZZ=ON -DDPVIZ_CUDA=OFF -DDPVIZ_TESTS=ON >/dev/null
 cmake --build "$build" -j"${FUZZ_BUILD_JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 
-export ASAN_OPTIONS=detect_leaks=1
+export ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0  # why: scripts/test.sh
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 failed=()
 printf '%-10s %12s %9s  %s\n' target executions exec/s result
