@@ -100,61 +100,20 @@ std::vector<SassMix> parse_sass_mix(std::string_view text) {
     return out;
 }
 
-std::string short_kernel_name(std::string_view mangled) {
-    // As kernels/cuda/sass_hot_loop.py: Alg<Kind, local, affine, squared[, banded]>, the ops
-    // policy, Out.
-    static const std::regex alg(R"(KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?)");
-    static const std::regex out_level(R"(OutE(\d))");
-    const std::string f(mangled);
-    const char* const ops = f.find("DpxOps") != std::string::npos ? " dpx" : " dpx-free";
-    // pair_score_fill<Ops, form, out>: out 0 score, 1 the store's lines, 2 and the picture's
-    // overview (reports of builds before the store's fills name no out: score fills).
-    static const std::regex pair_form(R"(pair_score_fill.*?OpsELi(\d)E(?:Li([012])E)?)");
-    std::smatch m;
-    if (std::regex_search(f, m, pair_form)) {
-        const std::string form = pair_score_form_name(std::stoi(m[1]));
-        static const char* const outs[] = {" score", " store", " picture"};
-        return form.empty() ? std::string() : form + ops + outs[m[2].matched ? std::stoi(m[2]) : 0];
-    }
-    if (f.find("band_fill") == std::string::npos || !std::regex_search(f, m, alg)) return {};
-    static const char* const kinds[] = {"align", "edit", "lcs", "dtw"};
-    const int kind = std::stoi(m[1]);
-    if (kind < 0 || kind > 3) return {};
-    std::string s = kinds[kind];
-    if (m[2] == "1") s += "-local";
-    if (m[3] == "1") s += "-affine";
-    if (m[4] == "1") s += "-squared";
-    if (m[5] == "0") s += "-noband";
-    s += ops;
-    // kernels/cuda/fill_params.hpp's Out, in its order.
-    static const char* const levels[] = {"score", "store", "picture", "path", "matrix", "locate"};
-    if (std::regex_search(f, m, out_level)) {
-        const int lv = std::stoi(m[1]);
-        if (lv >= 0 && lv < int(std::size(levels))) s += std::string(" ") + levels[lv];
-    }
-    return s;
-}
-
 std::vector<SassResources> parse_res_usage(std::string_view text) {
-    // cuobjdump -res-usage: " Function NAME:" then " REG:40 STACK:0 SHARED:0 LOCAL:0 ..."
-    static const std::regex fn(R"(Function\s+(\S+?):?\s*$)");
-    static const std::regex reg(R"(REG:(\d+))");
+    // kernels/cuda/sass_res_usage.py: "pair-score-corner dpx picture  REG:128 STACK:0 SHARED:2064 ..."
+    static const std::regex row(R"(^(\S.*?)\s+REG:(\d+)\b(.*)$)");
     static const std::regex shared(R"(SHARED:(\d+))");
     std::vector<SassResources> out;
-    std::string current;
     for (const std::string& l : lines_of(text)) {
         std::smatch m;
-        if (std::regex_search(l, m, fn)) {
-            current = short_kernel_name(m[1].str());
-            continue;
-        }
-        if (current.empty() || !std::regex_search(l, m, reg)) continue;
+        if (l.empty() || l[0] == '#' || !std::regex_match(l, m, row)) continue;
         SassResources r;
-        r.kernel = current;
-        r.registers = std::stoi(m[1]);
-        if (std::regex_search(l, m, shared)) r.shared_static = std::stoi(m[1]);
+        r.kernel = m[1];
+        r.registers = std::stoi(m[2]);
+        const std::string rest = m[3];
+        if (std::regex_search(rest, m, shared)) r.shared_static = std::stoi(m[1]);
         out.push_back(std::move(r));
-        current.clear();
     }
     return out;
 }

@@ -26,7 +26,7 @@ struct SassLoop {
     OpCounts ops;
 };
 
-// One kernel's whole-body mix (kernels/cuda/sass_mix.sh): every instruction of the kernel, counted once.
+// One kernel's whole-body mix (kernels/cuda/sass_mix.py): every instruction of the kernel, counted once.
 struct SassMix {
     std::string kernel;  // "fill align-local dpx matrix"
     int total = 0;
@@ -34,7 +34,7 @@ struct SassMix {
     OpCounts ops;
 };
 
-// Registers per thread (cuobjdump -res-usage).
+// Registers per thread (cuobjdump -res-usage, named by kernels/cuda/sass_res_usage.py).
 struct SassResources {
     std::string kernel;  // "align-local dpx matrix"
     int registers = 0;
@@ -55,12 +55,11 @@ struct SassReport {
     const SassResources* resources_of(std::string_view kernel) const;
 };
 
-// Parsers of the three reports; lines they do not understand are skipped.
+// Parsers of the three reports; lines they do not understand are skipped. The reports name the
+// kernels as kernels/cuda/sass_names.py does (the one rule; the scripts that write them use it).
 std::vector<SassLoop> parse_sass_loops(std::string_view text, int* cells_per_iteration = nullptr);
 std::vector<SassMix> parse_sass_mix(std::string_view text);
 std::vector<SassResources> parse_res_usage(std::string_view text);
-// The scripts' short name of a mangled band_fill kernel ("" for other functions).
-std::string short_kernel_name(std::string_view mangled);
 
 // Reads the build's reports from `build_dir` (sass_hot.txt, sass_report.txt, sass_resources.txt)
 // and falls back, per part, to `docs_sass_dir` (sass_hot_sm90.txt, sass_mix_sm90.txt,

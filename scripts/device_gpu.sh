@@ -184,14 +184,15 @@ if want sass; then
     if [ -f "$LIB" ]; then
         cuobjdump -sass "$LIB" > "$OUT/sass_dump_sm90.txt" 2>/dev/null
         what="sm_90 build on an $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/^NVIDIA //') ($(date -u +%F)): cuobjdump of $(basename "$LIB")"
-        { echo "# $what -res-usage"; cuobjdump -res-usage "$LIB" 2>/dev/null; } > "$OUT/sass_res_sm90.txt"
-        { echo "# $what -sass, kernels/cuda/sass_mix.sh"; sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm90.txt"; } > "$OUT/sass_mix_sm90.txt"
+        { echo "# $what -res-usage, kernels/cuda/sass_res_usage.py"; cuobjdump -res-usage "$LIB" 2>/dev/null |
+            python3 kernels/cuda/sass_res_usage.py -; } > "$OUT/sass_res_sm90.txt"
+        { echo "# $what -sass, kernels/cuda/sass_mix.py"; python3 kernels/cuda/sass_mix.py "$OUT/sass_dump_sm90.txt"; } > "$OUT/sass_mix_sm90.txt"
         { echo "# $what -sass, kernels/cuda/sass_hot_loop.py"; python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm90.txt"; } > "$OUT/sass_hot_sm90.txt"
     fi
     if [ -d "$CARRY/sm80" ]; then
         for f in "$CARRY"/sm80/*.cubin; do cuobjdump -sass "$f"; done > "$OUT/sass_dump_sm80.txt" 2>/dev/null
         what="sm_80 build of the same sources (scripts/device_gpu.sh prepare), the device machine's cuobjdump ($(date -u +%F))"
-        { echo "# $what, kernels/cuda/sass_mix.sh"; sh kernels/cuda/sass_mix.sh "$OUT/sass_dump_sm80.txt"; } > "$OUT/sass_mix_sm80.txt"
+        { echo "# $what, kernels/cuda/sass_mix.py"; python3 kernels/cuda/sass_mix.py "$OUT/sass_dump_sm80.txt"; } > "$OUT/sass_mix_sm80.txt"
         { echo "# $what, kernels/cuda/sass_hot_loop.py"; python3 kernels/cuda/sass_hot_loop.py "$OUT/sass_dump_sm80.txt"; } > "$OUT/sass_hot_sm80.txt"
     fi
     # n/a unless the report has kernel rows (an empty report counts nothing).

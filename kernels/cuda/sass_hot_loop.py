@@ -8,8 +8,12 @@ innermost backward-branch loops, the one with the most max/min instructions, and
 shortest (the one-pair kernel's: of those that write no texel with an atomic). usage: sass_hot_loop.py sass_dump.txt
 """
 import collections
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sass_names import kernel_name  # noqa: E402  (the one naming rule, beside this script)
 
 CELL_OPS = ('VIADDMNMX', 'VIMNMX3', 'VIMNMX', 'FMNMX', 'HMNMX2', 'VHMNMX', 'IMNMX', 'VIBMNMX')
 DPX = ('VIADDMNMX', 'VIMNMX3', 'VIBMNMX', 'VHMNMX')  # and VIMNMX.16x2; VHMNMX: sm_90's three-input half min/max
@@ -84,10 +88,6 @@ def column(op):
     return 'VIMNMX.16x2' if base == 'VIMNMX' and '16x2' in op else base
 
 
-# kernels/cuda/fill_params.hpp's Out, in its order.
-LEVELS = ['score', 'store', 'picture', 'path', 'matrix', 'locate']
-# dpviz/algorithm.hpp's EndRule, in its order: the batch kernel's end cell (score level only).
-ENDS = ['corner', 'best-cell', 'last-row-or-column', 'last-row', 'last-column']
 # Cells per thread in one iteration of the steady-state loop: the band kernels' 2 steps of 4 rows
 # x 2 columns (twice that in the 16x2 batch kernels: two pairs per word); the one-pair kernel's
 # 16 steps of 4 rows (kernels/common/pair_score_plan.hpp).
@@ -95,32 +95,15 @@ BAND_CELLS, PAIR_CELLS = 16, 64
 
 
 def short(name):
-    """(short name, cells per loop iteration) of a fill kernel, or None."""
-    ops = ' dpx' if 'DpxOps' in name or 'Dpx16x2Ops' in name else ' dpx-free'
-    lanes = 2 if '16x2Ops' in name else 1
-    if lanes == 2:
-        ops += '-16x2'
-    if 'pair_score_fill' in name:
-        # pair_score_fill<Ops, form, out>: pair_score::Form; out 0 score, 1 the store's lines, 2 and
-        # the picture's overview (builds before the store's fills name no out).
-        m = re.search(r'pair_score_fill\w*?Ops\w*?ELi(\d)E(?:Li(\d)E)?', name)
-        kinds = ['', '-affine', '-corner', '-dtw', '-dtw-squared', '-corner-affine']
-        kind = kinds[int(m.group(1))] if m else ''
-        level = ['score', 'store', 'picture'][int(m.group(2) or 0)] if m else 'score'
-        return 'pair-score' + kind + ops + ' ' + level, PAIR_CELLS
-    kinds = ['align', 'edit', 'lcs', 'dtw']
-    m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
-    batch = 'batch_fill' in name
-    if not m or not (batch or 'band_fill' in name):
+    """(report name, cells per loop iteration) of a fill kernel (sass_names.kernel_name), or None."""
+    if not any(f in name for f in ('band_fill', 'batch_fill', 'pair_score_fill')):
         return None
-    s = kinds[int(m.group(1))] + ('-local' if m.group(2) == '1' else '') + ('-affine' if m.group(3) == '1' else '') + \
-        ('-squared' if m.group(4) == '1' else '') + ('-noband' if m.group(5) == '0' else '')
-    s += ops
-    if batch:
-        end = re.search(r'EndRuleE(\d)', name)
-        return 'batch ' + s + (' ' + ENDS[int(end.group(1))] if end else ''), BAND_CELLS * lanes
-    lv = re.search(r'OutE(\d)', name)
-    return (s + ' ' + LEVELS[int(lv.group(1))] if lv else s), BAND_CELLS
+    named = kernel_name(name)
+    if not named:
+        return None
+    if 'pair_score_fill' in name:
+        return named, PAIR_CELLS
+    return named, BAND_CELLS * (2 if '16x2Ops' in name else 1)
 
 
 def main():

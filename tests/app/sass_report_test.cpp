@@ -8,6 +8,7 @@
 #include <iterator>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "dpviz/engine.hpp"
 #include "gpu_model.hpp"
@@ -100,11 +101,19 @@ TEST(SassReport, ShippedMixReportParses) {
     EXPECT_GE(fills, 48);  // 8 algorithm variants x DPX / DPX-free x 3 output levels
 }
 
+// The shipped registers name every kernel the loop report names: the same rule wrote both.
+TEST(SassReport, ShippedResourcesNameTheLoopReportsKernels) {
+    const SassReport r = load_sass_report("", docs_sass());
+    ASSERT_GE(r.resources.size(), 150u) << r.resources_source;
+    for (const SassLoop& k : r.loops) EXPECT_TRUE(r.resources_of(k.kernel)) << k.kernel;
+    for (const SassResources& k : r.resources) EXPECT_GT(k.registers, 0) << k.kernel;
+}
+
 // The mix script itself (the device runs it on cuobjdump's dump): two fabricated kernels, their
 // short names, opcode and DPX counts.
 TEST(SassReport, MixScriptCountsAFabricatedDump) {
     const std::string out = run_report_script(
-        "sh", "sass_mix.sh",
+        "python3", "sass_mix.py",
         "\t\tFunction : _ZN5dpviz4cuda9band_fillINS0_3AlgILNS0_4KindE1ELb0ELb0ELb0ELb1ELb0EEENS_4cell6DpxOpsELNS0_3OutE2EEEvNS0_10FillParamsE\n"
         "        /*0000*/                   IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
         "        /*0010*/                   VIADDMNMX R2, R3, 0x1, R4, !PT ;\n"
@@ -204,6 +213,8 @@ TEST(SassReport, EveryAlgorithmsKernelIsInTheReport) {
     EXPECT_EQ(fill_kernel_name(*p, true, OutputLevel::matrix), "align-affine dpx matrix");
 }
 
+// The registers' script (the device runs it on cuobjdump -res-usage) names the kernels by the one
+// rule (kernels/cuda/sass_names.py), and the app reads its lines.
 TEST(SassReport, ResourceUsageAndShortNames) {
     const std::string text =
         "Resource usage:\n"
@@ -236,25 +247,40 @@ TEST(SassReport, ResourceUsageAndShortNames) {
         "  REG:79 STACK:0 SHARED:1040 LOCAL:0\n"
         " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell11PortableOpsELi0ELi2EEEvNS1_6ParamsE:\n"
         "  REG:168 STACK:0 SHARED:1040 LOCAL:0\n";
-    const auto res = parse_res_usage(text);
-    ASSERT_EQ(res.size(), 13u);  // unpack_dirs is not a fill kernel
-    EXPECT_EQ(res[5].kernel, "pair-score-affine dpx score");  // pair_score_fill<Ops, kind>: 1 affine
-    EXPECT_EQ(res[6].kernel, "pair-score-corner dpx-free score");  // 2: the corner form
-    EXPECT_EQ(res[7].kernel, "pair-score-dtw dpx score");  // 3: DTW, |a - b|
-    EXPECT_EQ(res[8].kernel, "pair-score-dtw-squared dpx-free score");  // 4: DTW, (a - b)^2
-    EXPECT_EQ(res[9].kernel, "pair-score-corner-affine dpx score");  // 5: global, affine gaps
-    EXPECT_EQ(res[10].kernel, "pair-score-affine dpx store");  // pair_score_fill<Ops, kind, out>: 1 lines
-    EXPECT_EQ(res[11].kernel, "pair-score-dtw dpx-free score");
-    EXPECT_EQ(res[12].kernel, "pair-score dpx-free picture");  // 2: the lines and the overview
-    EXPECT_EQ(res[2].kernel, "dtw-noband dpx path");
-    EXPECT_EQ(res[3].kernel, "edit dpx picture");  // Out's levels in fill_params.hpp's order
-    EXPECT_EQ(res[4].kernel, "pair-score dpx-free score");
-    EXPECT_EQ(res[4].registers, 95);
-    EXPECT_EQ(res[0].kernel, "align-local dpx matrix");
+    const std::string out = run_report_script("python3", "sass_res_usage.py", "# provenance\n" + text);
+    const auto res = parse_res_usage(out);
+    ASSERT_EQ(res.size(), 14u) << out;
+    std::vector<std::string> names;
+    for (const SassResources& r : res) names.push_back(r.kernel);
+    const std::vector<std::string> want = {
+        "align-local dpx matrix", "dtw-squared dpx-free score", "unpack_dirs",
+        "dtw-noband dpx path", "edit dpx picture",  // Out's levels in fill_params.hpp's order
+        "pair-score dpx-free score", "pair-score-affine dpx score",  // pair_score_fill<Ops, form>: 1 affine
+        "pair-score-corner dpx-free score",                          // 2: the corner form
+        "pair-score-dtw dpx score",                                  // 3: DTW, |a - b|
+        "pair-score-dtw-squared dpx-free score",                     // 4: DTW, (a - b)^2
+        "pair-score-corner-affine dpx score",                        // 5: global, affine gaps
+        "pair-score-affine dpx store",  // pair_score_fill<Ops, form, out>: 1 the lines
+        "pair-score-dtw dpx-free score", "pair-score dpx-free picture"};  // 2: the lines and the overview
+    EXPECT_EQ(names, want) << out;
     EXPECT_EQ(res[0].registers, 40);
-    EXPECT_EQ(res[1].kernel, "dtw-squared dpx-free score");
     EXPECT_EQ(res[1].registers, 56);
     EXPECT_EQ(res[1].shared_static, 16);
+    EXPECT_EQ(res[5].registers, 95);
+    EXPECT_EQ(res[13].registers, 168);
+    // The forms' names are the ones the app asks for (pair_score_kernel, ran_kernel_name): the
+    // script's table of them and pair_score::form_name agree, form by form.
+    std::string forms;
+    for (int k = 0; k < 6; ++k)
+        forms += " Function _ZN5dpviz4cuda12_GLOBAL__N_115pair_score_fillINS_4cell6DpxOpsELi" + std::to_string(k) +
+                 "ELi0EEEvNS1_6ParamsE:\n  REG:" + std::to_string(64 + k) + " STACK:0 SHARED:0 LOCAL:0\n";
+    const auto by_form = parse_res_usage(run_report_script("python3", "sass_res_usage.py", forms));
+    ASSERT_EQ(by_form.size(), 6u);
+    for (int k = 0; k < 6; ++k) {
+        EXPECT_EQ(by_form[size_t(k)].kernel, pair_score_form_name(k) + " dpx score") << k;
+        EXPECT_EQ(by_form[size_t(k)].registers, 64 + k);
+    }
+    EXPECT_EQ(pair_score_form_name(6), "");  // no seventh form: the script's table would need one
 }
 
 TEST(SassReport, Sm90Occupancy) {
