@@ -20,8 +20,8 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDPVIZ_SANI
 cmake --build build-asan -j"$jobs"
 # intercept_tls_get_addr=0: GCC 12's sanitizer runtime takes a dynamic TLS block that happens to
 # start 16 bytes into a page for glibc 2.19's header and reads a bogus range from before it, so
-# LeakSanitizer's tracer crashed at exit now and then ("Tracer caught signal 11") after a GUI
-# test had passed (Mesa's driver, loaded with dlopen, has dynamic TLS). Without the interceptor
+# LeakSanitizer's tracer can crash at exit ("Tracer caught signal 11") after a GUI test passed
+# (Mesa's driver, loaded with dlopen, has dynamic TLS). Without the interceptor
 # dynamic TLS is not a root of the leak scan: a pointer held only there would show as a leak,
 # never hide one.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
