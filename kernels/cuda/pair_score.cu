@@ -421,11 +421,6 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
                 if (k < rows_in && ((row0 + k + 1) % p.ov_block == 0 || row0 + k == p.M)) closes |= 1 << k;
             }
         }
-        // A cell in the problem's terms pooled into a texel (kEdges).
-        [[maybe_unused]] auto pool_cell = [&](int* at, int v) {
-            if (falls) atomicMin(at, v);
-            else atomicMax(at, v);
-        };
         // A texel's value in the problem's terms from what a row pooled, and its write.
         [[maybe_unused]] auto pool_texel = [&](int* at, int v) {
             if constexpr (kShift) {
@@ -616,7 +611,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
                                     v = starts[k] ? last : better(pacc[k], last);
                                     if constexpr (kLowest) worst = Ops::max2(worst, Ops::max2(wmax[k], last));
                                     if constexpr (kEdges) {
-                                        if (!falls && ((closes >> k) & 1)) pool_cell(at, line_value<Ops, kKind>(p, hp[k], row0 + k, p.N));
+                                        if (!falls && ((closes >> k) & 1)) atomicMax(at, line_value<Ops, kKind>(p, hp[k], row0 + k, p.N));
                                         pooled = falls && top && k == R - 1;
                                     }
                                 }
