@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iterator>
@@ -15,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 #include "bench.hpp"
@@ -28,6 +30,8 @@
 #include "text_util.hpp"
 
 namespace dpviz::app {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -263,13 +267,8 @@ std::vector<ScanTableRow> parse_scan_rows(std::string_view text) {
     return out;
 }
 
-ScanTable load_scan_table(const std::string& scan_dir) {
+ScanTable read_scan_table(const std::string& path) {
     ScanTable t;
-    if (scan_dir.empty()) {
-        t.source = "no scan table (dpviz found no folder of shipped reports)";
-        return t;
-    }
-    const std::string path = scan_dir + "/" + kShippedScanFile;
     std::ifstream in(path);
     const std::string text{std::istreambuf_iterator<char>(in), {}};
     t.rows = parse_scan_rows(text);
@@ -278,8 +277,38 @@ ScanTable load_scan_table(const std::string& scan_dir) {
         return t;
     }
     t.source = path;
-    if (text.rfind("# ", 0) == 0) t.about = text.substr(2, text.find('\n') - 2);
+    if (text.rfind("# ", 0) != 0) return t;
+    t.about = text.substr(2, text.find('\n') - 2);
+    t.device = t.about.substr(0, t.about.find(" ("));
+    for (size_t k = 0; k + 10 <= t.about.size(); ++k) {
+        const std::string_view d = std::string_view(t.about).substr(k, 10);
+        auto digits = [&](size_t from, size_t n) {
+            return std::all_of(d.begin() + from, d.begin() + from + n, [](char c) { return c >= '0' && c <= '9'; });
+        };
+        if (digits(0, 4) && d[4] == '-' && digits(5, 2) && d[7] == '-' && digits(8, 2)) {
+            t.date = d;
+            break;
+        }
+    }
     return t;
+}
+
+std::vector<ScanTable> load_scan_tables(const std::string& scan_dir) {
+    if (scan_dir.empty()) return {ScanTable{"", "no scan table (dpviz found no folder of shipped reports)", "", "", {}}};
+    std::vector<ScanTable> out;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(scan_dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("bench_scan_", 0) != 0 || e.path().extension() != ".txt") continue;
+        ScanTable t = read_scan_table(e.path().string());
+        if (!t.rows.empty()) out.push_back(std::move(t));
+    }
+    if (out.empty())
+        return {ScanTable{"", "no scan table (" + scan_dir + (ec ? " cannot be read)" : " holds no bench_scan_*.txt with rows)"), "", "", {}}};
+    std::sort(out.begin(), out.end(), [](const ScanTable& a, const ScanTable& b) {
+        return a.date != b.date ? a.date > b.date : a.source < b.source;
+    });
+    return out;
 }
 
 std::string scan_workload(const Problem& p) {

@@ -60,15 +60,18 @@ struct ScanTableRow {
 // line that is no row (another table, a comment) is skipped.
 std::vector<ScanTableRow> parse_scan_rows(std::string_view text);
 
-// The table shipped in docs/scan (installed as share/dpviz/scan): what its first line says of the
-// run (device, date, load, command, conditions), its rows, and which file they came from (or why
-// none did).
+// A table shipped in docs/scan (installed as share/dpviz/scan), one per device it ran on: what
+// its first line says of the run (device, date, load, command, conditions), the device and the
+// date from that line ("H100 80GB HBM3", "2026-12-06": the words before its first " (" and its
+// first YYYY-MM-DD), its rows, and which file they came from (or why none did).
 struct ScanTable {
-    std::string about, source;
+    std::string about, source, device, date;
     std::vector<ScanTableRow> rows;
 };
-inline constexpr const char* kShippedScanFile = "bench_scan_h200.txt";
-ScanTable load_scan_table(const std::string& scan_dir);
+ScanTable read_scan_table(const std::string& path);
+// Every bench_scan_*.txt of the folder that holds rows, the newest run first (by date, then by
+// file name); when none does, one table without rows whose source says why.
+std::vector<ScanTable> load_scan_tables(const std::string& scan_dir);
 
 // The scan's workload a problem's fill is timed by ("local linear", "local affine", "edit",
 // "dtw": a kernel does not depend on the scores' values), or "" when the scan has none. The

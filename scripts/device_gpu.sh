@@ -256,7 +256,7 @@ if want storeprof; then
 fi
 
 if want scan; then
-    # dpviz bench --scan as a user runs it, timed whole (docs/scan/bench_scan_h200.txt is its table).
+    # dpviz bench --scan as a user runs it, timed whole (docs/scan/bench_scan_<device>.txt is its table).
     timed=(); [ -x /usr/bin/time ] && timed=(/usr/bin/time -v)
     "${timed[@]}" timeout "${SCAN_TIMEOUT:-560}" "$CLI" bench --scan --pairs "${SCAN_PAIRS:-65536,262144,524288,1048576}" \
         --repeat 5 > "$OUT/scan.txt" 2> "$OUT/scan.time"

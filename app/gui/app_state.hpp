@@ -274,7 +274,8 @@ struct AppState {
     std::string notice;                    // one line from start-up (a session file that was ignored), until dismissed
     std::vector<TimingRow> timings;        // last "run all backends"
     GcupsPlot gcups;                       // last "GCUPS vs size"
-    std::shared_ptr<const app::ScanTable> scan_table;  // the shipped `dpviz bench --scan` table, read when first shown
+    std::shared_ptr<const std::vector<app::ScanTable>> scan_tables;  // the shipped `dpviz bench --scan` tables, newest first, read when first shown
+    int scan_table_shown = 0;              // which of them the timing panel shows
     std::vector<std::string> recent_files;  // newest first
     ExportSettings export_settings;
     std::string export_message;            // where the last export went, or why it failed

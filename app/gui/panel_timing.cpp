@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -223,11 +224,23 @@ void draw_scan_rows(const std::vector<ScanShownRow>& rows) {
 
 // The shipped scan table's rows for the shown result's workload, with the run's conditions.
 void draw_scan_table(AppState& s) {
-    if (!ImGui::TreeNode("Big pairs on an H200 (dpviz bench --scan)")) return;
-    if (!s.scan_table)
-        s.scan_table = std::make_shared<const app::ScanTable>(
-            app::load_scan_table(app::shipped_reports_dir(s.assets_dir, "scan")));
-    const app::ScanTable& t = *s.scan_table;
+    if (!ImGui::TreeNode("Big pairs on a GPU (dpviz bench --scan)")) return;
+    if (!s.scan_tables)
+        s.scan_tables = std::make_shared<const std::vector<app::ScanTable>>(
+            app::load_scan_tables(app::shipped_reports_dir(s.assets_dir, "scan")));
+    const std::vector<app::ScanTable>& tables = *s.scan_tables;
+    s.scan_table_shown = std::clamp(s.scan_table_shown, 0, int(tables.size()) - 1);
+    if (tables.size() > 1) {
+        std::vector<std::string> labels;
+        for (const app::ScanTable& t : tables) labels.push_back(scan_table_label(t));
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+        if (ImGui::BeginCombo("table", labels[s.scan_table_shown].c_str())) {
+            for (size_t k = 0; k < labels.size(); ++k)
+                if (ImGui::Selectable(labels[k].c_str(), int(k) == s.scan_table_shown)) s.scan_table_shown = int(k);
+            ImGui::EndCombo();
+        }
+    }
+    const app::ScanTable& t = tables[s.scan_table_shown];
     const std::string workload = s.result ? app::scan_workload(s.result->problem) : "";
     if (t.rows.empty()) disabled_wrapped(t.source);
     else if (!s.result) ImGui::TextDisabled("No result yet.");
@@ -244,6 +257,11 @@ void draw_scan_table(AppState& s) {
 }
 
 }  // namespace
+
+std::string scan_table_label(const app::ScanTable& t) {
+    if (t.device.empty()) return std::filesystem::path(t.source).filename().string();
+    return t.date.empty() ? t.device : t.device + ", " + t.date;
+}
 
 std::vector<ScanShownRow> scan_table_rows(const app::ScanTable& t, const std::string& workload) {
     std::vector<ScanShownRow> out;

@@ -43,6 +43,9 @@ struct ScanShownRow {
     std::string kernel;
 };
 std::vector<ScanShownRow> scan_table_rows(const app::ScanTable& t, const std::string& workload);
+// A shipped scan table's name in the panel's chooser: its device and date ("H100 80GB HBM3,
+// 2026-12-06"), or its file's name when its first line names neither.
+std::string scan_table_label(const app::ScanTable& t);
 void draw_export(AppState& s);
 
 struct PanelEntry {

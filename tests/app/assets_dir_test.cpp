@@ -83,6 +83,7 @@ TEST(AssetsDir, ShippedReportsInstalledBesideTheExamplesElseInTheSourceDocs) {
     // This source tree's docs/sass and docs/scan.
     EXPECT_TRUE(fs::is_regular_file(shipped_reports_dir(DPVIZ_ASSETS, "sass") + "/sass_hot_sm90.txt"));
     EXPECT_TRUE(fs::is_regular_file(shipped_reports_dir(DPVIZ_ASSETS, "scan") + "/bench_scan_h200.txt"));
+    EXPECT_TRUE(fs::is_regular_file(shipped_reports_dir(DPVIZ_ASSETS, "scan") + "/bench_scan_h100.txt"));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "cli_run.hpp"
 #include "dpviz/engine.hpp"
 #include "exit_codes.hpp"
+#include "temp_dir.hpp"
 
 namespace dpviz::app {
 namespace {
@@ -157,19 +158,21 @@ TEST(BenchScan, TableReadsBackAsPrinted) {
     EXPECT_EQ(per_workload, (std::map<std::string, int>{{"dtw", 3}, {"edit", 3}, {"local affine", 3}, {"local linear", 3}}));
 }
 
-TEST(BenchScan, RowsOfATableAndNothingElse) {
+// A row as the scan prints it, in its columns' widths.
+std::string line(const std::string& w, const std::string& shape, const std::string& b, const std::string& lv,
+                 const std::string& runs, const std::string& ms, const std::string& tc, const std::string& tail) {
     using C = ScanColumn;
     auto cell = [](C c, const std::string& v, bool left) {
         std::string pad(size_t(scan_width(c)) - v.size(), ' ');
         return left ? v + pad : pad + v;
     };
-    auto line = [&](const std::string& w, const std::string& shape, const std::string& b, const std::string& lv,
-                    const std::string& runs, const std::string& ms, const std::string& tc, const std::string& tail) {
-        return cell(C::workload, w, true) + cell(C::shape, shape, true) + cell(C::backend, b, true) +
-               cell(C::level, lv, true) + cell(C::runs, runs, false) + cell(C::ms, ms, false) +
-               cell(C::tcups, tc, false) + cell(C::over_score, "", false) + cell(C::per_cell, "n/a", false) +
-               cell(C::bound_tcups, "n/a", false) + cell(C::of_bound, "n/a", false) + tail;
-    };
+    return cell(C::workload, w, true) + cell(C::shape, shape, true) + cell(C::backend, b, true) +
+           cell(C::level, lv, true) + cell(C::runs, runs, false) + cell(C::ms, ms, false) + cell(C::tcups, tc, false) +
+           cell(C::over_score, "", false) + cell(C::per_cell, "n/a", false) + cell(C::bound_tcups, "n/a", false) +
+           cell(C::of_bound, "n/a", false) + tail;
+}
+
+TEST(BenchScan, RowsOfATableAndNothingElse) {
     const std::string text =
         "# a comment\nworkload  M x N ...\n" +
         line("dtw", "185000 x 2200000", "cuda", "score", "1", "217.01", "1.876", "  dtw-noband dpx score; a note") + "\n" +
@@ -192,24 +195,60 @@ TEST(BenchScan, RowsOfATableAndNothingElse) {
     EXPECT_TRUE(parse_scan_rows("no table here\n").empty());
 }
 
-// The shipped table (docs/scan): each workload's sizes and levels on both GPU backends, with the
-// run's conditions and every row's TCUPS its cells over its time.
-TEST(BenchScan, ShippedTableHasBothGpuBackendsOfEveryRow) {
-    const ScanTable t = load_scan_table(shipped_reports_dir(DPVIZ_ASSETS, "scan"));
-    ASSERT_FALSE(t.rows.empty()) << t.source;
-    EXPECT_EQ(t.about.rfind("H200", 0), 0u) << t.about;
-    std::map<std::string, std::map<std::string, int>> backends;  // "workload shape level" -> backend -> rows
-    for (const ScanTableRow& r : t.rows) {
-        backends[r.workload + " " + r.shape + " " + r.level][r.backend]++;
-        ASSERT_GT(r.runs, 0) << r.workload << " " << r.shape;
-        EXPECT_NEAR(r.tcups, printed_tcups(r), 0.0005 + printed_tcups(r) * 0.005 / r.ms) << r.workload << " " << r.shape;
-        EXPECT_FALSE(r.kernel.empty()) << "a GPU row names its kernel: " << r.workload << " " << r.shape;
+// The shipped tables (docs/scan), one per device: each names its device and date, the newest
+// first; each workload's sizes and levels on both GPU backends, every row's TCUPS its cells over
+// its time.
+TEST(BenchScan, ShippedTablesHaveBothGpuBackendsOfEveryRow) {
+    const std::vector<ScanTable> tables = load_scan_tables(shipped_reports_dir(DPVIZ_ASSETS, "scan"));
+    ASSERT_GE(tables.size(), 2u) << tables[0].source;  // the H100's and the H200's
+    for (size_t k = 0; k < tables.size(); ++k) {
+        const ScanTable& t = tables[k];
+        ASSERT_FALSE(t.rows.empty()) << t.source;
+        EXPECT_NE(t.device.find("H"), std::string::npos) << t.about;
+        EXPECT_EQ(t.date.size(), 10u) << t.about;
+        if (k > 0) {
+            EXPECT_GE(tables[k - 1].date, t.date) << t.source;
+        }
+        std::map<std::string, std::map<std::string, int>> backends;  // "workload shape level" -> backend -> rows
+        for (const ScanTableRow& r : t.rows) {
+            backends[r.workload + " " + r.shape + " " + r.level][r.backend]++;
+            ASSERT_GT(r.runs, 0) << t.source << ": " << r.workload << " " << r.shape;
+            EXPECT_NEAR(r.tcups, printed_tcups(r), 0.0005 + printed_tcups(r) * 0.005 / r.ms) << r.workload << " " << r.shape;
+            EXPECT_FALSE(r.kernel.empty()) << "a GPU row names its kernel: " << r.workload << " " << r.shape;
+        }
+        EXPECT_GE(backends.size(), 48u) << t.source;  // 4 workloads x 4 sizes x 3 levels
+        for (const auto& [row, by_backend] : backends)
+            EXPECT_EQ(by_backend, (std::map<std::string, int>{{"cuda", 1}, {"cuda-portable", 1}})) << t.source << ": " << row;
     }
-    EXPECT_GE(backends.size(), 48u);  // 4 workloads x 4 sizes x 3 levels
-    for (const auto& [row, by_backend] : backends)
-        EXPECT_EQ(by_backend, (std::map<std::string, int>{{"cuda", 1}, {"cuda-portable", 1}})) << row;
-    EXPECT_TRUE(load_scan_table("").rows.empty());
-    EXPECT_NE(load_scan_table("/nonexistent").source.find("cannot be read"), std::string::npos);
+}
+
+// The folder's tables: only bench_scan_*.txt with rows, the newest run first whatever the files'
+// names; the device and the date from the first line; why there is none when there is none.
+TEST(BenchScan, TablesOfAFolderNewestFirst) {
+    test::TempDir d;
+    const std::string row = line("edit", "65536^2", "cuda", "score", "1", "1.00", "4.295", "  edit dpx score") + "\n";
+    EXPECT_EQ(load_scan_tables(d.path()).size(), 1u);
+    EXPECT_NE(load_scan_tables(d.path())[0].source.find("holds no bench_scan_"), std::string::npos);
+    d.file("bench_scan_a.txt", "# H200 (one GPU), 2026-12-03, load 0.5, `dpviz bench --scan`\nworkload ...\n" + row);
+    d.file("bench_scan_b.txt", "# H100 80GB HBM3 (one GPU, a host), 2026-12-06 at 04:22, `dpviz bench --scan`\nworkload ...\n" + row);
+    d.file("bench_scan_c.txt", "# H100 (one GPU), 2026-12-09, nothing measured\n");
+    d.file("bench_scan_d.csv", "# H100 (one GPU), 2026-12-10\nworkload ...\n" + row);
+    d.file("scan_e.txt", "# H100 (one GPU), 2026-12-11\nworkload ...\n" + row);
+    d.file("bench_scan_f.txt", "no first line of the run\nworkload ...\n" + row);
+    const std::vector<ScanTable> t = load_scan_tables(d.path());
+    ASSERT_EQ(t.size(), 3u);
+    EXPECT_EQ(t[0].device, "H100 80GB HBM3");
+    EXPECT_EQ(t[0].date, "2026-12-06");
+    EXPECT_EQ(t[0].source, d.path("bench_scan_b.txt"));
+    EXPECT_EQ(t[0].rows.size(), 1u);
+    EXPECT_EQ(t[1].device, "H200");
+    EXPECT_EQ(t[1].date, "2026-12-03");
+    EXPECT_EQ(t[2].source, d.path("bench_scan_f.txt"));  // no date: last
+    EXPECT_EQ(t[2].device, "");
+    EXPECT_EQ(t[2].about, "");
+    EXPECT_NE(read_scan_table(d.path("bench_scan_c.txt")).source.find("holds no rows"), std::string::npos);
+    EXPECT_TRUE(load_scan_tables("")[0].rows.empty());
+    EXPECT_NE(load_scan_tables("/nonexistent")[0].source.find("cannot be read"), std::string::npos);
 }
 
 TEST(BenchScan, WorkloadOfAProblem) {

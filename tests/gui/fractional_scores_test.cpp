@@ -16,20 +16,6 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-// The text a panel draws, as ImGui's logging captures it, in a frame of its own (a log ends with
-// the window it began in: one panel at a time).
-std::string panel_text(void (*draw)(AppState&), AppState& s) {
-    ImGui::NewFrame();
-    ImGui::Begin("probe");
-    ImGui::LogToBuffer();
-    draw(s);
-    const std::string text = ImGui::GetCurrentContext()->LogBuffer.c_str();
-    ImGui::LogFinish();
-    ImGui::End();
-    ImGui::Render();
-    return text;
-}
-
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 Hundredths h(const char* text) {

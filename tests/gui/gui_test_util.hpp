@@ -1,7 +1,7 @@
 // Shared by the GUI tests: a headless Dear ImGui context (no window, no GL: a display size and
 // a built font atlas are enough to run whole frames; the clipboard is a string here), remote
-// activation of widgets by ID, key presses, a temporary folder, a small wait for the worker, and
-// the fixture of the tests that run whole frames with the globin example.
+// activation of widgets by ID, a panel's text, key presses, a temporary folder, a small wait for
+// the worker, and the fixture of the tests that run whole frames with the globin example.
 #pragma once
 
 #include <imgui.h>
@@ -60,6 +60,20 @@ private:
     ImGuiContext* ctx_ = nullptr;
     std::string clipboard_;
 };
+
+// The text a panel draws, as ImGui's logging captures it, in a frame of its own inside a window
+// named "probe" (a log ends with the window it began in: one panel at a time).
+inline std::string panel_text(void (*draw)(AppState&), AppState& s) {
+    ImGui::NewFrame();
+    ImGui::Begin("probe");
+    ImGui::LogToBuffer();
+    draw(s);
+    const std::string text = ImGui::GetCurrentContext()->LogBuffer.c_str();
+    ImGui::LogFinish();
+    ImGui::End();
+    ImGui::Render();
+    return text;
+}
 
 // The ID of a widget: the window's ID stack, then PushID(string or int) levels, then the label.
 using IdPart = std::variant<const char*, int>;

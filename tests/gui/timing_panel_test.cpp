@@ -1,8 +1,8 @@
 // The timing panel's bars: the ratio each prints against the CPU matches the times it prints
 // (stubbed timings, the bundled globins' among them), and a GPU row slower than the CPU's says why;
 // a GPU fill's line against its kernel's issue bound (a stubbed SASS report and GPU); the shipped
-// scan table's lines (their ratios from their times); "GCUPS vs size": its sizes, stop rule and
-// axes, and a headless run (and a cancelled one) on the worker.
+// scan tables' lines (their ratios from their times) and the node that shows them; "GCUPS vs
+// size": its sizes, stop rule and axes, and a headless run (and a cancelled one) on the worker.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -193,12 +193,47 @@ TEST(TimingPanel, ScanTableRowsAndTheirRatios) {
     expect_scan_ratio_matches(rows[2]);
     EXPECT_TRUE(scan_table_rows(t, "local affine").empty());
 
-    // The shipped table: a row per size and level of each workload, every ratio from its times.
-    const app::ScanTable shipped = app::load_scan_table(app::shipped_reports_dir(DPVIZ_ASSETS, "scan"));
-    for (const char* w : {"local linear", "local affine", "edit", "dtw"}) {
-        const auto shown = scan_table_rows(shipped, w);
-        EXPECT_GE(shown.size(), 12u) << w;  // 4 sizes x 3 levels
-        for (const ScanShownRow& r : shown) expect_scan_ratio_matches(r);
+    // The shipped tables: a row per size and level of each workload, every ratio from its times;
+    // each named by its device and date in the chooser.
+    for (const app::ScanTable& shipped : app::load_scan_tables(app::shipped_reports_dir(DPVIZ_ASSETS, "scan"))) {
+        EXPECT_EQ(scan_table_label(shipped), shipped.device + ", " + shipped.date) << shipped.source;
+        for (const char* w : {"local linear", "local affine", "edit", "dtw"}) {
+            const auto shown = scan_table_rows(shipped, w);
+            EXPECT_GE(shown.size(), 12u) << shipped.source << ": " << w;  // 4 sizes x 3 levels
+            for (const ScanShownRow& r : shown) expect_scan_ratio_matches(r);
+        }
+    }
+    app::ScanTable unnamed;
+    unnamed.source = "/somewhere/bench_scan_x.txt";
+    EXPECT_EQ(scan_table_label(unnamed), "bench_scan_x.txt");
+}
+
+class TimingPanelScan : public testing::FramesTest {};
+
+// The scan's node, opened on the globins' result (local affine): the newest shipped table first,
+// named in the chooser by its device and date, with its rows of the result's workload and its own
+// run line; choosing the other table shows that one's instead.
+TEST_F(TimingPanelScan, OpensOnTheNewestTableAndShowsTheChosenOne) {
+    testing::load_globins(ui, s, w);
+    ASSERT_TRUE(s.result);
+    const std::string workload = app::scan_workload(s.result->problem);
+    ASSERT_EQ(workload, "local affine");
+    const std::vector<app::ScanTable> tables = app::load_scan_tables(app::shipped_reports_dir(DPVIZ_ASSETS, "scan"));
+    ASSERT_GE(tables.size(), 2u);
+    auto has = [](const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; };
+    EXPECT_FALSE(has(testing::panel_text(draw_timing, s), tables[0].source));  // the node starts closed
+    ImGuiWindow* probe = ImGui::FindWindowByName("probe");
+    ASSERT_TRUE(probe);
+    probe->StateStorage.SetInt(testing::widget_id("probe", {"Big pairs on a GPU (dpviz bench --scan)"}), 1);
+    for (int k : {0, 1}) {
+        if (k == 1) s.scan_table_shown = 1;  // what the chooser sets
+        const std::string text = testing::panel_text(draw_timing, s);
+        EXPECT_TRUE(has(text, scan_table_label(tables[k]))) << text;
+        EXPECT_TRUE(has(text, "source: " + tables[k].source)) << text;
+        EXPECT_FALSE(has(text, tables[1 - k].source)) << text;
+        const auto rows = scan_table_rows(tables[k], workload);
+        ASSERT_FALSE(rows.empty());
+        for (const ScanShownRow& r : rows) EXPECT_TRUE(has(text, r.backends[0])) << r.shape << " " << r.level;
     }
 }
 

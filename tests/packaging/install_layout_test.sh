@@ -16,6 +16,7 @@ expected=(usr/bin/dpviz
           usr/share/dpviz/examples/signal_a.csv usr/share/dpviz/examples/signal_b.csv
           usr/share/dpviz/matrices/BLOSUM62 usr/share/dpviz/matrices/NUC.4.4
           usr/share/dpviz/sass/sass_mix_sm90.txt usr/share/dpviz/scan/bench_scan_h200.txt
+          usr/share/dpviz/scan/bench_scan_h100.txt
           usr/share/man/man1/dpviz.1.gz
           usr/share/bash-completion/completions/dpviz)
 [ "$gui" = 1 ] && expected+=(usr/share/applications/dpviz.desktop usr/share/icons/hicolor/scalable/apps/dpviz.svg)
