@@ -283,14 +283,15 @@ std::shared_ptr<const StoreWindow> Computed::view_window(int i0, int i1, int j0,
     if (!shared_problem_) shared_problem_ = std::make_shared<const Problem>(problem);
     pending_ = std::make_shared<PendingWindow>();
     pending_->w = w;
-    std::thread([slot = pending_, p = shared_problem_, k = result.checkpoints, path = std::move(path), w, land, gaps] {
+    background_threads().run([slot = pending_, p = shared_problem_, k = result.checkpoints, path = std::move(path), w,
+                              land, gaps] {
         auto done = compute_store_window(*p, *k, path, w, land.get(), gaps);
         {
             std::lock_guard l(slot->m);
             slot->done = std::move(done);
         }
         if (auto hook = g_window_ready.load()) hook();
-    }).detach();
+    });
     return nullptr;
 }
 
@@ -524,7 +525,7 @@ void Computed::request_landscape(unsigned threads, bool wait) const {
             if (auto hook = g_window_ready.load()) hook();
         };
         if (wait) run();
-        else std::thread(std::move(run)).detach();
+        else background_threads().run(std::move(run), std::shared_ptr<std::atomic<bool>>(b, &b->cancel));
         return;
     }
     for (bool ended = false; wait && !ended;) {  // a build already in flight

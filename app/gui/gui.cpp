@@ -721,6 +721,7 @@ int run_window(GuiOptions& opt, std::ostream& out, std::ostream& err) {
         }
     }
     set_store_window_ready_hook(nullptr);  // a window thread still running must not wake a GLFW that is gone
+    background_threads().join_all();       // a window or a landscape still being made: stopped, waited for
     view.release();  // GL objects go before the context
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

@@ -1,5 +1,7 @@
-// The worker thread behind JobRunner (see jobs.hpp).
+// The worker thread behind JobRunner and the background threads (see jobs.hpp).
 #include "gui/jobs.hpp"
+
+#include <algorithm>
 
 namespace dpviz::gui {
 
@@ -108,6 +110,46 @@ void JobRunnerBase::loop() {
 void JobRunnerBase::set_on_finish(std::function<void()> f) {
     std::lock_guard lock(mutex_);
     on_finish_ = std::move(f);
+}
+
+
+void BackgroundThreads::run(std::function<void()> work, std::shared_ptr<std::atomic<bool>> cancel) {
+    std::lock_guard lock(mutex_);
+    for (auto it = threads_.begin(); it != threads_.end();) {  // join the ones that have ended
+        if (it->ended->load()) {
+            it->thread.join();
+            it = threads_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    auto ended = std::make_shared<std::atomic<bool>>(false);
+    threads_.push_back({std::thread([work = std::move(work), ended] {
+                            work();
+                            ended->store(true);
+                        }),
+                        ended, std::move(cancel)});
+}
+
+void BackgroundThreads::join_all() {
+    std::vector<Entry> all;
+    {
+        std::lock_guard lock(mutex_);
+        all.swap(threads_);
+    }
+    for (Entry& e : all)
+        if (e.cancel) e.cancel->store(true);
+    for (Entry& e : all) e.thread.join();
+}
+
+int BackgroundThreads::running() const {
+    std::lock_guard lock(mutex_);
+    return int(std::count_if(threads_.begin(), threads_.end(), [](const Entry& e) { return !e.ended->load(); }));
+}
+
+BackgroundThreads& background_threads() {
+    static BackgroundThreads threads;
+    return threads;
 }
 
 }  // namespace dpviz::gui

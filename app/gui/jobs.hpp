@@ -2,7 +2,8 @@
 // pending request and cancels the running one (the engine sees the same flag through
 // RunControl and stops at its next check); only the newest job's outcome is ever handed back,
 // so the result shown is always the latest request's. The work itself is a function
-// (compute.cpp in the app, a fake in tests).
+// (compute.cpp in the app, a fake in tests). Beside it, BackgroundThreads: the threads a
+// result starts for itself (an exact window, a landscape), which the GUI joins before it exits.
 #pragma once
 
 #include <atomic>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace dpviz::gui {
 
@@ -115,5 +117,34 @@ private:
     Work work_;
     std::optional<std::pair<uint64_t, Outcome>> finished_;
 };
+
+// Threads a result starts beside the worker (a store result's exact window, its landscape):
+// each runs to its end, and join_all, which the GUI calls before it exits, stops every one that
+// can stop early (its cancel flag) and waits for them all, so none outlives the GUI's state, its
+// GPU context or the process's static objects. Threads that have ended are joined as new ones
+// start.
+class BackgroundThreads {
+public:
+    BackgroundThreads() = default;
+    BackgroundThreads(const BackgroundThreads&) = delete;
+    BackgroundThreads& operator=(const BackgroundThreads&) = delete;
+    ~BackgroundThreads() { join_all(); }
+
+    // Runs `work` on a thread of its own; join_all sets `cancel` (when given) first.
+    void run(std::function<void()> work, std::shared_ptr<std::atomic<bool>> cancel = nullptr);
+    void join_all();
+    int running() const;  // threads started that have not ended
+
+private:
+    struct Entry {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> ended, cancel;
+    };
+    mutable std::mutex mutex_;
+    std::vector<Entry> threads_;
+};
+
+// The GUI's: compute.cpp starts its threads on it, gui.cpp joins them before it exits.
+BackgroundThreads& background_threads();
 
 }  // namespace dpviz::gui

@@ -1,8 +1,11 @@
 // The worker's progress and cancellation with the real engine: the engine's progress reaches the
 // state, a new parameter change cancels the running fill inside the engine (not only drops its
-// outcome) and the newest result is shown; the measurement mode's pieces (seeded random pair,
-// statistics, command line); the path choice without interop.
+// outcome) and the newest result is shown; the background threads stop and are waited for; the
+// measurement mode's pieces (seeded random pair, statistics, command line); the path choice
+// without interop.
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -105,6 +108,34 @@ TEST(GuiJobs, CancelButtonStopsTheEngineAndSaysCancelled) {
     ASSERT_TRUE(frames_until(ui, s, w, [&] { return !s.job.busy; }, 60.0));
     ui.frame(s, &w);
     EXPECT_FALSE(s.result);  // nothing from the cancelled job is shown
+}
+
+// The background threads: a thread that ends stops counting as running; join_all sets the cancel
+// flag of a thread that would otherwise run forever and waits for every thread; a thread starts
+// while another runs (ended ones are joined then, running ones never).
+TEST(GuiJobs, BackgroundThreadsAreCancelledAndJoined) {
+    BackgroundThreads threads;
+    auto forever = std::make_shared<std::atomic<bool>>(false);
+    std::atomic<int> finished{0};
+    std::atomic<bool> started{false};
+    threads.run(
+        [&, forever] {
+            started = true;
+            while (!forever->load()) std::this_thread::yield();
+            ++finished;
+        },
+        forever);
+    while (!started) std::this_thread::yield();
+    threads.run([&] { ++finished; });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (threads.running() > 1 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    EXPECT_EQ(threads.running(), 1);
+    EXPECT_EQ(finished.load(), 1);
+    threads.run([&] { ++finished; });  // joins the ended one, not the one still running
+    threads.join_all();
+    EXPECT_TRUE(forever->load());
+    EXPECT_EQ(finished.load(), 3);
+    EXPECT_EQ(threads.running(), 0);
 }
 
 TEST(GuiCompute, ThreadsFromTheCommandLineReachTheCpuBackend) {
