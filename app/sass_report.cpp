@@ -233,6 +233,7 @@ std::string fill_kernel_name(const Problem& p, bool dpx, FillOutput out) {
             s = "align";
             if (p.algo == Algorithm::local) s += "-local";
             if (p.affine()) s += "-affine";
+            if (p.algo == Algorithm::glocal) s += "-glocal";  // kernels/cuda/glocal.cu: row 0 free
             break;
         case Algorithm::edit: s = "edit"; break;
         case Algorithm::lcs: s = "lcs"; break;

@@ -48,8 +48,8 @@ struct SassReport {
     std::vector<SassMix> mix;
     std::vector<SassResources> resources;
 
-    // The first line of that name (a name may have several instantiations; the report lists
-    // them in the order of the dump).
+    // The line of that name (kernels/cuda/sass_names.py gives each instantiation a name of its
+    // own; of two lines of one name, the first).
     const SassLoop* loop(std::string_view kernel) const;
     const SassMix* whole(std::string_view kernel) const;  // kernel name without the "fill " prefix
     const SassResources* resources_of(std::string_view kernel) const;

@@ -33,7 +33,7 @@ if [[ "$STEPS" == *" prepare "* ]]; then  # on the development machine: fill .de
     cp -r /usr/src/googletest "$CARRY/" 2>/dev/null
     cp /usr/include/stb/*.h "$CARRY/stb/include/stb/" && cp /usr/lib/x86_64-linux-gnu/libstb.a "$CARRY/stb/lib/"
     printf 'prefix=@PREFIX@\nlibdir=${prefix}/lib\nincludedir=${prefix}/include/stb\n\nName: stb\nDescription: stb\nVersion: 0.0\nLibs: -L${libdir} -lstb\nCflags: -I${includedir}\n' > "$CARRY/stb/stb.pc.in"
-    for f in alignment edit lcs dtw pair_score batch_align batch_other; do
+    for f in alignment glocal edit lcs dtw pair_score batch_align batch_other; do
         nvcc -std=c++20 -O3 -arch=sm_80 --expt-relaxed-constexpr -Ikernels/include -Ikernels/common -Ikernels/cuda -cubin \
             kernels/cuda/$f.cu -o "$CARRY/sm80/$f.cubin" &
     done

@@ -10,7 +10,8 @@ fill_kernel_name, ran_kernel_name).
   pair_score_fill "pair-score[-<form>] <ops> <out>"  pair-score-corner dpx picture
   viterbi_fill    "viterbi <ops> <level>"         viterbi dpx-free path
 
-<kind>: align|edit|lcs|dtw, then -local, -affine, -squared (and -noband: DTW without a band test);
+<kind>: align|edit|lcs|dtw, then -local, -affine, -squared, -noband (DTW without a band test) and
+-glocal (alignment with row 0 free, Alg's kFreeTop: glocal's kernels);
 <ops>: dpx, dpx-free, dpx-16x2, dpx-free-16x2 (the cell_ops.hpp policy); <out>: the kernels'
 Out (kernels/cuda/fill_params.hpp); <end>: the batch kernel's EndRule (dpviz/algorithm.hpp);
 <form>: pair_score::Form (kernels/common/pair_score_plan.hpp). Other functions have no name (None).
@@ -40,12 +41,14 @@ def ops_of(name):
 
 
 def kind_of(name):
-    """Alg<Kind, local, affine, squared[, banded]>: "align-local-affine", "dtw-noband", ... or None."""
-    m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?', name)
+    """Alg<Kind, local, affine, squared[, banded[, free_top]]>: "align-local-affine", "dtw-noband",
+    "align-affine-glocal", ... or None."""
+    m = re.search(r'KindE(\d)ELb([01])ELb([01])ELb([01])(?:ELb([01]))?(?:ELb([01]))?', name)
     if not m or int(m.group(1)) >= len(KINDS):
         return None
     return KINDS[int(m.group(1))] + ('-local' if m.group(2) == '1' else '') + ('-affine' if m.group(3) == '1' else '') + \
-        ('-squared' if m.group(4) == '1' else '') + ('-noband' if m.group(5) == '0' else '')
+        ('-squared' if m.group(4) == '1' else '') + ('-noband' if m.group(5) == '0' else '') + \
+        ('-glocal' if m.group(6) == '1' else '')
 
 
 def kernel_name(name):
