@@ -279,7 +279,7 @@ ScanTable read_scan_table(const std::string& path) {
     t.source = path;
     if (text.rfind("# ", 0) != 0) return t;
     t.about = text.substr(2, text.find('\n') - 2);
-    t.device = t.about.substr(0, t.about.find(" ("));
+    t.device = t.about.substr(0, std::min(t.about.find(" ("), t.about.find(',')));
     for (size_t k = 0; k + 10 <= t.about.size(); ++k) {
         const std::string_view d = std::string_view(t.about).substr(k, 10);
         auto digits = [&](size_t from, size_t n) {

@@ -62,8 +62,8 @@ std::vector<ScanTableRow> parse_scan_rows(std::string_view text);
 
 // A table shipped in docs/scan (installed as share/dpviz/scan), one per device it ran on: what
 // its first line says of the run (device, date, load, command, conditions), the device and the
-// date from that line ("H100 80GB HBM3", "2026-12-06": the words before its first " (" and its
-// first YYYY-MM-DD), its rows, and which file they came from (or why none did).
+// date from that line ("H100 80GB HBM3", "2026-12-06": the words before its first " (" or ","
+// and its first YYYY-MM-DD), its rows, and which file they came from (or why none did).
 struct ScanTable {
     std::string about, source, device, date;
     std::vector<ScanTableRow> rows;

@@ -112,7 +112,6 @@ void JobRunnerBase::set_on_finish(std::function<void()> f) {
     on_finish_ = std::move(f);
 }
 
-
 void BackgroundThreads::run(std::function<void()> work, std::shared_ptr<std::atomic<bool>> cancel) {
     std::lock_guard lock(mutex_);
     for (auto it = threads_.begin(); it != threads_.end();) {  // join the ones that have ended

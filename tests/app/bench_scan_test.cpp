@@ -235,17 +235,20 @@ TEST(BenchScan, TablesOfAFolderNewestFirst) {
     d.file("bench_scan_d.csv", "# H100 (one GPU), 2026-12-10\nworkload ...\n" + row);
     d.file("scan_e.txt", "# H100 (one GPU), 2026-12-11\nworkload ...\n" + row);
     d.file("bench_scan_f.txt", "no first line of the run\nworkload ...\n" + row);
+    d.file("bench_scan_g.txt", "# A100, 2026-12-01, `dpviz bench --scan`\nworkload ...\n" + row);
     const std::vector<ScanTable> t = load_scan_tables(d.path());
-    ASSERT_EQ(t.size(), 3u);
+    ASSERT_EQ(t.size(), 4u);
     EXPECT_EQ(t[0].device, "H100 80GB HBM3");
     EXPECT_EQ(t[0].date, "2026-12-06");
     EXPECT_EQ(t[0].source, d.path("bench_scan_b.txt"));
     EXPECT_EQ(t[0].rows.size(), 1u);
     EXPECT_EQ(t[1].device, "H200");
     EXPECT_EQ(t[1].date, "2026-12-03");
-    EXPECT_EQ(t[2].source, d.path("bench_scan_f.txt"));  // no date: last
-    EXPECT_EQ(t[2].device, "");
-    EXPECT_EQ(t[2].about, "");
+    EXPECT_EQ(t[2].device, "A100");  // no " (": the words before the first comma
+    EXPECT_EQ(t[2].date, "2026-12-01");
+    EXPECT_EQ(t[3].source, d.path("bench_scan_f.txt"));  // no date: last
+    EXPECT_EQ(t[3].device, "");
+    EXPECT_EQ(t[3].about, "");
     EXPECT_NE(read_scan_table(d.path("bench_scan_c.txt")).source.find("holds no rows"), std::string::npos);
     EXPECT_TRUE(load_scan_tables("")[0].rows.empty());
     EXPECT_NE(load_scan_tables("/nonexistent")[0].source.find("cannot be read"), std::string::npos);
