@@ -299,7 +299,8 @@ std::vector<ScanTable> load_scan_tables(const std::string& scan_dir) {
     std::error_code ec;
     for (const fs::directory_entry& e : fs::directory_iterator(scan_dir, ec)) {
         const std::string name = e.path().filename().string();
-        if (name.rfind("bench_scan_", 0) != 0 || e.path().extension() != ".txt") continue;
+        std::error_code regular;  // a FIFO or a folder of that name is no table (and a FIFO would block)
+        if (name.rfind("bench_scan_", 0) != 0 || e.path().extension() != ".txt" || !e.is_regular_file(regular)) continue;
         ScanTable t = read_scan_table(e.path().string());
         if (!t.rows.empty()) out.push_back(std::move(t));
     }

@@ -3,8 +3,10 @@
 // (score fill, the picture's store fill, a path over the checkpoints) agree; the table read back
 // (the shipped one the GUI shows among them) and the workload a problem falls under.
 #include <gtest/gtest.h>
+#include <sys/stat.h>  // mkfifo
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
@@ -222,9 +224,11 @@ TEST(BenchScan, ShippedTablesHaveBothGpuBackendsOfEveryRow) {
     }
 }
 
-// The folder's tables: only bench_scan_*.txt with rows, the newest run first whatever the files'
-// names; the device and the date from the first line; why there is none when there is none.
+// The folder's tables: only regular bench_scan_*.txt files with rows (a FIFO is never opened),
+// the newest run first whatever the files' names; the device and the date from the first line;
+// why there is none when there is none.
 TEST(BenchScan, TablesOfAFolderNewestFirst) {
+    namespace fs = std::filesystem;
     test::TempDir d;
     const std::string row = line("edit", "65536^2", "cuda", "score", "1", "1.00", "4.295", "  edit dpx score") + "\n";
     EXPECT_EQ(load_scan_tables(d.path()).size(), 1u);
@@ -236,6 +240,8 @@ TEST(BenchScan, TablesOfAFolderNewestFirst) {
     d.file("scan_e.txt", "# H100 (one GPU), 2026-12-11\nworkload ...\n" + row);
     d.file("bench_scan_f.txt", "no first line of the run\nworkload ...\n" + row);
     d.file("bench_scan_g.txt", "# A100, 2026-12-01, `dpviz bench --scan`\nworkload ...\n" + row);
+    ASSERT_EQ(mkfifo(d.path("bench_scan_h.txt").c_str(), 0600), 0);  // never opened: it would block
+    fs::create_directory(d.path("bench_scan_i.txt"));
     const std::vector<ScanTable> t = load_scan_tables(d.path());
     ASSERT_EQ(t.size(), 4u);
     EXPECT_EQ(t[0].device, "H100 80GB HBM3");
