@@ -222,7 +222,7 @@ void draw_scan_rows(const std::vector<ScanShownRow>& rows) {
     ImGui::EndTable();
 }
 
-// The shipped scan table's rows for the shown result's workload, with the run's conditions.
+// The chosen shipped scan table's rows for the shown result's workload, with the run's conditions.
 void draw_scan_table(AppState& s) {
     if (!ImGui::TreeNode("Big pairs on a GPU (dpviz bench --scan)")) return;
     if (!s.scan_tables)
