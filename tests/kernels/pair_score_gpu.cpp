@@ -147,6 +147,7 @@ TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
     std::mt19937 g(2026);
     int seed = 0;
     for (const auto& [m, n] : boundary_shapes()) {
+        if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
         ScoringOptions s;
         s.match = 2;
         s.mismatch = -1;
@@ -173,6 +174,7 @@ TEST(PairScoreGpu, AffineRandomRelatedPairsAroundTheGroupAndBandBoundaries) {
     std::mt19937 g(2027);
     int seed = 0;
     for (const auto& [m, n] : boundary_shapes()) {
+        if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
         const Scoring& sc = scorings[size_t(seed) % 3];
         ScoringOptions s;
         s.match = sc.match;
@@ -191,6 +193,7 @@ TEST(PairScoreGpu, AffineRandomRelatedPairsAroundTheGroupAndBandBoundaries) {
 
 TEST(PairScoreGpu, AffineGapsThatOnlyPayWhenLong) {
     DPVIZ_REQUIRE_GPU();
+    if (test::quick()) GTEST_SKIP() << "quick run";  // a 9,000 x 9,240 pair: too slow under the sanitizers
     std::mt19937 g(31);
     // A query and the same query with 40 residues inserted every 1,500: the best local alignment
     // crosses long gaps (open 30, extend 1) that a linear model would never open.
