@@ -26,6 +26,7 @@ namespace dpviz::cell {
 //   whether the newest candidate won (Viterbi's backpointer).
 //   addmin_chained(a,b,c) = addmin(a,b,c) where c is another addmin's result (Portable16x2Ops
 //   runs the two in different modes).
+//   ImadDpxOps alone: add(a,b) = a + b as an IMAD that ptxas does not fuse (imad_adds).
 // kAlignBias: alignment scores are carried as H + kAlignBias inside a kernel (see PortableOps).
 
 // The scalar policies' types: a value, the direction bits of a cell, a condition. A kernel keeps
@@ -84,6 +85,22 @@ struct DpxOps : ScalarTypes {
     static DPVIZ_HD int32_t max_take(int32_t c, int32_t best, bool& take) { return __vibmax_s32(c, best, &take); }
     static DPVIZ_HD int32_t index_min(int32_t a, int32_t b) { return a < b ? a : b; }
     static DPVIZ_HD int32_t index_max(int32_t a, int32_t b) { return a > b ? a : b; }
+};
+
+// DpxOps whose recurrences add a candidate's term with IMAD (a * 1 + b, the 1 read from constant
+// memory, which ptxas cannot see through) before a three-input maximum: VIMNMX3 on the ALU pipe
+// and the add on the FMA pipe, where ptxas left alone fuses the add into VIADDMNMX and needs a
+// second maximum, both on the ALU pipe, which DPX instructions share with IADD3 (kImadAdds,
+// imad_adds below). For a kernel whose cells wait on the ALU pipe rather than on a chain: the
+// one-pair kernel (cuda/pair_score.cu). A constant of each translation unit that includes this.
+static __constant__ int32_t kImadOne = 1;
+struct ImadDpxOps : DpxOps {
+    static constexpr bool kImadAdds = true;
+    static __device__ __forceinline__ int32_t add(int32_t a, int32_t b) {
+        int32_t r;
+        asm("mad.lo.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(kImadOne), "r"(b));
+        return r;
+    }
 };
 
 // DPX-free: what a pre-Hopper GPU executes (one add and one two-input max per operation), kept
@@ -320,6 +337,12 @@ inline constexpr uint32_t kEOpen = 16, kEExtend = 32, kFOpen = 64, kFExtend = 12
 template <class Ops>
 using value_t = typename Ops::V;  // the parameters' type: never deduced, so any integer argument converts
 
+// Whether Ops adds a candidate's term with Ops::add before a three-input maximum (ImadDpxOps).
+template <class Ops, class = void>
+struct imad_adds : std::false_type {};
+template <class Ops>
+struct imad_adds<Ops, std::void_t<decltype(Ops::kImadAdds)>> : std::bool_constant<Ops::kImadAdds> {};
+
 // The bits of the candidates equal to the winner: diag (bit 0), up (1), left (2).
 template <class Ops>
 DPVIZ_HD typename Ops::Bits eq_bits(value_t<Ops> best, value_t<Ops> diag, value_t<Ops> up,
@@ -339,7 +362,11 @@ template <class Ops, bool kLocal, bool kDirs>
 DPVIZ_HD value_t<Ops> align_linear(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> s,
                                    value_t<Ops> g, value_t<Ops> floor, typename Ops::Bits& bits) {
     using V = value_t<Ops>;
-    if constexpr (!kDirs) {
+    if constexpr (!kDirs && imad_adds<Ops>::value) {
+        const V d = Ops::add(diag, s), u = Ops::add(up, -g), l = Ops::add(left, -g);
+        if constexpr (kLocal) return Ops::max3_floor(d, u, l, floor);
+        else return Ops::max3(d, u, l);
+    } else if constexpr (!kDirs) {
         const V t = Ops::addmax(left, -g, diag + s);
         if constexpr (kLocal) return Ops::addmax_floor(up, -g, t, floor);
         else return Ops::addmax(up, -g, t);
@@ -360,6 +387,12 @@ DPVIZ_HD value_t<Ops> align_affine(value_t<Ops> diag, value_t<Ops> hup, value_t<
                                    value_t<Ops> eleft, value_t<Ops> s, value_t<Ops> open, value_t<Ops> ext,
                                    value_t<Ops> floor, value_t<Ops>& e, value_t<Ops>& f, typename Ops::Bits& bits) {
     using V = value_t<Ops>;
+    if constexpr (!kDirs && imad_adds<Ops>::value) {
+        e = Ops::addmax(eleft, -ext, Ops::add(hleft, -open));
+        f = Ops::addmax(fup, -ext, Ops::add(hup, -open));
+        if constexpr (kLocal) return Ops::max3_floor(Ops::add(diag, s), e, f, floor);
+        else return Ops::max3(Ops::add(diag, s), e, f);
+    }
     const V d = diag + s;
     if constexpr (!kDirs) {
         e = Ops::addmax(eleft, -ext, hleft - open);
@@ -408,7 +441,9 @@ template <class Ops, bool kDirs, bool kLeftLast = false>
 DPVIZ_HD value_t<Ops> lcs(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> gain,
                           typename Ops::Bits& bits) {
     using V = value_t<Ops>;
-    if constexpr (!kDirs) {
+    if constexpr (!kDirs && imad_adds<Ops>::value) {
+        return Ops::max3(Ops::add(diag, gain), up, left);
+    } else if constexpr (!kDirs) {
         if constexpr (kLeftLast) return Ops::max2(Ops::addmax(diag, gain, up), left);
         return Ops::addmax(diag, gain, Ops::max2(up, left));
     } else {

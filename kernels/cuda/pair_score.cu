@@ -71,11 +71,11 @@ __device__ inline unsigned long long pack_best(int score, int i, int j, int N, i
 // The cells are cell_ops.hpp's recurrences, the ones every kernel computes: align_linear and
 // align_affine with the floor at kZero<Ops> for the local fills, and LCS's max(diag + gain, up,
 // left) with gain s' for the corner form (pair_score::Scoring; `left`, the step's chain, last).
-// The end-cell key is one more addmax per cell: max(h + u, best). Ops is cell::DpxOps, or
-// cell::PortableOps, what a pre-Hopper GPU executes: ptxas for sm_90 fuses integer add + max
-// into DPX by itself, so its maxima run as FMNMX on bit patterns, and every value carries a bias
-// of 2^24, a normal positive float below 0x7f800000, where float order is integer order
-// (pair_score::kMaxScore and kMaxGap keep every value in that range).
+// The end-cell key is one more addmax per cell: max(h + u, best). Ops is cell::ImadDpxOps (or
+// cell::DpxOps, kernel_of), or cell::PortableOps, what a pre-Hopper GPU executes: ptxas for sm_90
+// fuses integer add + max into DPX by itself, so its maxima run as FMNMX on bit patterns, and
+// every value carries a bias of 2^24, a normal positive float below 0x7f800000, where float order
+// is integer order (pair_score::kMaxScore and kMaxGap keep every value in that range).
 template <class Ops>
 constexpr int kZero = Ops::kDpx ? 0 : pair_score::kFloatBias;  // the value carried for H = 0
 
@@ -866,33 +866,42 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
 
+// The DPX fills add a cell's terms on the FMA pipe (cell::ImadDpxOps) but the corner form's score
+// fill, whose step is a chain at the sizes it takes (65,536^2: 10 % slower with IMAD, 1,048,576^2:
+// 1 % faster; its store's and picture's loops, with the lines' and texels' captures, gain 12 % and
+// 4 % at 1,048,576^2; docs/performance.md). Ops: ImadDpxOps or PortableOps.
+template <class Ops, int kKind, int kOut>
+constexpr auto kFill = pair_score_fill<std::conditional_t<Ops::kDpx && kKind == kCornerForm && kOut == kScoreOut,
+                                                          cell::DpxOps, Ops>,
+                                       kKind, kOut>;
+
 template <class Ops, int kOut>
 auto fill_of(Form f) {
     if constexpr (kOut == kPictureOut) {  // local fills, edit distance, LCS and DTW (pair_score::pools)
         switch (f) {
-            case Form::affine: return pair_score_fill<Ops, kAffineGaps, kOut>;
-            case Form::corner: return pair_score_fill<Ops, kCornerForm, kOut>;
-            case Form::dtw: return pair_score_fill<Ops, kDtwAbs, kOut>;
-            case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared, kOut>;
+            case Form::affine: return kFill<Ops, kAffineGaps, kOut>;
+            case Form::corner: return kFill<Ops, kCornerForm, kOut>;
+            case Form::dtw: return kFill<Ops, kDtwAbs, kOut>;
+            case Form::dtw_squared: return kFill<Ops, kDtwSquared, kOut>;
             case Form::linear:
             case Form::corner_affine: break;
         }
-        return pair_score_fill<Ops, kLinear, kOut>;
+        return kFill<Ops, kLinear, kOut>;
     } else {
         switch (f) {
-            case Form::affine: return pair_score_fill<Ops, kAffineGaps, kOut>;
-            case Form::corner: return pair_score_fill<Ops, kCornerForm, kOut>;
-            case Form::dtw: return pair_score_fill<Ops, kDtwAbs, kOut>;
-            case Form::dtw_squared: return pair_score_fill<Ops, kDtwSquared, kOut>;
-            case Form::corner_affine: return pair_score_fill<Ops, kCornerAffine, kOut>;
+            case Form::affine: return kFill<Ops, kAffineGaps, kOut>;
+            case Form::corner: return kFill<Ops, kCornerForm, kOut>;
+            case Form::dtw: return kFill<Ops, kDtwAbs, kOut>;
+            case Form::dtw_squared: return kFill<Ops, kDtwSquared, kOut>;
+            case Form::corner_affine: return kFill<Ops, kCornerAffine, kOut>;
             case Form::linear: break;
         }
-        return pair_score_fill<Ops, kLinear, kOut>;
+        return kFill<Ops, kLinear, kOut>;
     }
 }
 template <int kOut>
 auto kernel_of(bool dpx, Form f) {
-    return dpx ? fill_of<cell::DpxOps, kOut>(f) : fill_of<cell::PortableOps, kOut>(f);
+    return dpx ? fill_of<cell::ImadDpxOps, kOut>(f) : fill_of<cell::PortableOps, kOut>(f);
 }
 
 }  // namespace
