@@ -1,7 +1,7 @@
 // Timing panel: the shown result's fill and traceback times and GCUPS, its stages (host or
 // GPU-resident path), the machine (the GPU, GPU backends, GL renderer, texture upload path), and
 // "run all backends": DPX, DPX-free and CPU side by side as bars with numbers and speedups, or
-// "not available" and why. A GPU fill is set against its kernel's issue bound (instructions per
+// "not available" and why, and DPX against DPX-free on the fills and on the jobs. A GPU fill is set against its kernel's issue bound (instructions per
 // cell from the SASS report) with the bound that applies, in words. "GCUPS vs size" measures the
 // current scoring from 128^2 up; the shipped `dpviz bench --scan` table shows big pairs on an H200.
 #include <imgui.h>
@@ -341,6 +341,25 @@ std::string timing_bar_why(const TimingRow& t, double cpu_ms, int rows) {
     return text;
 }
 
+std::string dpx_ratio_text(const TimingRow& dpx, const TimingRow& dpx_free) {
+    if (!dpx.available || !dpx_free.available) return "";
+    const auto fill = [](double ms) { return std::round(ms * 1000.0) / 1000.0; };
+    const auto versus = [](double a, double b, int decimals) {
+        char text[96];
+        if (a <= 0 || b <= 0) {
+            std::snprintf(text, sizeof text, "%.*f ms vs %.*f ms", decimals, a, decimals, b);
+        } else {
+            const double r = b / a;
+            std::snprintf(text, sizeof text, "%.*f ms vs %.*f ms, %.2fx %s", decimals, a, decimals, b, r >= 1 ? r : 1 / r,
+                          r >= 1 ? "faster" : "slower");
+        }
+        return std::string(text);
+    };
+    return "DPX against DPX-free: the fill " + versus(fill(dpx.fill_ms), fill(dpx_free.fill_ms), 3) +
+           "; fill + traceback " +
+           versus(printed_ms(dpx.fill_ms + dpx.traceback_ms), printed_ms(dpx_free.fill_ms + dpx_free.traceback_ms), 2);
+}
+
 void draw_timing(AppState& s) {
     if (s.result) {
         const DpResult& r = s.result->result;
@@ -411,6 +430,14 @@ void draw_timing(AppState& s) {
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.note.c_str());
         }
         ImGui::PopID();
+    }
+    const TimingRow *dpx = nullptr, *dpx_free = nullptr;
+    for (const TimingRow& t : s.timings) {
+        if (t.backend == BackendChoice::dpx) dpx = &t;
+        if (t.backend == BackendChoice::dpx_free) dpx_free = &t;
+    }
+    if (dpx && dpx_free) {
+        if (const std::string text = dpx_ratio_text(*dpx, *dpx_free); !text.empty()) text_wrapped_unformatted(text);
     }
     ImGui::Separator();
     draw_gcups_plot(s);

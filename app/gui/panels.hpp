@@ -27,6 +27,10 @@ std::string timing_bar_text(const TimingRow& t, double cpu_ms);
 // Why a GPU row of a small matrix (below 2048^2 cells) is slower than the CPU's, when it is (""
 // otherwise): `rows`, the matrix's rows, say how few warps it keeps busy.
 std::string timing_bar_why(const TimingRow& t, double cpu_ms, int rows);
+// DPX against DPX-free under the bars: the fills' times (the kernels' events, 3 decimals) and the
+// jobs' (fill + traceback, as the bars print them), each with how many times faster or slower
+// DPX is, from the times as printed; "" unless both rows are available.
+std::string dpx_ratio_text(const TimingRow& dpx, const TimingRow& dpx_free);
 // A GPU fill against its kernel, in words: the kernel, its instructions per cell (the SASS
 // report's steady-state loop), the issue bound they imply on this GPU, the fill's fraction of it,
 // and which bound applies (gpu_model.hpp: which_bound) and why.

@@ -1,5 +1,6 @@
 // The timing panel's bars: the ratio each prints against the CPU matches the times it prints
 // (stubbed timings, the bundled globins' among them), and a GPU row slower than the CPU's says why;
+// the line of DPX against DPX-free (its ratios from its times, and the panel that prints it);
 // a GPU fill's line against its kernel's issue bound (a stubbed SASS report and GPU); the shipped
 // scan tables' lines (their ratios from their times) and the node that shows them; "GCUPS vs
 // size": its sizes, stop rule and axes, and a headless run (and a cancelled one) on the worker.
@@ -93,6 +94,61 @@ TEST(TimingPanel, EveryStubbedRatioMatchesItsTimes) {
         TimingRow big = gpu;
         big.cells = int64_t(20000) * 20000;
         EXPECT_EQ(timing_bar_why(big, cpu_ms, 20000), "") << "no claim about a big matrix";
+        if (HasFailure()) return;
+    }
+}
+
+// The line under the bars: DPX against DPX-free, the fills' times and the jobs', each ratio from
+// the times as printed (stubbed timings, the 10 kb pair's on an H100 among them).
+struct DpxLine {
+    double fill[2] = {}, fill_factor = 0, job[2] = {}, job_factor = 0;
+    bool fill_faster = false, job_faster = false;
+};
+DpxLine read_dpx_line(const std::string& text) {
+    DpxLine d;
+    char w1[16] = {}, w2[16] = {};
+    const int n = std::sscanf(text.c_str(),
+                              "DPX against DPX-free: the fill %lf ms vs %lf ms, %lfx %15[a-z]; fill + traceback %lf ms vs "
+                              "%lf ms, %lfx %15[a-z]",
+                              &d.fill[0], &d.fill[1], &d.fill_factor, w1, &d.job[0], &d.job[1], &d.job_factor, w2);
+    EXPECT_EQ(n, 8) << text;
+    d.fill_faster = std::string(w1) == "faster";
+    d.job_faster = std::string(w2) == "faster";
+    return d;
+}
+
+void expect_dpx_line_consistent(const TimingRow& dpx, const TimingRow& dpx_free) {
+    const std::string text = dpx_ratio_text(dpx, dpx_free);
+    const DpxLine d = read_dpx_line(text);
+    EXPECT_NEAR(d.fill[0], dpx.fill_ms, 0.0005 + 1e-9) << text;
+    EXPECT_NEAR(d.fill[1], dpx_free.fill_ms, 0.0005 + 1e-9) << text;
+    EXPECT_NEAR(d.job[0], dpx.fill_ms + dpx.traceback_ms, 0.005 + 1e-9) << text;
+    EXPECT_NEAR(d.job[1], dpx_free.fill_ms + dpx_free.traceback_ms, 0.005 + 1e-9) << text;
+    const double fr = d.fill[1] / d.fill[0], jr = d.job[1] / d.job[0];
+    EXPECT_EQ(d.fill_faster, fr >= 1) << text;
+    EXPECT_EQ(d.job_faster, jr >= 1) << text;
+    EXPECT_NEAR(d.fill_factor, fr >= 1 ? fr : 1 / fr, 0.005 + 1e-9) << text;
+    EXPECT_NEAR(d.job_factor, jr >= 1 ? jr : 1 / jr, 0.005 + 1e-9) << text;
+}
+
+TEST(TimingPanel, TheDpxLineMatchesItsTimes) {
+    const int64_t cells = 100210000;
+    const TimingRow dpx = row(BackendChoice::dpx, 1.231, 2.569, cells), free = row(BackendChoice::dpx_free, 1.739, 2.561, cells);
+    EXPECT_EQ(dpx_ratio_text(dpx, free),
+              "DPX against DPX-free: the fill 1.231 ms vs 1.739 ms, 1.41x faster; fill + traceback 3.80 ms vs 4.30 ms, "
+              "1.13x faster");
+    expect_dpx_line_consistent(dpx, free);
+    TimingRow gone = free;
+    gone.available = false;
+    EXPECT_EQ(dpx_ratio_text(dpx, gone), "");
+    EXPECT_EQ(dpx_ratio_text(gone, dpx), "");
+
+    std::mt19937 g(23);
+    std::uniform_real_distribution<double> ms(0.01, 5000.0);
+    for (int k = 0; k < 2000; ++k) {
+        const TimingRow a = row(BackendChoice::dpx, ms(g), ms(g) / 10, 1000000);
+        const TimingRow b = row(BackendChoice::dpx_free, ms(g), ms(g) / 10, 1000000);
+        expect_dpx_line_consistent(a, b);
         if (HasFailure()) return;
     }
 }
@@ -235,6 +291,26 @@ TEST_F(TimingPanelScan, OpensOnTheNewestTableAndShowsTheChosenOne) {
         ASSERT_FALSE(rows.empty());
         for (const ScanShownRow& r : rows) EXPECT_TRUE(has(text, r.backends[0])) << r.shape << " " << r.level;
     }
+}
+
+// After "Run all backends" (stubbed rows on the globins' result), the panel prints the DPX line.
+TEST_F(TimingPanelScan, RunAllBackendsShowsTheDpxLine) {
+    testing::load_globins(ui, s, w);
+    ASSERT_TRUE(s.result);
+    const int64_t cells = 142 * 147;
+    s.timings = {row(BackendChoice::dpx, 0.30, 0.05, cells), row(BackendChoice::dpx_free, 0.21, 0.05, cells),
+                 row(BackendChoice::cpu, 0.16, 0.05, cells)};
+    // The panel wraps the line to its width: compared without the spaces and line breaks.
+    auto squeezed = [](std::string t) {
+        std::erase_if(t, [](char c) { return c == ' ' || c == '\n'; });
+        return t;
+    };
+    const std::string text = squeezed(testing::panel_text(draw_timing, s));
+    EXPECT_NE(text.find(squeezed(dpx_ratio_text(s.timings[0], s.timings[1]))), std::string::npos) << text;
+    EXPECT_NE(text.find(squeezed("the fill 0.300 ms vs 0.210 ms, 1.43x slower")), std::string::npos) << text;
+    s.timings.pop_back();
+    s.timings.erase(s.timings.begin());  // DPX-free alone: no line
+    EXPECT_EQ(squeezed(testing::panel_text(draw_timing, s)).find("DPXagainstDPX-free"), std::string::npos);
 }
 
 TEST(GcupsVsSize, SizesStopRuleAndAxes) {
