@@ -72,7 +72,7 @@ __device__ inline unsigned long long pack_best(int score, int i, int j, int N, i
 // align_affine with the floor at kZero<Ops> for the local fills, and LCS's max(diag + gain, up,
 // left) with gain s' for the corner form (pair_score::Scoring; `left`, the step's chain, last).
 // The end-cell key is one more addmax per cell: max(h + u, best). Ops is cell::ImadDpxOps (or
-// cell::DpxOps, kernel_of), or cell::PortableOps, what a pre-Hopper GPU executes: ptxas for sm_90
+// cell::DpxOps, kFill), or cell::PortableOps, what a pre-Hopper GPU executes: ptxas for sm_90
 // fuses integer add + max into DPX by itself, so its maxima run as FMNMX on bit patterns, and
 // every value carries a bias of 2^24, a normal positive float below 0x7f800000, where float order
 // is integer order (pair_score::kMaxScore and kMaxGap keep every value in that range).
