@@ -342,6 +342,12 @@ template <class Ops, class = void>
 struct imad_adds : std::false_type {};
 template <class Ops>
 struct imad_adds<Ops, std::void_t<decltype(Ops::kImadAdds)>> : std::bool_constant<Ops::kImadAdds> {};
+// A candidate's term a + b: Ops::add for such a policy, the plain add for every other.
+template <class Ops>
+DPVIZ_HD value_t<Ops> term(value_t<Ops> a, value_t<Ops> b) {
+    if constexpr (imad_adds<Ops>::value) return Ops::add(a, b);
+    else return a + b;
+}
 
 // The bits of the candidates equal to the winner: diag (bit 0), up (1), left (2).
 template <class Ops>
@@ -362,8 +368,8 @@ template <class Ops, bool kLocal, bool kDirs>
 DPVIZ_HD value_t<Ops> align_linear(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> s,
                                    value_t<Ops> g, value_t<Ops> floor, typename Ops::Bits& bits) {
     using V = value_t<Ops>;
-    if constexpr (!kDirs && imad_adds<Ops>::value) {
-        const V d = Ops::add(diag, s), u = Ops::add(up, -g), l = Ops::add(left, -g);
+    if constexpr (!kDirs && imad_adds<Ops>::value) {  // the same maximum, its adds as IMAD
+        const V d = term<Ops>(diag, s), u = term<Ops>(up, -g), l = term<Ops>(left, -g);
         if constexpr (kLocal) return Ops::max3_floor(d, u, l, floor);
         else return Ops::max3(d, u, l);
     } else if constexpr (!kDirs) {
@@ -387,16 +393,10 @@ DPVIZ_HD value_t<Ops> align_affine(value_t<Ops> diag, value_t<Ops> hup, value_t<
                                    value_t<Ops> eleft, value_t<Ops> s, value_t<Ops> open, value_t<Ops> ext,
                                    value_t<Ops> floor, value_t<Ops>& e, value_t<Ops>& f, typename Ops::Bits& bits) {
     using V = value_t<Ops>;
-    if constexpr (!kDirs && imad_adds<Ops>::value) {
-        e = Ops::addmax(eleft, -ext, Ops::add(hleft, -open));
-        f = Ops::addmax(fup, -ext, Ops::add(hup, -open));
-        if constexpr (kLocal) return Ops::max3_floor(Ops::add(diag, s), e, f, floor);
-        else return Ops::max3(Ops::add(diag, s), e, f);
-    }
-    const V d = diag + s;
+    const V d = term<Ops>(diag, s);
     if constexpr (!kDirs) {
-        e = Ops::addmax(eleft, -ext, hleft - open);
-        f = Ops::addmax(fup, -ext, hup - open);
+        e = Ops::addmax(eleft, -ext, term<Ops>(hleft, -open));
+        f = Ops::addmax(fup, -ext, term<Ops>(hup, -open));
         if constexpr (kLocal) return Ops::max3_floor(d, e, f, floor);
         else return Ops::max3(d, e, f);
     } else {
@@ -442,7 +442,7 @@ DPVIZ_HD value_t<Ops> lcs(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left,
                           typename Ops::Bits& bits) {
     using V = value_t<Ops>;
     if constexpr (!kDirs && imad_adds<Ops>::value) {
-        return Ops::max3(Ops::add(diag, gain), up, left);
+        return Ops::max3(term<Ops>(diag, gain), up, left);  // the same maximum, its add as IMAD
     } else if constexpr (!kDirs) {
         if constexpr (kLeftLast) return Ops::max2(Ops::addmax(diag, gain, up), left);
         return Ops::addmax(diag, gain, Ops::max2(up, left));
