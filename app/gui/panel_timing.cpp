@@ -1,9 +1,10 @@
 // Timing panel: the shown result's fill and traceback times and GCUPS, its stages (host or
 // GPU-resident path), the machine (the GPU, GPU backends, GL renderer, texture upload path), and
 // "run all backends": DPX, DPX-free and CPU side by side as bars with numbers and speedups, or
-// "not available" and why, and DPX against DPX-free on the fills and on the jobs. A GPU fill is set against its kernel's issue bound (instructions per
-// cell from the SASS report) with the bound that applies, in words. "GCUPS vs size" measures the
-// current scoring from 128^2 up; the shipped `dpviz bench --scan` table shows big pairs on an H200.
+// "not available" and why, and DPX against DPX-free on the fills and on the jobs. A GPU fill is
+// set against its kernel's issue bound (instructions per cell from the SASS report) with the
+// bound that applies, in words. "GCUPS vs size" measures the current scoring from 128^2 up; the
+// shipped `dpviz bench --scan` tables show big pairs on a GPU.
 #include <imgui.h>
 
 #include <algorithm>
