@@ -5,7 +5,9 @@
 #   on the development machine:  bash scripts/device_gui.sh prepare BUILD_DIR
 #       (BUILD_DIR configured with -DDPVIZ_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 and built with
 #        the targets dpviz and dpviz_gui_tests; fills .xvfb/ and .gl/, both git-ignored)
-#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure] [store] [screens] [profile]
+#   on the device (carry .gl and .xvfb):  bash scripts/device_gui.sh [test] [measure] [runall] [store] [screens] [profile]
+#       runall: Run all backends on the 10k x 10k pair (local, NUC.4.4 10/1), the timing panel's
+#       DPX line against the bars, as a screenshot (runall_10k.png) and its stdout
 #       store: the GUI's result-store tests on the GPU, and with REAL_GUI="A.fa B.fa" a real pair
 #       opened through the GPU's store (parameter change -> overview and path on screen; exact
 #       2048^2 windows recomputed when zoomed in)
@@ -58,6 +60,11 @@ if want measure; then
     .xvfb/bin/dpviz gui --random-pair 10000 --backend cpu --measure-interactive 3 --json \
         > "$OUT/measure_10k_host.txt" 2>&1 || rc=1
     tail -12 "$OUT/measure_10k_host.txt"
+fi
+if want runall; then
+    .xvfb/bin/dpviz gui --random-pair 10000 --run-all --size 1600x1000 --frames 6 \
+        --screenshot "$OUT/runall_10k.png" > "$OUT/runall_10k.txt" 2>&1 || rc=1
+    cat "$OUT/runall_10k.txt"
 fi
 if want store; then
     DPVIZ_REQUIRE_GL=1 .xvfb/bin/dpviz_gui_tests --gtest_filter='StoreResult.*:GuiLandscape*:GlTextureLandscape*:GlTextureStore*' > "$OUT/gui_store_tests.log" 2>&1 || rc=1

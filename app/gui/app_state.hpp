@@ -176,7 +176,8 @@ struct TimingRow {
     BackendChoice backend = BackendChoice::cpu;
     bool available = false;
     std::string note;     // why it is not available, or which backend actually ran
-    double fill_ms = 0.0, traceback_ms = 0.0;
+    double fill_ms = 0.0, traceback_ms = 0.0;  // the medians of its runs (gcups_scan.hpp: kRunAllRule)
+    int runs = 0;
     int64_t cells = 0;
     int rows = 0;        // the fill's rows (its bands of 128)
     std::string kernel;  // the GPU kernel that filled it (sass_report.hpp: ran_kernel_name); "" on the CPU

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bench.hpp"
 #include "cli_common.hpp"
 #include "gui/gcups_scan.hpp"
 #include "hmm_file.hpp"
@@ -699,20 +700,38 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
             opt.threads = req.engine.threads;
             opt.level = OutputLevel::path;
             opt.control.cancel = ctx.cancel_flag();
-            auto r = align(*problem, opt);
-            if (!r && r.error().kind == ErrorKind::cancelled) return out;
-            if (!r) {
-                row.note = r.error().message;
-            } else if (!r->fallback.empty()) {
-                row.note = r->fallback;  // the engine ran the CPU instead: not this backend's numbers
-            } else {
-                row.available = true;
-                row.fill_ms = r->fill_ms;
-                row.traceback_ms = r->traceback_ms;
+            bool cancelled = false;
+            const auto runs = timed_runs(kRunAllRule, [&]() -> std::optional<RunTimes> {
+                const auto t0 = std::chrono::steady_clock::now();
+                auto r = align(*problem, opt);
+                if (!r && r.error().kind == ErrorKind::cancelled) cancelled = true;
+                if (!r) {
+                    row.note = r.error().message;
+                    return std::nullopt;
+                }
+                if (!r->fallback.empty()) {
+                    row.note = r->fallback;  // the engine ran the CPU instead: not this backend's numbers
+                    return std::nullopt;
+                }
                 row.cells = r->cells;
-                row.rows = problem->rows();
                 row.kernel = app::ran_kernel_name(*problem, *r);
                 row.note = "ran on " + std::string(backend_name(r->backend));
+                return RunTimes{ms_since(t0), r->fill_ms, r->traceback_ms};
+            });
+            if (cancelled) return out;
+            if (runs) {
+                std::vector<double> fill, traceback;
+                for (const RunTimes& t : *runs) {
+                    fill.push_back(t.fill_ms);
+                    traceback.push_back(t.traceback_ms);
+                }
+                row.available = true;
+                row.fill_ms = app::median(fill);
+                row.traceback_ms = app::median(traceback);
+                row.runs = int(runs->size());
+                row.rows = problem->rows();
+            } else {
+                row.kernel.clear();
             }
             out.timings.push_back(std::move(row));
         }

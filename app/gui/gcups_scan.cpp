@@ -27,12 +27,29 @@ double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.e
 
 }  // namespace
 
-bool gcups_another_run(const GcupsScanRule& rule, const std::vector<double>& run_ms) {
-    return int(run_ms.size()) < rule.repeats && sum(run_ms) <= rule.point_limit_ms;
+bool another_run(const RepeatRule& rule, const std::vector<double>& run_ms) {
+    return int(run_ms.size()) < rule.repeats && sum(run_ms) <= rule.limit_ms;
 }
 
-bool gcups_series_goes_on(const GcupsScanRule& rule, const std::vector<double>& run_ms) {
-    return sum(run_ms) <= rule.point_limit_ms;
+std::optional<std::vector<RunTimes>> timed_runs(const RepeatRule& rule, const std::function<std::optional<RunTimes>()>& once) {
+    std::vector<RunTimes> runs;
+    std::vector<double> wall;
+    bool warm = false;
+    while (another_run(rule, wall)) {
+        const std::optional<RunTimes> t = once();
+        if (!t) return std::nullopt;
+        if (!warm) {
+            warm = true;
+            if (t->wall_ms <= rule.limit_ms) continue;  // the warm-up
+        }
+        runs.push_back(*t);
+        wall.push_back(t->wall_ms);
+    }
+    return runs;
+}
+
+bool gcups_series_goes_on(const RepeatRule& rule, const std::vector<double>& run_ms) {
+    return sum(run_ms) <= rule.limit_ms;
 }
 
 GcupsAxes gcups_axes(const std::vector<GcupsSeries>& series, int first_side, int last_side, bool whole_call) {
@@ -120,7 +137,7 @@ std::string describe(const Problem& p, const JobRequest& req) {
 
 std::vector<GcupsSeries> run_gcups_scan(const JobRequest& req, const Problem& current, JobContext& ctx,
                                         std::string* what) {
-    const GcupsScanRule rule;
+    const RepeatRule rule = kGcupsScanRule;
     const std::vector<int> sides = gcups_scan_sizes(req.gcups_first_side, req.gcups_last_side);
     if (what) *what = describe(current, req) + " (seeded random pairs, score level)";
     std::vector<GcupsSeries> out;
@@ -148,7 +165,7 @@ std::vector<GcupsSeries> run_gcups_scan(const JobRequest& req, const Problem& cu
             opt.control.cancel = ctx.cancel_flag();
             std::vector<double> wall, fill;
             std::string failed;
-            while (gcups_another_run(rule, wall)) {
+            while (another_run(rule, wall)) {
                 const auto t0 = std::chrono::steady_clock::now();
                 auto r = align(*problem, opt);
                 const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -5,6 +5,8 @@
 // and supersede as any job); the size list, the stop rule and the plot's axes are pure.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,15 +18,30 @@ namespace dpviz::gui {
 // The squares' sides: first, 2 first, ... up to last (powers of two when first is one).
 std::vector<int> gcups_scan_sizes(int first, int last);
 
-struct GcupsScanRule {
-    int repeats = 3;               // runs per point (the median is plotted)
-    double point_limit_ms = 2000;  // a point whose runs took longer ends its series
+// How often the timing panel times a job, the median of its runs shown: at most `repeats` runs,
+// and none more once the runs so far took `limit_ms` (a 4 s fill is not run three times).
+struct RepeatRule {
+    int repeats = 3;
+    double limit_ms = 2000;
 };
-// Whether a point whose runs so far took `run_ms` gets another run: fewer than `repeats`, and
-// not past the limit already (a 4 s fill is not run three times).
-bool gcups_another_run(const GcupsScanRule& rule, const std::vector<double>& run_ms);
+// GCUPS vs size: each point (a point whose runs took longer than the limit ends its series).
+inline constexpr RepeatRule kGcupsScanRule{3, 2000};
+// Run all backends: each backend, after a warm-up run that does not count unless it alone took
+// longer than the limit (a first run pays for loading the kernels).
+inline constexpr RepeatRule kRunAllRule{5, 1000};
+// Whether a job whose runs so far took `run_ms` gets another run.
+bool another_run(const RepeatRule& rule, const std::vector<double>& run_ms);
+// One run's times: the whole call's, the fill's (the kernel's events, or the CPU's fill), the
+// traceback's.
+struct RunTimes {
+    double wall_ms = 0, fill_ms = 0, traceback_ms = 0;
+};
+// Runs `once` as `rule` says after a warm-up run, which counts only when it alone took longer
+// than the limit; returns the runs that count. `once` returns nothing to stop (an error, a
+// cancel: the caller knows which), and then so does timed_runs.
+std::optional<std::vector<RunTimes>> timed_runs(const RepeatRule& rule, const std::function<std::optional<RunTimes>()>& once);
 // Whether the series goes on to the next (4x bigger) point after one whose runs took `run_ms`.
-bool gcups_series_goes_on(const GcupsScanRule& rule, const std::vector<double>& run_ms);
+bool gcups_series_goes_on(const RepeatRule& rule, const std::vector<double>& run_ms);
 
 // The plot's axes: log2 of the side from first to last, log10 of GCUPS over whole decades that
 // hold every point (one decade around 1 GCUPS when there are none).

@@ -402,7 +402,12 @@ void draw_timing(AppState& s) {
     if (ImGui::Button("Run all backends")) s.requests.run_all_backends = true;
     if (busy || !s.result) ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextDisabled("level path, same inputs");
+    ImGui::TextDisabled("level path, same inputs, medians");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Each backend runs once to warm up (loading its kernels), then up to %d times while its runs "
+                          "take under %.0f s in all; the bars show the medians of the fill and of the traceback. A "
+                          "first run longer than that is the only one.",
+                          kRunAllRule.repeats, kRunAllRule.limit_ms / 1000);
 
     double best = 0.0, cpu_ms = 0.0;
     for (const TimingRow& t : s.timings) {
@@ -418,8 +423,10 @@ void draw_timing(AppState& s) {
             ImGui::ProgressBar(best > 0 ? float(t.gcups() / best) : 0.0f, ImVec2(-1, 0), overlay.c_str());
             const std::string why = s.result ? timing_bar_why(t, cpu_ms, s.result->problem.rows()) : "";
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("fill %.3f ms (the kernel, or the CPU's fill), traceback %.3f ms, %lld cells; %s%s%s",
-                                  t.fill_ms, t.traceback_ms, static_cast<long long>(t.cells), t.note.c_str(),
+                ImGui::SetTooltip("fill %.3f ms (the kernel, or the CPU's fill), traceback %.3f ms: medians of %d run%s; "
+                                  "%lld cells; %s%s%s",
+                                  t.fill_ms, t.traceback_ms, t.runs, t.runs == 1 ? "" : "s",
+                                  static_cast<long long>(t.cells), t.note.c_str(),
                                   why.empty() ? "" : "\n", why.c_str());
             if (!t.kernel.empty())
                 disabled_wrapped(fill_bound_text(sass_report(s), s.system.gpu_figures, t.kernel, t.cells, t.rows, t.fill_ms));

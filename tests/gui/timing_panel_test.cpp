@@ -9,6 +9,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -322,11 +324,11 @@ TEST(GcupsVsSize, SizesStopRuleAndAxes) {
     EXPECT_EQ(gcups_scan_sizes(128, 300), (std::vector<int>{128, 256}));
     EXPECT_TRUE(gcups_scan_sizes(512, 256).empty());
 
-    const GcupsScanRule rule;  // 3 runs, 2 s
-    EXPECT_TRUE(gcups_another_run(rule, {}));
-    EXPECT_TRUE(gcups_another_run(rule, {100, 100}));
-    EXPECT_FALSE(gcups_another_run(rule, {100, 100, 100}));
-    EXPECT_FALSE(gcups_another_run(rule, {2500}));  // one 2.5 s run is the point
+    const RepeatRule rule = kGcupsScanRule;  // 3 runs, 2 s
+    EXPECT_TRUE(another_run(rule, {}));
+    EXPECT_TRUE(another_run(rule, {100, 100}));
+    EXPECT_FALSE(another_run(rule, {100, 100, 100}));
+    EXPECT_FALSE(another_run(rule, {2500}));  // one 2.5 s run is the point
     EXPECT_TRUE(gcups_series_goes_on(rule, {600, 600, 600}));
     EXPECT_FALSE(gcups_series_goes_on(rule, {1500, 600}));
     EXPECT_FALSE(gcups_series_goes_on(rule, {2500}));
@@ -410,6 +412,40 @@ TEST_F(GcupsVsSizeRun, ACancelledRunLeavesNoSeries) {
     for (int k = 0; k < 3; ++k) ui.frame(s, &w);
     EXPECT_TRUE(s.gcups.series.empty());
     EXPECT_EQ(s.error, "cancelled");
+}
+
+// Run all backends times each backend after a warm-up run: the warm-up never counts unless it
+// alone took longer than the limit, the runs stop at the rule's count or once they took the limit,
+// and a failed run ends the timing with nothing.
+TEST(RunAllTiming, AWarmUpThenTheRulesRuns) {
+    const auto scripted = [](std::vector<double> wall, int fail_at = -1) {
+        auto k = std::make_shared<size_t>(0);
+        return [wall, fail_at, k]() -> std::optional<RunTimes> {
+            const size_t i = (*k)++;
+            if (int(i) == fail_at || i >= wall.size()) return std::nullopt;
+            return RunTimes{wall[i], wall[i] / 2, double(i)};  // traceback = the run's index
+        };
+    };
+    const RepeatRule rule{5, 1000};
+    // A slow first run (loading the kernels) is dropped; five more count.
+    auto runs = timed_runs(rule, scripted({400, 10, 12, 11, 13, 9, 99}));
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 5u);
+    EXPECT_EQ(runs->front().traceback_ms, 1);
+    EXPECT_EQ(runs->back().traceback_ms, 5);
+    // Runs of 400 ms: three reach the limit.
+    runs = timed_runs(rule, scripted({400, 400, 400, 400, 400, 400}));
+    ASSERT_TRUE(runs);
+    EXPECT_EQ(runs->size(), 3u);
+    EXPECT_EQ(runs->front().traceback_ms, 1);
+    // A first run past the limit is the measurement.
+    runs = timed_runs(rule, scripted({1500, 10}));
+    ASSERT_TRUE(runs);
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ(runs->front().wall_ms, 1500);
+    // A failure in the warm-up or later: nothing.
+    EXPECT_FALSE(timed_runs(rule, scripted({10, 10, 10}, 0)));
+    EXPECT_FALSE(timed_runs(rule, scripted({10, 10, 10, 10}, 3)));
 }
 
 }  // namespace
