@@ -342,11 +342,17 @@ template <class Ops, class = void>
 struct imad_adds : std::false_type {};
 template <class Ops>
 struct imad_adds<Ops, std::void_t<decltype(Ops::kImadAdds)>> : std::bool_constant<Ops::kImadAdds> {};
-// A candidate's term a + b: Ops::add for such a policy, the plain add for every other.
+// A candidate's term a + b (term_less: a - b): Ops::add for such a policy, the plain add (or
+// subtraction: a 16x2 word's is one instruction, its negation another) for every other.
 template <class Ops>
 DPVIZ_HD value_t<Ops> term(value_t<Ops> a, value_t<Ops> b) {
     if constexpr (imad_adds<Ops>::value) return Ops::add(a, b);
     else return a + b;
+}
+template <class Ops>
+DPVIZ_HD value_t<Ops> term_less(value_t<Ops> a, value_t<Ops> b) {
+    if constexpr (imad_adds<Ops>::value) return Ops::add(a, -b);
+    else return a - b;
 }
 
 // The bits of the candidates equal to the winner: diag (bit 0), up (1), left (2).
@@ -395,8 +401,8 @@ DPVIZ_HD value_t<Ops> align_affine(value_t<Ops> diag, value_t<Ops> hup, value_t<
     using V = value_t<Ops>;
     const V d = term<Ops>(diag, s);
     if constexpr (!kDirs) {
-        e = Ops::addmax(eleft, -ext, term<Ops>(hleft, -open));
-        f = Ops::addmax(fup, -ext, term<Ops>(hup, -open));
+        e = Ops::addmax(eleft, -ext, term_less<Ops>(hleft, open));
+        f = Ops::addmax(fup, -ext, term_less<Ops>(hup, open));
         if constexpr (kLocal) return Ops::max3_floor(d, e, f, floor);
         else return Ops::max3(d, e, f);
     } else {
