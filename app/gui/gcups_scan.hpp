@@ -2,7 +2,9 @@
 // values, for DTW), with the current algorithm and scoring, filled at score level as squares of
 // 128 to 65,536 on DPX, DPX-free and the CPU, each point the median of a few runs; a backend's
 // series stops after a point that took more than ~2 s. The job runs on the GUI's worker (cancel
-// and supersede as any job); the size list, the stop rule and the plot's axes are pure.
+// and supersede as any job); the size list, the stop rule and the plot's axes are pure. The
+// repeat rule (RepeatRule, timed_runs) is the timing panel's for both of its timings: this plot's
+// points and Run all backends' rows (compute.cpp).
 #pragma once
 
 #include <functional>
