@@ -1,0 +1,493 @@
+// Standalone probe: does ONE long pair fill faster when a lane's R rows run in series inside a
+// step (lanes skewed by one column, not rows) than in dpviz's one-pair kernel, whose rows are
+// skewed by one column each? Local alignment, DNA, match +2 / mismatch -1, linear gap 2, int32,
+// score only (the best score; no end cell). Not part of dpviz's build; README.md beside this
+// file says how to build and run it, what it prints and what it measured.
+//
+// Index of this file
+//   [SECTION] Fill kernel      persistent blocks of W warps, shared-memory rings between warps,
+//                              tagged global rows between groups
+//   [SECTION] Host             inputs, the plain O(M*N) reference, checks, timing, main
+//
+// Why: in pair_score.cu lane l's row k works on column s + 1 - (l R + k) at step s, so row i
+// starts about i steps after row 0 (about 1.4 steps a row with the hand-overs), and a 65,536^2
+// fill is ~157 k steps of one warp. Here lane l works on column s + 1 - l for all its R rows:
+// row i starts about i / R steps after row 0, and the R cells of a step form a chain through
+// "up" (one VIADDMNMX each: max(up - g, t), with t = max(diag + s, left - g, 0) computed off
+// the chain). A step costs R dependent DPX operations plus a shuffle instead of one cell, and
+// the fill's path is M / R + N steps instead of ~1.4 M + N.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#define PROBE_CHECK(call)                                                                        \
+    do {                                                                                         \
+        cudaError_t err_ = (call);                                                               \
+        if (err_ != cudaSuccess) {                                                               \
+            std::fprintf(stderr, "row_serial_probe: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+                         cudaGetErrorString(err_));                                              \
+            std::exit(3);                                                                        \
+        }                                                                                        \
+    } while (0)
+
+namespace {
+
+constexpr int kMatch = 2, kMismatch = -1, kGap = 2;
+constexpr int kRing = 256;           // ring slots between two warps of a block
+constexpr int kPadCode = 4;          // PRMT byte 4 = the padding word's byte 0: -128
+constexpr uint32_t kPadWord = 0x80808080u;
+constexpr int kSelBefore = 64;       // selector entries before column 0 (columns -63..0)
+
+// PRMT selector of residue code x: byte x of {table, pad word}, sign-extended to 32 bits.
+__host__ __device__ constexpr uint32_t selector(int x) {
+    return uint32_t(x | ((8 | x) << 4) | ((8 | x) << 8) | ((8 | x) << 12));
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Fill kernel
+// ---------------------------------------------------------------------------------------------
+// A group is W * 32 * R consecutive rows; a block takes groups in order from a global ticket.
+// Warp w owns rows [32 R w, 32 R (w + 1)) of the group; lane l rows l R .. l R + R - 1 of that
+// band. Steps are counted per warp: at step s lane l computes column s + 1 - l. Lane 31's bottom
+// row at step p is column p - 30: "slot p" of the band's output. The band below needs slot
+// s + 31 at its step s (lane 0's column s + 1); its lane 31 reads it from the ring one step
+// ahead and sends it to lane 0 in the same rotating shuffle that gives lane l its upper
+// neighbour's bottom row (lanes 1..31). The last warp's slots go to global memory as 64-bit
+// entries tag << 32 | H (tag: the fill's epoch), one row per group, so the next group's first
+// warp checks validity per entry (a warp vote) and needs no flag or fence.
+struct Shared {
+    int ring[/*W*/ 8][kRing];   // ring[w]: the bottom row of warp w - 1 (w = 0: of the group above)
+    int last_out[kRing];        // the last warp's bottom row, staged for the global store
+    volatile int produced[8];   // slots of ring[w] written (by warp w - 1)
+    volatile int consumed[8];   // ring[w]'s slots below this are no longer needed (by warp w)
+    int group;
+};
+
+// A wait longer than ~2 s (4e9 cycles) is a bug in the hand-over: trap, not hang.
+__device__ __forceinline__ void guard(long long& since) {
+    const long long now = clock64();
+    if (since == 0) since = now;
+    else if (now - since > 4000000000ll) __trap();
+}
+
+// Byte sel of {table, kPadWord} per result byte, the selector's bit 3 replicating the sign.
+__device__ __forceinline__ int prmt(uint32_t table, uint32_t sel) {
+    int r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(table), "r"(kPadWord), "r"(sel));
+    return r;
+}
+
+__device__ __forceinline__ unsigned long long load_relaxed(const unsigned long long* p) {
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long v) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+// C: steps per chunk (hand-over granularity, 16 or 32). kShort: the step's chain is one
+// VIADDMNMX a row, max(up + ng_up, t): the gap comes in twice (ng_left, ng_up, both -g), so the
+// compiler cannot share "h - g" between the next row's up and the next column's left (sharing
+// it, as it does with one gap value, puts an add and a max on the chain).
+// B: the blocks per SM the registers must allow (__launch_bounds__'s minimum).
+// S: 1 local linear with kShort's chain, 2 local linear with the compiler's, 3 edit distance
+// in dpviz's corner form (H' = i + j - D: max(diag' + s', up', left') with s' = 2 for a match,
+// 1 for a mismatch, borders 0; the largest H' is H'(M, N), padding copies it).
+template <int W, int R, int C, int S, int B>
+__global__ void __launch_bounds__(W * 32, B)
+    fill(const uint32_t* __restrict__ tables,  // per row (rows padded to whole groups): 4 score bytes
+         const uint32_t* __restrict__ sels,    // per column j in [-63, steps + 64): at sels[j + 64]
+         unsigned long long* rows,             // per group: steps + 32 entries
+         int steps, int groups, unsigned epoch, int* ticket, int* best_out, int ng_left, int ng_up) {
+    constexpr int kChunk = C;
+    __shared__ Shared sh;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const size_t row_len = size_t(steps) + kChunk;
+    int best = 0;
+    for (;;) {
+        if (threadIdx.x == 0) sh.group = atomicAdd(ticket, 1);
+        if (threadIdx.x < 8) { sh.produced[threadIdx.x] = 0; sh.consumed[threadIdx.x] = 0; }
+        __syncthreads();
+        const int g = sh.group;
+        if (g >= groups) break;
+        const int row0 = (g * W + w) * 32 * R + lane * R;  // this lane's first row (0-based)
+        uint32_t T[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) T[k] = tables[row0 + k];
+        int* in = sh.ring[w];
+        int* out = w + 1 < W ? sh.ring[w + 1] : sh.last_out;
+        const unsigned long long* above = g > 0 ? rows + size_t(g - 1) * row_len : nullptr;
+        unsigned long long* below = rows + size_t(g) * row_len;
+
+        // Warp 0 takes slots [a, a + 32) of the group above into its ring (zeros for group 0).
+        unsigned long long pending = 0;
+        auto take_global = [&](int a, bool have) {
+            if (!above) { in[(a + lane) & (kRing - 1)] = 0; return; }
+            unsigned long long e = have ? pending : load_relaxed(above + a + lane);
+            long long polls = 0;
+            while (!__all_sync(0xffffffffu, lane >= C || unsigned(e >> 32) == epoch)) {
+                guard(polls);
+                e = load_relaxed(above + a + lane);
+            }
+            if (lane < C) in[(a + lane) & (kRing - 1)] = int(uint32_t(e));
+        };
+        if (w == 0) {
+            for (int a = 0; a < 32 + C; a += C) take_global(a, false);
+        }
+
+        int H[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) H[k] = 0;
+        int D = 0;   // the row above the lane's top row, previous column (the top row's diag)
+        int send = 0;
+        const uint32_t* sel_lane = sels + kSelBefore + 1 - lane;  // + s: this lane's column at step s
+
+        for (int S0 = 0; S0 < steps; S0 += kChunk) {
+            // In: slots S0 + 32 .. S0 + C + 31 of the band above (read at steps S0 .. S0 + C - 1).
+            if (w == 0) {
+                if (S0 > 0) take_global(S0 + 32, true);
+                __syncwarp();
+                if (above && S0 + 2 * C <= steps) pending = load_relaxed(above + S0 + C + 32 + lane);
+            } else {
+                if (lane == 31) {
+                    long long polls = 0;
+                    while (sh.produced[w] < S0 + C + 32) guard(polls);
+                    __threadfence_block();
+                }
+                __syncwarp();
+            }
+            // Out: the band below may still need slots >= consumed; ring slot x reuses x - kRing.
+            if (w + 1 < W && lane == 31) {
+                long long polls = 0;
+                while (sh.consumed[w + 1] <= S0 + C - 1 - kRing) guard(polls);
+            }
+            if (S0 == 0 && lane == 31) send = in[31];
+            uint32_t selA[8], selB[8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i) selA[i] = sel_lane[S0 + i];
+#pragma unroll 1
+            for (int b = 0; b < kChunk; b += 16) {
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    uint32_t* cur = half == 0 ? selA : selB;
+                    uint32_t* nxt = half == 0 ? selB : selA;
+                    const int base = S0 + b + half * 8;
+#pragma unroll
+                    for (int i = 0; i < 8; ++i) nxt[i] = sel_lane[base + 8 + i];
+#pragma unroll
+                    for (int i = 0; i < 8; ++i) {
+                        const int s = base + i;
+                        const int next_above = in[(s + 32) & (kRing - 1)];  // lane 31's value for step s + 1
+                        int up = __shfl_sync(0xffffffffu, send, (lane + 31) & 31);
+                        int diag = D;
+                        D = up;
+#pragma unroll
+                        for (int k = 0; k < R; ++k) {
+                            const int sc = prmt(T[k], cur[i]);
+                            int h;
+                            if constexpr (S == 3) {
+                                h = max(up, max(diag + sc, H[k]));
+                            } else if constexpr (S == 1) {
+                                const int t = max(max(diag + sc, H[k] + ng_left), 0);
+                                h = max(up + ng_up, t);
+                            } else {
+                                const int t = max(max(diag + sc, H[k] - kGap), 0);
+                                h = max(up - kGap, t);
+                            }
+                            diag = H[k];
+                            H[k] = h;
+                            up = h;
+                        }
+#pragma unroll
+                        for (int k = 0; k + 1 < R; k += 2) best = max(best, max(H[k], H[k + 1]));
+                        if (R & 1) best = max(best, H[R - 1]);
+                        if (lane == 31) out[s & (kRing - 1)] = H[R - 1];
+                        send = lane == 31 ? next_above : H[R - 1];
+                    }
+                }
+            }
+            // Publish slots S0 .. S0 + C - 1.
+            if (w + 1 < W) {
+                if (lane == 31) {
+                    __threadfence_block();
+                    sh.produced[w + 1] = S0 + kChunk;
+                }
+            } else {
+                __syncwarp();
+                if (lane < C) {
+                    const int v = out[(S0 + lane) & (kRing - 1)];
+                    store_relaxed(below + S0 + lane, (static_cast<unsigned long long>(epoch) << 32) | uint32_t(v));
+                }
+            }
+            if (w > 0 && lane == 31) sh.consumed[w] = S0 + C + 31;  // slot S0 + C + 31 may still be in flight
+        }
+        // Slots steps .. steps + 31 (read ahead by the band below in its last chunk): zero.
+        if (w + 1 < W) {
+            if (lane == 31) {
+                long long polls = 0;
+                while (sh.consumed[w + 1] <= steps + 31 - kRing) guard(polls);
+            }
+            __syncwarp();
+            out[(steps + lane) & (kRing - 1)] = 0;
+            __syncwarp();
+            if (lane == 31) {
+                __threadfence_block();
+                sh.produced[w + 1] = steps + 32;
+            }
+        } else {
+            store_relaxed(below + steps + lane, static_cast<unsigned long long>(epoch) << 32);
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) best = max(best, __shfl_xor_sync(0xffffffffu, best, o));
+    if (lane == 0) atomicMax(best_out, best);
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] Host
+// ---------------------------------------------------------------------------------------------
+struct Pair {
+    std::vector<uint8_t> q, t;
+};
+
+Pair make_pair(int M, int N, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Pair p;
+    p.q.resize(M);
+    for (auto& c : p.q) c = uint8_t(rng() & 3);
+    // The target: a mutated copy (10 % substitutions, ~1 % indels), cut or padded to N.
+    for (size_t i = 0; p.t.size() < size_t(N); ++i) {
+        const uint64_t r = rng() % 1000;
+        const uint8_t c = i < p.q.size() ? p.q[i] : uint8_t(rng() & 3);
+        if (r < 5) continue;                                  // deletion
+        if (r < 10) p.t.push_back(uint8_t(rng() & 3));        // insertion
+        p.t.push_back(r < 110 ? uint8_t(rng() & 3) : c);
+    }
+    p.t.resize(N);
+    return p;
+}
+
+int edit_reference(const Pair& p) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    std::vector<int> d(size_t(N) + 1);
+    for (int j = 0; j <= N; ++j) d[j] = j;
+    for (int i = 1; i <= M; ++i) {
+        int diag = d[0];
+        d[0] = i;
+        for (int j = 1; j <= N; ++j) {
+            const int up = d[j];
+            d[j] = std::min({diag + (p.q[i - 1] != p.t[j - 1]), up + 1, d[j - 1] + 1});
+            diag = up;
+        }
+    }
+    return d[N];
+}
+
+int reference(const Pair& p) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    std::vector<int> h(size_t(N) + 1, 0);
+    int best = 0;
+    for (int i = 1; i <= M; ++i) {
+        int diag = 0, left = 0;
+        for (int j = 1; j <= N; ++j) {
+            const int up = h[j];
+            const int s = p.q[i - 1] == p.t[j - 1] ? kMatch : kMismatch;
+            const int v = std::max({diag + s, up - kGap, left - kGap, 0});
+            diag = up;
+            h[j] = left = v;
+            best = std::max(best, v);
+        }
+    }
+    return best;
+}
+
+struct Variant {
+    const char* name;
+    int W, R;
+    bool edit;
+    void (*kernel)(const uint32_t*, const uint32_t*, unsigned long long*, int, int, unsigned, int*, int*, int, int);
+};
+
+// Name: W<warps per block> R<rows per lane> C<steps per chunk> S<1: one VIADDMNMX a row on the
+// step's chain (kShort); 2: the compiler's own chain, an add and a max a row> B<blocks per SM the
+// registers allow at least>.
+#define PROBE_VARIANT(W, R, C, S, B) \
+    Variant{"W" #W " R" #R " C" #C " S" #S " B" #B, W, R, S == 3, fill<W, R, C, S, B>}
+const Variant kVariants[] = {
+    PROBE_VARIANT(4, 16, 32, 1, 4), PROBE_VARIANT(4, 16, 32, 1, 1), PROBE_VARIANT(4, 12, 32, 1, 1),
+    PROBE_VARIANT(4, 8, 32, 1, 4),  PROBE_VARIANT(4, 6, 32, 1, 1),  PROBE_VARIANT(4, 5, 32, 1, 1),
+    PROBE_VARIANT(2, 6, 32, 1, 1),  PROBE_VARIANT(8, 16, 32, 1, 2), PROBE_VARIANT(4, 16, 32, 3, 4),
+    PROBE_VARIANT(4, 6, 32, 3, 1),  PROBE_VARIANT(4, 8, 32, 3, 4),
+};
+
+struct Device {
+    int sms = 0;
+    uint32_t* tables = nullptr;
+    uint32_t* sels = nullptr;
+    unsigned long long* rows = nullptr;
+    size_t rows_cap = 0;
+    int* ticket = nullptr;   // [0] ticket, [1] best
+    unsigned epoch = 0;
+};
+
+struct Run {
+    int score = 0;
+    float ms = 0;
+};
+
+// One fill of the pair with variant v at k blocks per SM (0: as many as fit); `reps` timed fills.
+std::vector<Run> run(Device& d, const Variant& v, const Pair& p, int k, int reps) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    const int rows_per_group = v.W * 32 * v.R;
+    const int groups = (M + rows_per_group - 1) / rows_per_group;
+    const int steps = (N + 31 + 31) / 32 * 32;
+    std::vector<uint32_t> tables(size_t(groups) * rows_per_group, kPadWord);
+    for (int i = 0; i < M; ++i) {
+        uint32_t w = 0;
+        for (int x = 0; x < 4; ++x) {
+            const int sc = v.edit ? (p.q[i] == x ? 2 : 1) : (p.q[i] == x ? kMatch : kMismatch);
+            w |= uint32_t(uint8_t(int8_t(sc))) << (8 * x);
+        }
+        tables[i] = w;
+    }
+    std::vector<uint32_t> sels(size_t(steps) + kSelBefore + 64, selector(kPadCode));
+    for (int j = 1; j <= N; ++j) sels[size_t(j) + kSelBefore] = selector(p.t[j - 1]);
+    PROBE_CHECK(cudaFree(d.tables));
+    PROBE_CHECK(cudaFree(d.sels));
+    PROBE_CHECK(cudaMalloc(&d.tables, tables.size() * 4));
+    PROBE_CHECK(cudaMalloc(&d.sels, sels.size() * 4));
+    PROBE_CHECK(cudaMemcpy(d.tables, tables.data(), tables.size() * 4, cudaMemcpyHostToDevice));
+    PROBE_CHECK(cudaMemcpy(d.sels, sels.data(), sels.size() * 4, cudaMemcpyHostToDevice));
+    const size_t need = size_t(groups) * (size_t(steps) + 32);
+    if (need > d.rows_cap) {
+        PROBE_CHECK(cudaFree(d.rows));
+        PROBE_CHECK(cudaMalloc(&d.rows, need * 8));
+        PROBE_CHECK(cudaMemset(d.rows, 0, need * 8));
+        d.rows_cap = need;
+    }
+    int fit = 0;
+    PROBE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, v.kernel, v.W * 32, 0));
+    const int per_sm = k > 0 ? std::min(k, fit) : fit;
+    const int grid = std::min(groups, per_sm * d.sms);
+    cudaEvent_t e0, e1;
+    PROBE_CHECK(cudaEventCreate(&e0));
+    PROBE_CHECK(cudaEventCreate(&e1));
+    std::vector<Run> out;
+    for (int r = 0; r < reps; ++r) {
+        PROBE_CHECK(cudaMemset(d.ticket, 0, 8));
+        ++d.epoch;
+        PROBE_CHECK(cudaEventRecord(e0));
+        v.kernel<<<grid, v.W * 32>>>(d.tables, d.sels, d.rows, steps, groups, d.epoch, d.ticket, d.ticket + 1, -kGap, -kGap);
+        PROBE_CHECK(cudaEventRecord(e1));
+        PROBE_CHECK(cudaGetLastError());
+        PROBE_CHECK(cudaEventSynchronize(e1));
+        Run x;
+        PROBE_CHECK(cudaEventElapsedTime(&x.ms, e0, e1));
+        PROBE_CHECK(cudaMemcpy(&x.score, d.ticket + 1, 4, cudaMemcpyDeviceToHost));
+        if (v.edit) x.score = M + N - x.score;  // H'(M, N) = M + N - D(M, N)
+        out.push_back(x);
+    }
+    PROBE_CHECK(cudaEventDestroy(e0));
+    PROBE_CHECK(cudaEventDestroy(e1));
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> only;
+    std::vector<int> sizes = {65536, 262144, 1048576};
+    std::vector<int> ks = {1, 2, 3, 4};
+    int reps = 5;
+    bool check_big = false;
+    for (int a = 1; a < argc; ++a) {
+        const std::string s = argv[a];
+        if (s == "--only" && a + 1 < argc) only.push_back(argv[++a]);
+        else if (s == "--sizes" && a + 1 < argc) {
+            sizes.clear();
+            for (char* t = std::strtok(argv[++a], ","); t; t = std::strtok(nullptr, ",")) sizes.push_back(std::atoi(t));
+        } else if (s == "--k" && a + 1 < argc) {
+            ks.clear();
+            for (char* t = std::strtok(argv[++a], ","); t; t = std::strtok(nullptr, ",")) ks.push_back(std::atoi(t));
+        } else if (s == "--reps" && a + 1 < argc) reps = std::atoi(argv[++a]);
+        else if (s == "--check-big") check_big = true;
+        else {
+            std::fprintf(stderr, "usage: row_serial_probe [--only NAME]... [--sizes N,..] [--k K,..] [--reps R] [--check-big]\n");
+            return 2;
+        }
+    }
+    Device d;
+    cudaDeviceProp prop{};
+    PROBE_CHECK(cudaGetDeviceProperties(&prop, 0));
+    d.sms = prop.multiProcessorCount;
+    PROBE_CHECK(cudaMalloc(&d.ticket, 8));
+    std::printf("device: %s, %d SMs\n", prop.name, d.sms);
+    bool ok = true;
+    const int shapes[][2] = {{1, 1}, {1, 100}, {100, 1}, {33, 65}, {1000, 999}, {4097, 3001}, {20000, 20000}, {70000, 300}, {300, 70000}};
+    struct Check {
+        Pair p;
+        int local, edit;
+    };
+    std::vector<Check> checks;
+    for (const auto& sh : shapes) {
+        Pair p = make_pair(sh[0], sh[1], 1000 + sh[0] * 7 + sh[1]);
+        const int local = reference(p), edit = edit_reference(p);
+        checks.push_back(Check{std::move(p), local, edit});
+    }
+    for (const Variant& v : kVariants) {
+        bool take = only.empty();
+        for (const auto& o : only) take |= std::strstr(v.name, o.c_str()) != nullptr;
+        if (!take) continue;
+        for (const auto& [p, local, edit] : checks) {
+            const int ref = v.edit ? edit : local;
+            for (int k : {1, 4}) {
+                const int got = run(d, v, p, k, 2)[1].score;
+                if (got != ref) {
+                    std::printf("%s: MISMATCH %zux%zu k=%d: gpu %d, reference %d\n", v.name, p.q.size(), p.t.size(), k, got, ref);
+                    ok = false;
+                }
+            }
+        }
+        std::printf("%s: checks %s\n", v.name, ok ? "OK" : "FAILED");
+        std::fflush(stdout);
+    }
+    for (int n : sizes) {
+        const Pair p = make_pair(n, n, 42);
+        int ref_local = -1, ref_edit = -1;
+        if (check_big && n <= 65536) ref_local = reference(p), ref_edit = edit_reference(p);
+        for (const Variant& v : kVariants) {
+            bool take = only.empty();
+            for (const auto& o : only) take |= std::strstr(v.name, o.c_str()) != nullptr;
+            if (!take) continue;
+            const int ref = v.edit ? ref_edit : ref_local;
+            for (int k : ks) {
+                const int r = n >= 1048576 ? std::max(3, reps / 2) : reps;
+                std::vector<Run> runs = run(d, v, p, k, r + 1);
+                runs.erase(runs.begin());  // warm-up
+                std::vector<float> ms;
+                bool agree = true;
+                for (const Run& x : runs) { ms.push_back(x.ms); agree &= x.score == runs[0].score; }
+                std::sort(ms.begin(), ms.end());
+                const float med = ms[ms.size() / 2];
+                const bool good = agree && (ref < 0 || runs[0].score == ref);
+                ok &= good;
+                std::printf("%-8s %8d^2 k=%d score %d%s: %.3f ms (median of %zu; %.3f..%.3f) %.3f TCUPS%s\n", v.name, n, k,
+                            runs[0].score, ref >= 0 ? (runs[0].score == ref ? " (= reference)" : " (REFERENCE DIFFERS)") : "", med,
+                            ms.size(), ms.front(), ms.back(), double(n) * n / (med * 1e9), good ? "" : " FAILED");
+                std::fflush(stdout);
+            }
+        }
+    }
+    std::printf("%s\n", ok ? "OK" : "FAILED");
+    return ok ? 0 : 1;
+}
