@@ -97,7 +97,7 @@ BoundVerdict which_bound(const BoundInput& in) {
     }
     if (in.one_pair) {
         v.bound = Bound::chain;
-        const int group = pair_score_group_rows();
+        const int group = in.group_rows > 0 ? in.group_rows : pair_score_group_rows();
         const int64_t groups = (int64_t(in.rows) + group - 1) / group;
         char per_sm[48] = "";
         if (in.sms > 0) std::snprintf(per_sm, sizeof per_sm, " over %d SMs (%.1f each)", in.sms, double(groups) / in.sms);

@@ -66,7 +66,8 @@ struct BoundInput {
     int rows = 0;          // the fill's rows: one band (warp) of gpu_band::kBandRows rows each
     double fill_ms = 0.0;  // measured
     int sms = 0, warps_per_sm = 0;  // 0: unknown (then the ramp is judged against nothing: issue)
-    bool one_pair = false;  // the one-pair kernel filled it (a "pair-score" kernel)
+    bool one_pair = false;  // the one-pair kernel filled it (a "pair-score" or "pair-serial" kernel)
+    int group_rows = 0;     // its rows a group (0: pair_score_group_rows())
 };
 struct BoundVerdict {
     Bound bound = Bound::issue;

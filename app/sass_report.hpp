@@ -85,10 +85,10 @@ inline std::string fill_kernel_name(const Problem& p, bool dpx, OutputLevel leve
 }
 // The kernel that filled a GPU result, read off the result: its backend (DPX or DPX-free), what
 // it kept (an overview: the picture's fill; checkpoints: the store's; else its level), and the
-// one-pair score kernel (pair_score_kernel in dpviz/engine.hpp: "pair-score dpx score",
-// "pair-score-affine dpx score", "pair-score-corner dpx score", ...) where a score fill reports
-// no band launch shape; the routing it reads (DPVIZ_PAIR_KERNEL) is the process's, as the
-// fill's was. "" for a CPU result.
+// one-pair score kernel (pair_score_kernel in dpviz/engine.hpp: "pair-serial-r16 dpx score",
+// "pair-score-affine dpx score", "pair-serial-corner-r6 dpx score", "pair-score dpx store", ...)
+// where a score fill reports no band launch shape; the routing it reads (DPVIZ_PAIR_KERNEL,
+// DPVIZ_PAIR_SERIAL) is the process's, as the fill's was. "" for a CPU result.
 std::string ran_kernel_name(const Problem& p, const DpResult& r);
 
 }  // namespace dpviz::app

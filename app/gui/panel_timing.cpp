@@ -298,8 +298,9 @@ std::vector<ScanShownRow> scan_table_rows(const app::ScanTable& t, const std::st
 std::string fill_bound_text(const app::SassReport& r, const app::GpuFigures& g, const std::string& kernel,
                             int64_t cells, int rows, double fill_ms) {
     const app::KernelBound b = app::kernel_bound(r, kernel, g, cells, fill_ms);
-    const bool one_pair = kernel.rfind("pair-score", 0) == 0;
-    const app::BoundVerdict v = app::which_bound({cells, rows, fill_ms, g.sms, g.warps_per_sm, one_pair});
+    const bool one_pair = kernel.rfind("pair-score", 0) == 0 || kernel.rfind("pair-serial", 0) == 0;
+    const app::BoundVerdict v =
+        app::which_bound({cells, rows, fill_ms, g.sms, g.warps_per_sm, one_pair, pair_score_group_rows(kernel)});
     char text[640];
     if (b.per_cell <= 0)
         std::snprintf(text, sizeof text, "%s: instructions per cell n/a (the SASS report has no line for it). ",

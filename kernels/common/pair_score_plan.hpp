@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "dpviz/types.hpp"
@@ -295,6 +296,45 @@ inline int choose_blocks_per_sm(Form f, int M, int N, int sms, int fits) {
     for (int k = 2; k <= fits; ++k)
         if (predicted_cycles(f, M, N, sms, k) < predicted_cycles(f, M, N, sms, best)) best = k;
     return best;
+}
+
+// The row-serial fill (cuda/pair_score.cu, "Row-serial fill"; docs/single_pair_kernel.md): the
+// score fills of local alignment with a linear gap and of the corner form, a lane's R rows in
+// series, groups of kSerialWarps * 32 * R rows, chunks of kSerialChunk steps, a ring of
+// kSerialRing slots between two warps. R by size: kSerialRowsSmall up to kSerialSmallRows rows,
+// kSerialRowsLarge past them (a step is a chain of R cells: fewer rows a lane start the last
+// group sooner, more give each warp more cells a step; chosen from the probe's measurements). The
+// same buffers as the fill above (its row slots hold steps + 32 entries: serial_steps(N) + 32 <=
+// row_slot_entries(N)).
+inline constexpr int kSerialWarps = 4;
+inline constexpr int kSerialChunk = 32;
+inline constexpr int kSerialRing = 256;
+inline constexpr int kSerialRowsSmall = 6, kSerialRowsLarge = 16;
+inline constexpr int kSerialSmallRows = 131072;
+inline constexpr int kSerialMinBlocks = 4;  // registers for 4 blocks per SM (at most 128 each)
+inline int serial_rows(int M) { return M <= kSerialSmallRows ? kSerialRowsSmall : kSerialRowsLarge; }
+inline int serial_groups(int M) {
+    const int rows = kSerialWarps * 32 * serial_rows(M);
+    return (M + rows - 1) / rows;
+}
+inline int serial_steps(int N) { return (N + 31 + kSerialChunk - 1) / kSerialChunk * kSerialChunk; }
+// Asked for with DPVIZ_PAIR_SERIAL=1: in the engine it is faster than the skewed fill at
+// 262,144^2 but slower at 1,048,576^2 and up to 131,072^2 on an H100, where a standalone probe of
+// the same design was faster at every size (docs/single_pair_kernel.md, "The row-serial fill"), so
+// the skewed fill stays the default until the two agree.
+inline bool takes_serial(Form f, OutputLevel level) {
+    const char* e = std::getenv("DPVIZ_PAIR_SERIAL");
+    return level == OutputLevel::score && (f == Form::linear || f == Form::corner) && e && std::string_view(e) == "1";
+}
+// Its kernel's name in the SASS reports (kernels/cuda/sass_names.py): "pair-serial-r16",
+// "pair-serial-corner-r6", ...
+inline std::string serial_name(Form f, int M) {
+    return std::string(f == Form::corner ? "pair-serial-corner" : "pair-serial") + "-r" + std::to_string(serial_rows(M));
+}
+// Blocks per SM: every group resident at once where they fit (one wave), else as many as fit.
+inline int serial_blocks_per_sm(int M, int sms, int fits) {
+    const int need = (serial_groups(M) + sms - 1) / sms;
+    return std::clamp(need, 1, std::max(fits, 1));
 }
 
 // Device buffers, in the order the device path allocates them (the simulated device mirrors it).

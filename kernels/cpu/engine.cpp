@@ -226,12 +226,20 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     return r;
 }
 
-std::string pair_score_kernel(const Problem& p) {
+std::string pair_score_kernel(const Problem& p, OutputLevel level) {
     if (!pair_score::takes(p, OutputLevel::score)) return {};
-    return pair_score::form_name(pair_score::form_of(*pair_score::scoring_of(p, pair_score::compact_codes(p))));
+    const pair_score::Form form = pair_score::form_of(*pair_score::scoring_of(p, pair_score::compact_codes(p)));
+    if (pair_score::takes_serial(form, level)) return pair_score::serial_name(form, p.rows());
+    return pair_score::form_name(form);
 }
 
-int pair_score_group_rows() { return pair_score::kGroupRows; }
+int pair_score_group_rows(const std::string& kernel) {
+    if (kernel.rfind("pair-serial", 0) == 0) {
+        const size_t r = kernel.find("-r");
+        if (r != std::string::npos) return pair_score::kSerialWarps * 32 * std::atoi(kernel.c_str() + r + 2);
+    }
+    return pair_score::kGroupRows;
+}
 
 std::string pair_score_form_name(int form) {
     using pair_score::Form;

@@ -11,6 +11,8 @@
 //   [SECTION] Constants and cell operations
 //   [SECTION] Fill kernel            persistent blocks of W = 4 bands, shared (mbarriers) and
 //                                    global hand-over
+//   [SECTION] Row-serial fill        local linear and the corner form at score level: a lane's
+//                                    rows in series, lanes skewed by one column
 //   [SECTION] Host                   inputs, launch, end cell
 //
 // In short: a group is W * 32 * R consecutive rows; a block takes groups in order from a global
@@ -863,6 +865,202 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
 }
 
 // ---------------------------------------------------------------------------------------------
+// [SECTION] Row-serial fill
+// ---------------------------------------------------------------------------------------------
+// The score fills of local alignment with a linear gap and of the corner form
+// (pair_score::takes_serial) with a lane's rows in series: at step s lane l computes column
+// s + 1 - l for its R rows (pair_score::serial_rows), row k taking its up value from row k - 1 of the same step.
+// Row i so starts about i / R steps after row 0 (above: about 1.4 i), and a step is a chain of R
+// cells, one VIADDMNMX each: t = max(diag + s, left - g, 0) off the chain, h = max(up - g, t) on
+// it (docs/single_pair_kernel.md, "The row-serial fill"). The left term's add is cell::term
+// (IMAD with ImadDpxOps): a plain add there would be the same expression as the chain's up - g
+// of the row below one step earlier, and ptxas would share it, putting an add and a max on the
+// chain. H is carried as H << kScale like above, so a cell's score is one PRMT and the end cell
+// one more VIADDMNMX a cell: max(h + u, key) with u = (15 - k) 16 + (15 - i) for row k at step i
+// of a 16-step block keeps the block's best H and, among ties, its smallest row and then column
+// (row-major order); every 16 steps a lane folds the block's key into its packed end cell.
+// Hand-over: one rotating shuffle a step (lane l takes lane l - 1's bottom row; lane 31 sends the
+// row above the band, read from its ring a step ahead, to lane 0); lane 31's bottom row at step
+// p (column p - 30) is slot p of the band's output: ring w + 1 between the warps of a block
+// (chunks of 32 slots guarded by "full" and "empty" mbarriers, like the fill above), group to
+// group the two global row slots of tagged entries, read one chunk ahead by the next group's
+// first warp.
+template <class Ops, int kKind, int R>
+__global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSerialMinBlocks)
+    pair_serial_fill(const Params p) {
+    using pair_score::kScale;
+    constexpr int W = pair_score::kSerialWarps, C = pair_score::kSerialChunk;
+    constexpr int kRingSlots = pair_score::kSerialRing, kMask = kRingSlots - 1, kChunks = kRingSlots / C;
+    constexpr bool kLocal = kKind == kLinear;
+    static_assert(kLocal || kKind == kCornerForm, "the row-serial fill takes local linear and the corner form");
+    static_assert(R <= 16 && C % 16 == 0 && C == 32 && kRingSlots % C == 0, "16-step key blocks, a lane a slot");
+    constexpr int kZ = kZero<Ops>;
+    constexpr int kNoKey = kZ + 255;  // below h + u of every cell with h >= 1 (h << kScale >= 256)
+
+    __shared__ int ring[W + 1][kRingSlots];                  // ring w: the input of warp w; ring W: the last warp's output
+    __shared__ uint64_t full[W][kChunks], empty[W][kChunks];  // [w] guards ring w, w >= 1
+    __shared__ int s_group;
+
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const bool first = w == 0, last = w == W - 1;
+    const int ng = -p.gap_s;  // the corner form: 0
+    unsigned long long best_key = 0;
+
+    for (;;) {
+        __syncthreads();  // every warp is done with the previous group
+        if (threadIdx.x == 0) s_group = atomicAdd(p.ticket, 1);
+        if (threadIdx.x < (W - 1) * kChunks) {  // a fresh phase count per group
+            const int r = 1 + int(threadIdx.x) / kChunks, k = int(threadIdx.x) % kChunks;
+            mbar_init(&full[r][k], 1);
+            mbar_init(&empty[r][k], 1);
+        }
+        __syncthreads();
+        const int g = s_group;
+        if (g >= p.n_groups) break;
+
+        const int row0 = (g * W + w) * 32 * R + lane * R + 1;  // the lane's first row
+        uint32_t tab[R];
+        int h[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+            tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kPadTable;
+            h[k] = kZ;  // column 0 (and the skew's columns left of it)
+        }
+        int* in = ring[w];
+        int* out = ring[w + 1];
+        const unsigned long long* gin = p.gbuf + size_t((g + 1) & 1) * size_t(p.gstride);
+        unsigned long long* gout = p.gbuf + size_t(g & 1) * size_t(p.gstride);
+        const uint32_t tag_in = tag_of(p.epoch, g - 1), tag_out = tag_of(p.epoch, g);
+
+        // The first warp takes slots a .. a + 31 of the group above into ring 0 (row 0: H = 0),
+        // from `pending` (loaded a chunk earlier) while its tags are current.
+        unsigned long long pending = 0;
+        const auto take = [&](int a, bool have) {
+            int v = kZ;
+            if (g > 0) {
+                unsigned long long e = have ? pending : ld_relaxed(gin + a + lane);
+                SpinGuard guard;
+                while (!__all_sync(0xffffffffu, uint32_t(e >> 32) == tag_in)) {
+                    guard();
+                    e = ld_relaxed(gin + a + lane);
+                }
+                v = int(uint32_t(e));
+            }
+            in[(a + lane) & kMask] = v;
+        };
+        // Lane 0's first up value (column 1) is slot 31, the last of the band above's chunk 0.
+        if (first) {
+            take(0, false);
+            take(C, false);
+            __syncwarp();
+        } else if (lane == 31) {
+            mbar_wait(&full[w][0], 0);
+        }
+        int send = lane == 31 ? in[31] : kZ;  // what this lane gives the next in the step's shuffle
+        if (!first && lane == 31) mbar_arrive(&empty[w][0]);
+        int diag_top = kZ;  // the row above the lane's top row, the previous column
+        int key = kNoKey;
+        const uint16_t* sel = p.tsel + pair_score::kSelOff + 1 - lane;  // [s]: the lane's column at step s
+
+        for (int s0 = 0; s0 < p.steps; s0 += C) {
+            const int u = s0 / C;
+            // In: chunk u + 1 of the band above (slots s0 + 32 .. s0 + 63, read at steps s0 .. s0 + 31).
+            if (first) {
+                if (s0 > 0) take(s0 + C, true);
+                __syncwarp();
+                if (g > 0 && s0 + 2 * C <= p.steps) pending = ld_relaxed(gin + s0 + 2 * C + lane);
+            } else if (lane == 31) {
+                mbar_wait(&full[w][(u + 1) % kChunks], unsigned((u + 1) / kChunks) & 1u);
+            }
+            // Out: chunk u of ring w + 1 reuses the slots of chunk u - kChunks, read by then.
+            if (!last && lane == 31 && u >= kChunks) mbar_wait(&empty[w + 1][u % kChunks], unsigned(u / kChunks - 1) & 1u);
+
+            uint32_t xa[8], xb[8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i) xa[i] = sel[s0 + i];
+#pragma unroll 1
+            for (int b = 0; b < C; b += 16) {
+                static_for<16>([&](auto ic) {
+                    constexpr int i = decltype(ic)::value;
+                    uint32_t* x = i < 8 ? xa : xb;
+                    if constexpr (i == 0) {
+#pragma unroll
+                        for (int q = 0; q < 8; ++q) xb[q] = sel[s0 + b + 8 + q];
+                    }
+                    if constexpr (i == 8) {
+#pragma unroll
+                        for (int q = 0; q < 8; ++q) xa[q] = sel[s0 + b + 16 + q];
+                    }
+                    const int s = s0 + b + i;
+                    // Lane 31's for step s + 1 (slot s + 32): only lane 31 waited for the ring.
+                    const int next_above = lane == 31 ? in[(s + C) & kMask] : kZ;
+                    int up = __shfl_sync(0xffffffffu, send, (lane + 31) & 31);
+                    int diag = diag_top;
+                    diag_top = up;
+#pragma unroll
+                    for (int k = 0; k < R; ++k) {
+                        const int sc = prmt(tab[k], x[i & 7]);
+                        int v;
+                        if constexpr (kLocal) {
+                            const int t = Ops::addmax_floor(diag, sc, cell::term<Ops>(h[k], ng), kZ);
+                            v = Ops::addmax(up, ng, t);
+                            key = Ops::addmax(v, (15 - k) * 16 + (15 - i), key);
+                        } else {
+                            v = Ops::max2(up, Ops::addmax(diag, sc, h[k]));
+                        }
+                        diag = h[k];
+                        h[k] = v;
+                        up = v;
+                    }
+                    if (lane == 31) out[s & kMask] = h[R - 1];
+                    send = lane == 31 ? next_above : h[R - 1];
+                });
+                // The block's best cell into the lane's end cell.
+                if constexpr (kLocal) {
+                    if (key > kNoKey) {
+                        const int v = (key - kZ) >> kScale, u16 = (key - kZ) & 255;
+                        const int row = row0 + 15 - (u16 >> 4), col = s0 + b + 15 - (u16 & 15) + 1 - lane;
+                        if (row <= p.M && col >= 1 && col <= p.N)
+                            best_key = max(best_key, pack_best(v, row, col, p.N, p.key_bits));
+                        key = kNoKey;
+                    }
+                }
+            }
+            // Publish chunk u: to the warp below, or (the last warp) to the group below.
+            if (!last) {
+                if (lane == 31) mbar_arrive(&full[w + 1][u % kChunks]);
+            } else {
+                __syncwarp();
+                st_relaxed(gout + s0 + lane, entry(tag_out, out[(s0 + lane) & kMask]));
+            }
+            if (!first && lane == 31) mbar_arrive(&empty[w][(u + 1) % kChunks]);
+        }
+        // The chunk past the sweep (slots steps .. steps + 31), which the band below reads ahead in
+        // its last chunk: row 0's value, feeding only columns past N.
+        const int u_end = p.steps / C;
+        if (!last) {
+            if (lane == 31) {
+                if (u_end >= kChunks) mbar_wait(&empty[w + 1][u_end % kChunks], unsigned(u_end / kChunks - 1) & 1u);
+                for (int q = 0; q < C; ++q) out[(p.steps + q) & kMask] = kZ;
+                mbar_arrive(&full[w + 1][u_end % kChunks]);
+            }
+        } else {
+            st_relaxed(gout + p.steps + lane, entry(tag_out, kZ));
+        }
+        if constexpr (!kLocal) {
+            // H'(M, N): the last row of the last group at the last column, which padding rows and
+            // columns copy from (M, N) (pair_score::Scoring).
+            if (last && lane == 31 && g == p.n_groups - 1) *p.best = static_cast<unsigned long long>(h[R - 1] - kZ);
+        }
+    }
+    if constexpr (kLocal) {
+#pragma unroll
+        for (int d = 16; d > 0; d >>= 1) best_key = max(best_key, __shfl_xor_sync(0xffffffffu, best_key, d));
+        if (lane == 0 && best_key != 0) atomicMax(p.best, best_key);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
 
@@ -902,6 +1100,20 @@ auto fill_of(Form f) {
 template <int kOut>
 auto kernel_of(bool dpx, Form f) {
     return dpx ? fill_of<cell::ImadDpxOps, kOut>(f) : fill_of<cell::PortableOps, kOut>(f);
+}
+
+// The row-serial fill of form f (linear or corner) with R rows a lane (pair_score::serial_rows).
+template <class Ops>
+auto serial_of(Form f, int R) {
+    using namespace pair_score;
+    if (f == Form::corner)
+        return R == kSerialRowsSmall ? pair_serial_fill<Ops, kCornerForm, kSerialRowsSmall>
+                                     : pair_serial_fill<Ops, kCornerForm, kSerialRowsLarge>;
+    return R == kSerialRowsSmall ? pair_serial_fill<Ops, kLinear, kSerialRowsSmall>
+                                 : pair_serial_fill<Ops, kLinear, kSerialRowsLarge>;
+}
+auto serial_kernel_of(bool dpx, Form f, int R) {
+    return dpx ? serial_of<cell::ImadDpxOps>(f, R) : serial_of<cell::PortableOps>(f, R);
 }
 
 }  // namespace
@@ -1006,19 +1218,25 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
 
     const Form form = form_of(*sc);
     const bool affine = form == Form::affine || form == Form::corner_affine;  // F's rings too
+    // Score fills of local linear and the corner form: the row-serial fill (its own shared memory).
+    const bool serial = !lines && takes_serial(form, OutputLevel::score);
+    const int serial_r = serial_rows(M);
     // The score fills take Params, the others LineParams (ParamsOf).
-    const void* kernel = picture ? reinterpret_cast<const void*>(kernel_of<kPictureOut>(dpx, form))
-                         : lines ? reinterpret_cast<const void*>(kernel_of<kStoreOut>(dpx, form))
-                                 : reinterpret_cast<const void*>(kernel_of<kScoreOut>(dpx, form));
-    const size_t smem = size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
-    DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    const void* kernel = picture  ? reinterpret_cast<const void*>(kernel_of<kPictureOut>(dpx, form))
+                         : lines  ? reinterpret_cast<const void*>(kernel_of<kStoreOut>(dpx, form))
+                         : serial ? reinterpret_cast<const void*>(serial_kernel_of(dpx, form, serial_r))
+                                  : reinterpret_cast<const void*>(kernel_of<kScoreOut>(dpx, form));
+    const int threads = serial ? kSerialWarps * 32 : kWarps * 32;
+    const size_t smem = serial ? 0 : size_t(affine ? 2 : 1) * (kWarps + 1) * kRing * sizeof(int);
+    if (!serial) DPVIZ_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     int per_sm = 0;
-    DPVIZ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, smem));
+    DPVIZ_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
     const auto info = device_info();
     if (!info) return info.error();
     const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
-    per_sm = blocks_per_sm(choose_blocks_per_sm(form, M, N, sms, per_sm), per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
+    per_sm = blocks_per_sm(serial ? serial_blocks_per_sm(M, sms, per_sm) : choose_blocks_per_sm(form, M, N, sms, per_sm), per_sm,
+                           "DPVIZ_PAIR_BLOCKS_PER_SM");
 
     LineParams kp{};
     kp.tsel = d_sel.get();
@@ -1026,8 +1244,8 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     kp.qtab = d_tab.get();
     kp.M = M;
     kp.N = N;
-    kp.n_groups = groups(M);
-    kp.steps = steps(N);
+    kp.n_groups = serial ? serial_groups(M) : groups(M);
+    kp.steps = serial ? serial_steps(N) : steps(N);
     kp.gap_s = sc->open << kScale;
     kp.ext_s = sc->extend << kScale;
     kp.gbuf = d_rows.get();
@@ -1059,6 +1277,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         DPVIZ_LAUNCH_FAULT_POINT("pair_score");
         if (picture) kernel_of<kPictureOut>(dpx, form)<<<grid, kWarps * 32, smem, s>>>(kp);
         else if (lines) kernel_of<kStoreOut>(dpx, form)<<<grid, kWarps * 32, smem, s>>>(kp);
+        else if (serial) serial_kernel_of(dpx, form, serial_r)<<<grid, threads, 0, s>>>(static_cast<const Params&>(kp));
         else kernel_of<kScoreOut>(dpx, form)<<<grid, kWarps * 32, smem, s>>>(static_cast<const Params&>(kp));
         DPVIZ_CUDA_CHECK(cudaGetLastError());
         DPVIZ_CUDA_CHECK(cudaEventRecord(e1.get(), s));

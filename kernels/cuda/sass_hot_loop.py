@@ -90,17 +90,20 @@ def column(op):
 
 # Cells per thread in one iteration of the steady-state loop: the band kernels' 2 steps of 4 rows
 # x 2 columns (twice that in the 16x2 batch kernels: two pairs per word); the one-pair kernel's
-# 16 steps of 4 rows (kernels/common/pair_score_plan.hpp).
-BAND_CELLS, PAIR_CELLS = 16, 64
+# 16 steps of 4 rows; the row-serial fill's 16 steps of R rows (R in its name: -r<R>;
+# kernels/common/pair_score_plan.hpp).
+BAND_CELLS, PAIR_CELLS, SERIAL_STEPS = 16, 64, 16
 
 
 def short(name):
     """(report name, cells per loop iteration) of a fill kernel (sass_names.kernel_name), or None."""
-    if not any(f in name for f in ('band_fill', 'batch_fill', 'pair_score_fill')):
+    if not any(f in name for f in ('band_fill', 'batch_fill', 'pair_score_fill', 'pair_serial_fill')):
         return None
     named = kernel_name(name)
     if not named:
         return None
+    if 'pair_serial_fill' in name:
+        return named, SERIAL_STEPS * int(re.search(r'-r(\d+) ', named).group(1))
     if 'pair_score_fill' in name:
         return named, PAIR_CELLS
     return named, BAND_CELLS * (2 if '16x2Ops' in name else 1)
@@ -137,7 +140,8 @@ def main():
                         'SEL', 'LOP3', 'SHF', 'PRMT', 'SHFL', 'LDS', 'LDG', 'STG') if ops[o])
         rows.append('%-32s %5d instr %6.2f /cell  DPX %3d   %s' % (name, n, n / cells, dpx, mix))
     print('steady-state loop of each fill kernel (%d cells per iteration), of the 16x2 batch kernels (%d cells per '
-          'iteration: two pairs) and of the one-pair kernel (%d cells per iteration)' % (BAND_CELLS, 2 * BAND_CELLS, PAIR_CELLS))
+          'iteration: two pairs) and of the one-pair kernel (%d cells per iteration; its row-serial fill %d steps of '
+          'the R rows in its name, -r<R>)' % (BAND_CELLS, 2 * BAND_CELLS, PAIR_CELLS, SERIAL_STEPS))
     print('\n'.join(sorted(rows)))
 
 

@@ -8,6 +8,7 @@ fill_kernel_name, ran_kernel_name).
   unpack_dirs     "unpack_dirs"
   batch_fill      "batch <kind> <ops> <end>"      batch edit dpx-16x2 corner
   pair_score_fill "pair-score[-<form>] <ops> <out>"  pair-score-corner dpx picture
+  pair_serial_fill "pair-serial[-corner]-r<R> <ops> score"  pair-serial-r16 dpx score
   viterbi_fill    "viterbi <ops> <level>"         viterbi dpx-free path
 
 <kind>: align|edit|lcs|dtw, then -local, -affine, -squared, -noband (DTW without a band test) and
@@ -57,6 +58,11 @@ def kernel_name(name):
         m = re.search(r'OutputLevelE(\d)', name)
         level = ' ' + OUTPUT_LEVELS[int(m.group(1))] if m and int(m.group(1)) < len(OUTPUT_LEVELS) else ''
         return 'viterbi ' + ops_of(name) + level
+    if 'pair_serial_fill' in name:  # pair_serial_fill<Ops, form, R>: score level only
+        m = re.search(r'pair_serial_fill\w*?Ops\w*?ELi(\d)ELi(\d+)E', name)
+        if not m or int(m.group(1)) >= len(PAIR_FORMS):
+            return None
+        return 'pair-serial' + PAIR_FORMS[int(m.group(1))] + '-r' + m.group(2) + ' ' + ops_of(name) + ' score'
     if 'pair_score_fill' in name:
         m = re.search(r'pair_score_fill\w*?Ops\w*?ELi(\d)E(?:Li(\d)E)?', name)
         if not m or int(m.group(1)) >= len(PAIR_FORMS) or int(m.group(2) or 0) >= len(PAIR_OUTS):

@@ -86,6 +86,7 @@ TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
 
 TEST(GpuModel, TheKernelAResultNames) {
     const test::ScopedEnv routing("DPVIZ_PAIR_KERNEL", nullptr);  // the device path's default routing
+    const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", nullptr);
     ScoringOptions s;
     s.match = 2;
     s.mismatch = -1;
@@ -97,9 +98,15 @@ TEST(GpuModel, TheKernelAResultNames) {
     r.backend = Backend::cpu;
     EXPECT_EQ(ran_kernel_name(*local, r), "");
     r.backend = Backend::cuda;
-    EXPECT_EQ(ran_kernel_name(*local, r), "pair-score dpx score");  // no band launch shape
+    // No band launch shape: the one-pair kernel, or with DPVIZ_PAIR_SERIAL=1 its row-serial fill
+    // (6 rows a lane at this size).
+    EXPECT_EQ(ran_kernel_name(*local, r), "pair-score dpx score");
     r.backend = Backend::cuda_portable;
     EXPECT_EQ(ran_kernel_name(*local, r), "pair-score dpx-free score");
+    {
+        const test::ScopedEnv asked("DPVIZ_PAIR_SERIAL", "1");
+        EXPECT_EQ(ran_kernel_name(*local, r), "pair-serial-r6 dpx-free score");
+    }
     r.shape.blocks = 3;
     r.shape.warps_per_block = 4;
     EXPECT_EQ(ran_kernel_name(*local, r), "align-local dpx-free score");
@@ -138,6 +145,10 @@ TEST(GpuModel, TheKernelAResultNames) {
         c.backend = Backend::cuda;
         c.level = OutputLevel::score;
         EXPECT_EQ(ran_kernel_name(*corner, c), "pair-score-corner dpx score") << algorithm_name(algo);
+        {
+            const test::ScopedEnv asked("DPVIZ_PAIR_SERIAL", "1");
+            EXPECT_EQ(ran_kernel_name(*corner, c), "pair-serial-corner-r6 dpx score") << algorithm_name(algo);
+        }
         c.shape.blocks = 3;
         EXPECT_EQ(ran_kernel_name(*corner, c), fill_kernel_name(*corner, true, OutputLevel::score)) << algorithm_name(algo);
     }

@@ -163,6 +163,49 @@ TEST(PairScoreGpu, RandomRelatedPairsAroundTheGroupAndBandBoundaries) {
     }
 }
 
+// Shapes around the row-serial fill's boundaries (pair_score::serial_rows): a lane's rows, a band
+// (32 lanes), a group (kSerialWarps bands) of its small form; past kSerialSmallRows rows, its
+// large form's groups.
+static std::vector<std::pair<int, int>> serial_shapes() {
+    using namespace pair_score;
+    const int r = kSerialRowsSmall, b = 32 * r, G = kSerialWarps * b;
+    const int big = kSerialSmallRows + 1, GL = kSerialWarps * 32 * kSerialRowsLarge;
+    const int edge = (big / GL + 1) * GL;  // a group boundary of the large form
+    return {{r - 1, 40}, {r + 1, 33},  {b - 1, 64},   {b + 1, 95},       {G - 1, 300}, {G, 31},       {G + 1, 1000},
+            {2 * G + 5, 2049}, {5000, 5003}, {2, 70000}, {big, 257}, {edge, 64}, {edge + 1, 130}, {big + 3, 1}};
+}
+
+TEST(PairScoreGpu, RowSerialAndSkewedFillsAroundTheRowSerialBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // Local linear and the corner form (edit distance, global with a linear gap) at score level
+    // on the row-serial fill (DPVIZ_PAIR_SERIAL=1) and on the skewed fill (0), both against the
+    // CPU: related pairs (long diagonals), unrelated ones, and ties (+1/-1 over two letters).
+    std::mt19937 g(2032);
+    int seed = 0;
+    for (const char* serial : {"1", "0"}) {
+        test::ScopedEnv env("DPVIZ_PAIR_SERIAL", serial);
+        for (const auto& [m, n] : serial_shapes()) {
+            if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
+            for (const Algorithm algo : {Algorithm::local, Algorithm::edit, Algorithm::global}) {
+                ScoringOptions s;
+                s.match = 2;
+                s.mismatch = -1;
+                s.gaps = {2, 2};
+                const std::string q = random_text(g, m, "ACGT");
+                const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+                auto p = make_problem(algo, {"q", q}, {"t", t}, s);
+                ASSERT_TRUE(p) << p.error().message;
+                std::ostringstream what;
+                what << m << "x" << n << " " << algorithm_name(algo) << " pair " << seed++ << " DPVIZ_PAIR_SERIAL=" << serial;
+                check(*p, what.str());
+                if (HasFatalFailure()) return;
+            }
+        }
+        check_ties(g, {1, 1}, {{767, 800}, {769, 3001}, {pair_score::kSerialSmallRows + 1, 40}});
+        if (HasFatalFailure()) return;
+    }
+}
+
 TEST(PairScoreGpu, AffineRandomRelatedPairsAroundTheGroupAndBandBoundaries) {
     DPVIZ_REQUIRE_GPU();
     // EMBOSS's DNA default (+5/-4, open 10, extend 1), gaps that open cheaply, and an extend

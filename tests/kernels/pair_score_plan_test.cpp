@@ -544,14 +544,58 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
         }
         return v;
     };
+    const test::ScopedEnv unset_serial("DPVIZ_PAIR_SERIAL", nullptr);
     const std::vector<std::string> taken{"pair-score-dtw", "", "pair-score", "pair-score-corner", "pair-score",
                                          "pair-score-corner"};
     for (const char* value : {static_cast<const char*>(nullptr), "1", "all"}) {
         const test::ScopedEnv knob("DPVIZ_PAIR_KERNEL", value);
         EXPECT_EQ(names(), taken) << (value ? value : "unset");
     }
+    {  // asked for: local linear and the corner form at score level on the row-serial fill
+        const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "1");
+        EXPECT_EQ(names(), (std::vector<std::string>{"pair-score-dtw", "", "pair-serial-r6", "pair-serial-corner-r6",
+                                                     "pair-serial-r6", "pair-serial-corner-r6"}));
+    }
     const test::ScopedEnv none("DPVIZ_PAIR_KERNEL", "0");
     EXPECT_EQ(names(), (std::vector<std::string>(problems.size(), "")));
+}
+
+// The row-serial fill's geometry: its rows a lane by size, its groups, its steps within the row
+// slots it shares with the skewed fill, and the blocks per SM that hold every group at once.
+TEST(PairScorePlan, TheRowSerialFillsGeometry) {
+    using namespace pair_score;
+    EXPECT_EQ(serial_rows(1), kSerialRowsSmall);
+    EXPECT_EQ(serial_rows(kSerialSmallRows), kSerialRowsSmall);
+    EXPECT_EQ(serial_rows(kSerialSmallRows + 1), kSerialRowsLarge);
+    const int small = kSerialWarps * 32 * kSerialRowsSmall, large = kSerialWarps * 32 * kSerialRowsLarge;
+    EXPECT_EQ(serial_groups(1), 1);
+    EXPECT_EQ(serial_groups(small), 1);
+    EXPECT_EQ(serial_groups(small + 1), 2);
+    EXPECT_EQ(serial_groups(1 << 20), (1 << 20) / large);
+    EXPECT_EQ(serial_groups(1 << 20) * large, 1 << 20);
+    EXPECT_LE(serial_groups(kMaxDim), 1 << 16);  // the group tags' 16 bits
+    for (const int n : {1, 31, 32, 33, 1000, 65536, 1 << 20, kMaxDim}) {
+        const int st = serial_steps(n);
+        EXPECT_EQ(st % kSerialChunk, 0) << n;
+        EXPECT_GE(st, n + 31) << n;  // lane 31 reaches column n
+        EXPECT_LT(st, n + 31 + kSerialChunk) << n;
+        EXPECT_LE(int64_t(st) + kSerialChunk, row_slot_entries(n)) << n;  // the chunk past the sweep too
+    }
+    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 4), 4);  // 512 groups of 2,048 rows: one wave
+    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 3), 3);
+    EXPECT_EQ(serial_blocks_per_sm(65536, 132, 4), 1);     // 86 groups of 768 rows
+    EXPECT_EQ(serial_blocks_per_sm(262144, 132, 4), 1);    // 128 groups
+    EXPECT_EQ(serial_name(Form::linear, 1 << 20), "pair-serial-r16");
+    EXPECT_EQ(serial_name(Form::corner, 100), "pair-serial-corner-r6");
+    {
+        const test::ScopedEnv unset("DPVIZ_PAIR_SERIAL", nullptr);
+        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score));  // the skewed fill by default
+    }
+    const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "1");
+    EXPECT_TRUE(takes_serial(Form::linear, OutputLevel::score));
+    EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score));
+    EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score));
+    EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path));
 }
 
 namespace {

@@ -114,14 +114,18 @@ std::string gpu_description();
 // "pair-score-corner" (global with a linear gap, edit, LCS), "pair-score-corner-affine" (global
 // with affine gaps), "pair-score-dtw[-squared]" (DTW
 // without a band); "" where the band kernels fill it (DPVIZ_PAIR_KERNEL=0 too: docs/gpu.md).
+// With DPVIZ_PAIR_SERIAL=1, local alignment with a linear gap and the corner form at score level
+// run the row-serial fill: "pair-serial[-corner]-r<R>" (R its rows a lane). `level`: score, or any
+// other for the store's and the picture's fills.
 // A result filled by the one-pair kernel reports no band launch shape.
-std::string pair_score_kernel(const Problem& p);
+std::string pair_score_kernel(const Problem& p, OutputLevel level = OutputLevel::score);
 // The name of the one-pair kernel's form k, the k of its instantiation pair_score_fill<Ops, k>
 // (as pair_score_kernel names it); "" for a k it does not have.
 std::string pair_score_form_name(int form);
 // The rows of one group of the one-pair kernel: a block's bands, each following the band above,
-// the first following the group above.
-int pair_score_group_rows();
+// the first following the group above; of its row-serial fill for a "pair-serial...-r<R>" kernel
+// name (pair_score_kernel).
+int pair_score_group_rows(const std::string& kernel = {});
 
 // Shared by every backend: where the traceback starts, the path through the direction bits,
 // and the alignment read off the path. Tie-breaks are documented in docs/algorithms.md.
