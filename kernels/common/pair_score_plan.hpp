@@ -318,10 +318,10 @@ inline int serial_groups(int M) {
     return (M + rows - 1) / rows;
 }
 inline int serial_steps(int N) { return (N + 31 + kSerialChunk - 1) / kSerialChunk * kSerialChunk; }
-// Asked for with DPVIZ_PAIR_SERIAL=1: in the engine it is faster than the skewed fill at
-// 262,144^2 but slower at 1,048,576^2 and up to 131,072^2 on an H100, where a standalone probe of
-// the same design was faster at every size (docs/single_pair_kernel.md, "The row-serial fill"), so
-// the skewed fill stays the default until the two agree.
+// Asked for with DPVIZ_PAIR_SERIAL=1: on an H100 its local linear fill is faster than the skewed
+// fill at 262,144^2 only, its edit fill up to 262,144^2, and both are slower at 1,048,576^2, where
+// a standalone probe of the same design was faster (docs/single_pair_kernel.md, "The row-serial
+// fill"), so the skewed fill stays the default until the two agree.
 inline bool takes_serial(Form f, OutputLevel level) {
     const char* e = std::getenv("DPVIZ_PAIR_SERIAL");
     return level == OutputLevel::score && (f == Form::linear || f == Form::corner) && e && std::string_view(e) == "1";
