@@ -370,11 +370,20 @@ DPVIZ_HD typename Ops::Bits eq_bits(value_t<Ops> best, value_t<Ops> diag, value_
 // bit type, so every backend computes the same expression tree.
 
 // Alignment, linear gaps: H = max(diag + s, up - g, left - g [, floor]).
-template <class Ops, bool kLocal, bool kDirs>
+// kUpChain: `up` is the step's chain (cuda/pair_score.cu's row-serial fill, whose lane computes
+// its rows one after the other), compared last in one addmax. The left term's add goes through
+// term(): a plain left - g is the same expression as the chain's up - g of the row below one
+// step earlier, and ptxas would share the two, putting an add and a max on the chain.
+template <class Ops, bool kLocal, bool kDirs, bool kUpChain = false>
 DPVIZ_HD value_t<Ops> align_linear(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> s,
                                    value_t<Ops> g, value_t<Ops> floor, typename Ops::Bits& bits) {
     using V = value_t<Ops>;
-    if constexpr (!kDirs && imad_adds<Ops>::value) {  // the same maximum, its adds as IMAD
+    if constexpr (!kDirs && kUpChain) {
+        V t;
+        if constexpr (kLocal) t = Ops::addmax_floor(diag, s, term<Ops>(left, -g), floor);
+        else t = Ops::addmax(diag, s, term<Ops>(left, -g));
+        return Ops::addmax(up, -g, t);
+    } else if constexpr (!kDirs && imad_adds<Ops>::value) {  // the same maximum, its adds as IMAD
         const V d = term<Ops>(diag, s), u = term<Ops>(up, -g), l = term<Ops>(left, -g);
         if constexpr (kLocal) return Ops::max3_floor(d, u, l, floor);
         else return Ops::max3(d, u, l);

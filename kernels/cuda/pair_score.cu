@@ -872,10 +872,8 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
 // s + 1 - l for its R rows (pair_score::serial_rows), row k taking its up value from row k - 1 of the same step.
 // Row i so starts about i / R steps after row 0 (above: about 1.4 i), and a step is a chain of R
 // cells, one VIADDMNMX each: t = max(diag + s, left - g, 0) off the chain, h = max(up - g, t) on
-// it (docs/single_pair_kernel.md, "The row-serial fill"). The left term's add is cell::term
-// (IMAD with ImadDpxOps): a plain add there would be the same expression as the chain's up - g
-// of the row below one step earlier, and ptxas would share it, putting an add and a max on the
-// chain. H is carried as H << kScale like above, so a cell's score is one PRMT and the end cell
+// it (cell::align_linear with kUpChain; the corner form cell::lcs with up last;
+// docs/single_pair_kernel.md, "The row-serial fill"). H is carried as H << kScale like above, so a cell's score is one PRMT and the end cell
 // one more VIADDMNMX a cell: max(h + u, key) with u = (15 - k) 16 + (15 - i) for row k at step i
 // of a 16-step block keeps the block's best H and, among ties, its smallest row and then column
 // (row-major order); every 16 steps a lane folds the block's key into its packed end cell.
@@ -903,7 +901,6 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
 
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const bool first = w == 0, last = w == W - 1;
-    const int ng = -p.gap_s;  // the corner form: 0
     unsigned long long best_key = 0;
 
     for (;;) {
@@ -1000,13 +997,13 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
 #pragma unroll
                     for (int k = 0; k < R; ++k) {
                         const int sc = prmt(tab[k], x[i & 7]);
+                        uint32_t no_bits;  // score level: no direction bits
                         int v;
-                        if constexpr (kLocal) {
-                            const int t = Ops::addmax_floor(diag, sc, cell::term<Ops>(h[k], ng), kZ);
-                            v = Ops::addmax(up, ng, t);
+                        if constexpr (kLocal) {  // up, the chain, last: one addmax on it
+                            v = cell::align_linear<Ops, true, false, true>(diag, up, h[k], sc, p.gap_s, kZ, no_bits);
                             key = Ops::addmax(v, (15 - k) * 16 + (15 - i), key);
-                        } else {
-                            v = Ops::max2(up, Ops::addmax(diag, sc, h[k]));
+                        } else {  // the corner form (LCS's recurrence), up last; Ops has no IMAD adds here
+                            v = cell::lcs<Ops, false, true>(diag, h[k], up, sc, no_bits);
                         }
                         diag = h[k];
                         h[k] = v;
@@ -1103,12 +1100,15 @@ auto kernel_of(bool dpx, Form f) {
 }
 
 // The row-serial fill of form f (linear or corner) with R rows a lane (pair_score::serial_rows).
+// The corner form's DPX fill on cell::DpxOps, as the skewed fill's score fill: its cell is LCS's
+// recurrence with the chain last (with IMAD adds, cell::lcs would compare the three at once).
 template <class Ops>
 auto serial_of(Form f, int R) {
     using namespace pair_score;
+    using CornerOps = std::conditional_t<Ops::kDpx, cell::DpxOps, Ops>;
     if (f == Form::corner)
-        return R == kSerialRowsSmall ? pair_serial_fill<Ops, kCornerForm, kSerialRowsSmall>
-                                     : pair_serial_fill<Ops, kCornerForm, kSerialRowsLarge>;
+        return R == kSerialRowsSmall ? pair_serial_fill<CornerOps, kCornerForm, kSerialRowsSmall>
+                                     : pair_serial_fill<CornerOps, kCornerForm, kSerialRowsLarge>;
     return R == kSerialRowsSmall ? pair_serial_fill<Ops, kLinear, kSerialRowsSmall>
                                  : pair_serial_fill<Ops, kLinear, kSerialRowsLarge>;
 }
