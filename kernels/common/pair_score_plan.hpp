@@ -318,23 +318,34 @@ inline int serial_groups(int M) {
     return (M + rows - 1) / rows;
 }
 inline int serial_steps(int N) { return (N + 31 + kSerialChunk - 1) / kSerialChunk * kSerialChunk; }
-// Asked for with DPVIZ_PAIR_SERIAL=1: on an H100 its local linear fill is faster than the skewed
-// fill at 262,144^2 only, its edit fill up to 262,144^2, and both are slower at 1,048,576^2, where
-// a standalone probe of the same design was faster (docs/single_pair_kernel.md, "The row-serial
-// fill"), so the skewed fill stays the default until the two agree.
-inline bool takes_serial(Form f, OutputLevel level) {
+// The corner form's score fill from kSerialMinRows rows by default: on an H100 it is faster than
+// the skewed fill from 16,384^2 to 1,048,576^2 (edit distance 269.6 against 388.7 ms at
+// 1,048,576^2), slower at 1,024^2 (0.090 against 0.077 ms) and 4,096^2 (0.304 against 0.298).
+// Local linear only with DPVIZ_PAIR_SERIAL=1 (any size, the corner form too): its end-cell key
+// costs it a fifth, and it is slower than the skewed fill at 65,536^2 and 131,072^2 and, without
+// DPX, at 1,048,576^2 (docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=0:
+// the skewed fill for both.
+inline constexpr int kSerialMinRows = 16384;
+inline bool takes_serial(Form f, OutputLevel level, int M) {
+    if (level != OutputLevel::score || (f != Form::linear && f != Form::corner)) return false;
     const char* e = std::getenv("DPVIZ_PAIR_SERIAL");
-    return level == OutputLevel::score && (f == Form::linear || f == Form::corner) && e && std::string_view(e) == "1";
+    const std::string_view asked = e ? e : "";
+    return asked == "1" || (f == Form::corner && asked != "0" && M >= kSerialMinRows);
 }
 // Its kernel's name in the SASS reports (kernels/cuda/sass_names.py): "pair-serial-r16",
 // "pair-serial-corner-r6", ...
 inline std::string serial_name(Form f, int M) {
     return std::string(f == Form::corner ? "pair-serial-corner" : "pair-serial") + "-r" + std::to_string(serial_rows(M));
 }
-// Blocks per SM: every group resident at once where they fit (one wave), else as many as fit.
+// Blocks per SM: every group resident at once where that takes at most kSerialMaxBlocks on an SM
+// (one wave), else kSerialMaxBlocks (or fewer where fewer fit). With 4 blocks on an SM, 4 warps
+// share each scheduler and a warp that waits on the band above takes issue slots from the others:
+// at 1,048,576^2 (512 groups) 4 blocks per SM in one wave took 630.7 ms for edit distance, 2 in
+// two waves 269.7 (H100).
+inline constexpr int kSerialMaxBlocks = 2;
 inline int serial_blocks_per_sm(int M, int sms, int fits) {
     const int need = (serial_groups(M) + sms - 1) / sms;
-    return std::clamp(need, 1, std::max(fits, 1));
+    return std::clamp(need, 1, std::clamp(fits, 1, kSerialMaxBlocks));
 }
 
 // Device buffers, in the order the device path allocates them (the simulated device mirrors it).

@@ -1219,7 +1219,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     const Form form = form_of(*sc);
     const bool affine = form == Form::affine || form == Form::corner_affine;  // F's rings too
     // Score fills of local linear and the corner form: the row-serial fill (its own shared memory).
-    const bool serial = !lines && takes_serial(form, OutputLevel::score);
+    const bool serial = !lines && takes_serial(form, OutputLevel::score, M);
     const int serial_r = serial_rows(M);
     // The score fills take Params, the others LineParams (ParamsOf).
     const void* kernel = picture  ? reinterpret_cast<const void*>(kernel_of<kPictureOut>(dpx, form))

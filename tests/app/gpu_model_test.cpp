@@ -136,7 +136,8 @@ TEST(GpuModel, TheKernelAResultNames) {
     EXPECT_EQ(ran_kernel_name(*affine, a), "pair-score-affine dpx-free score");
     a.shape.blocks = 3;
     EXPECT_EQ(ran_kernel_name(*affine, a), "align-local-affine dpx-free score");
-    // Global (linear gap), edit and LCS score fills: the one-pair kernel's corner form.
+    // Global (linear gap), edit and LCS score fills: the one-pair kernel's corner form, on the
+    // row-serial fill from 16,384 rows unless DPVIZ_PAIR_SERIAL=0.
     for (const Algorithm algo : {Algorithm::global, Algorithm::edit, Algorithm::lcs}) {
         s.gaps = {2, 2};
         const auto corner = make_problem(algo, {"q", "ACGT"}, {"t", "ACGA"}, s);
@@ -148,6 +149,13 @@ TEST(GpuModel, TheKernelAResultNames) {
         {
             const test::ScopedEnv asked("DPVIZ_PAIR_SERIAL", "1");
             EXPECT_EQ(ran_kernel_name(*corner, c), "pair-serial-corner-r6 dpx score") << algorithm_name(algo);
+        }
+        const auto tall = make_problem(algo, {"q", std::string(131073, 'A')}, {"t", "ACGA"}, s);
+        ASSERT_TRUE(tall);
+        EXPECT_EQ(ran_kernel_name(*tall, c), "pair-serial-corner-r16 dpx score") << algorithm_name(algo);
+        {
+            const test::ScopedEnv refused("DPVIZ_PAIR_SERIAL", "0");
+            EXPECT_EQ(ran_kernel_name(*tall, c), "pair-score-corner dpx score") << algorithm_name(algo);
         }
         c.shape.blocks = 3;
         EXPECT_EQ(ran_kernel_name(*corner, c), fill_kernel_name(*corner, true, OutputLevel::score)) << algorithm_name(algo);

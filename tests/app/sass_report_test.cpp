@@ -14,6 +14,7 @@
 #include "dpviz/engine.hpp"
 #include "gpu_model.hpp"
 #include "sass_report.hpp"
+#include "scoped_env.hpp"
 #include "temp_dir.hpp"
 
 namespace dpviz::app {
@@ -214,6 +215,39 @@ TEST(SassReport, EveryAlgorithmsKernelIsInTheReport) {
     s.gaps = {5, 1};
     auto p = make_problem(Algorithm::semiglobal, {"q", "ACGT"}, {"t", "ACGA"}, s);
     EXPECT_EQ(fill_kernel_name(*p, true, OutputLevel::matrix), "align-affine dpx matrix");
+}
+
+// The one-pair kernel's score fills, the skewed and the row-serial one at both of its rows a
+// lane, by DPVIZ_PAIR_SERIAL: each kernel a GPU score fill can report has its loop and its
+// registers in the shipped reports (the timing panel's instructions per cell and occupancy).
+TEST(SassReport, EveryOnePairScoreKernelIsInTheReport) {
+    const SassReport r = load_sass_report("", docs_sass());
+    const test::ScopedEnv routing("DPVIZ_PAIR_KERNEL", nullptr);
+    ScoringOptions s;
+    s.match = 2;
+    s.mismatch = -1;
+    s.gaps = {2, 2};
+    const std::string small = "ACGT", large(131073, 'A');  // the row-serial fill: 6 rows a lane, 16 past 131,072
+    int serial_rows_seen = 0;
+    for (const char* serial : {static_cast<const char*>(nullptr), "1", "0"}) {
+        const test::ScopedEnv knob("DPVIZ_PAIR_SERIAL", serial);
+        for (const Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::edit, Algorithm::lcs})
+            for (const std::string* q : {&small, &large}) {
+                auto p = make_problem(a, {"q", *q}, {"t", "ACGA"}, s);
+                ASSERT_TRUE(p);
+                for (const Backend b : {Backend::cuda, Backend::cuda_portable}) {
+                    DpResult res;
+                    res.level = OutputLevel::score;
+                    res.backend = b;
+                    const std::string name = ran_kernel_name(*p, res);
+                    ASSERT_FALSE(name.empty()) << algorithm_name(a);
+                    EXPECT_TRUE(r.loop(name)) << name;
+                    EXPECT_TRUE(r.resources_of(name)) << name;
+                    serial_rows_seen += name.rfind("pair-serial", 0) == 0;
+                }
+            }
+    }
+    EXPECT_EQ(serial_rows_seen, 2 * (3 + 2 * 4));  // by default the corner form's long pair, everything with "1"
 }
 
 // The registers' script (the device runs it on cuobjdump -res-usage) names the kernels by the one

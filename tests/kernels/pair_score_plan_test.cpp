@@ -545,23 +545,31 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
         return v;
     };
     const test::ScopedEnv unset_serial("DPVIZ_PAIR_SERIAL", nullptr);
+    // By default the corner form's score fill is the row-serial one from kSerialMinRows rows (these
+    // are shorter), local linear's the skewed one.
     const std::vector<std::string> taken{"pair-score-dtw", "", "pair-score", "pair-score-corner", "pair-score",
                                          "pair-score-corner"};
     for (const char* value : {static_cast<const char*>(nullptr), "1", "all"}) {
         const test::ScopedEnv knob("DPVIZ_PAIR_KERNEL", value);
         EXPECT_EQ(names(), taken) << (value ? value : "unset");
     }
-    {  // asked for: local linear and the corner form at score level on the row-serial fill
+    {  // asked for: local linear on the row-serial fill too
         const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "1");
         EXPECT_EQ(names(), (std::vector<std::string>{"pair-score-dtw", "", "pair-serial-r6", "pair-serial-corner-r6",
                                                      "pair-serial-r6", "pair-serial-corner-r6"}));
+    }
+    {  // refused: the skewed fill for both
+        const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "0");
+        EXPECT_EQ(names(), (std::vector<std::string>{"pair-score-dtw", "", "pair-score", "pair-score-corner",
+                                                     "pair-score", "pair-score-corner"}));
     }
     const test::ScopedEnv none("DPVIZ_PAIR_KERNEL", "0");
     EXPECT_EQ(names(), (std::vector<std::string>(problems.size(), "")));
 }
 
 // The row-serial fill's geometry: its rows a lane by size, its groups, its steps within the row
-// slots it shares with the skewed fill, and the blocks per SM that hold every group at once.
+// slots it shares with the skewed fill, its blocks per SM (one wave where 2 blocks an SM or fewer
+// hold every group, else 2), and which fills take it by default and by DPVIZ_PAIR_SERIAL.
 TEST(PairScorePlan, TheRowSerialFillsGeometry) {
     using namespace pair_score;
     EXPECT_EQ(serial_rows(1), kSerialRowsSmall);
@@ -581,21 +589,35 @@ TEST(PairScorePlan, TheRowSerialFillsGeometry) {
         EXPECT_LT(st, n + 31 + kSerialChunk) << n;
         EXPECT_LE(int64_t(st) + kSerialChunk, row_slot_entries(n)) << n;  // the chunk past the sweep too
     }
-    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 4), 4);  // 512 groups of 2,048 rows: one wave
-    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 3), 3);
-    EXPECT_EQ(serial_blocks_per_sm(65536, 132, 4), 1);     // 86 groups of 768 rows
-    EXPECT_EQ(serial_blocks_per_sm(262144, 132, 4), 1);    // 128 groups
+    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 4), kSerialMaxBlocks);  // 512 groups of 2,048 rows: 2 waves
+    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 1), 1);                 // fewer fit
+    EXPECT_EQ(serial_blocks_per_sm(65536, 132, 4), 1);                   // 86 groups of 768 rows
+    EXPECT_EQ(serial_blocks_per_sm(262144, 132, 4), 1);                  // 128 groups
+    EXPECT_EQ(serial_blocks_per_sm(132 * 2048 + 1, 132, 4), 2);          // 133 groups of 2,048 rows
+    EXPECT_EQ(serial_blocks_per_sm(262144, 66, 4), 2);                   // 128 groups on 66 SMs
     EXPECT_EQ(serial_name(Form::linear, 1 << 20), "pair-serial-r16");
     EXPECT_EQ(serial_name(Form::corner, 100), "pair-serial-corner-r6");
+    const int tall = kSerialMinRows, short_pair = kSerialMinRows - 1;
     {
         const test::ScopedEnv unset("DPVIZ_PAIR_SERIAL", nullptr);
-        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score));  // the skewed fill by default
+        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, tall));  // local linear: the skewed fill by default
+        EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, tall));   // the corner form: the row-serial one
+        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::score, short_pair));  // but on short pairs
+        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::path, tall));
+        EXPECT_FALSE(takes_serial(Form::corner_affine, OutputLevel::score, tall));
+    }
+    {
+        const test::ScopedEnv refused("DPVIZ_PAIR_SERIAL", "0");
+        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, tall));
+        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::score, tall));
     }
     const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "1");
-    EXPECT_TRUE(takes_serial(Form::linear, OutputLevel::score));
-    EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score));
-    EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score));
-    EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path));
+    for (const int m : {1, short_pair, tall}) {
+        EXPECT_TRUE(takes_serial(Form::linear, OutputLevel::score, m));
+        EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, m));
+        EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score, m));
+        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path, m));
+    }
 }
 
 namespace {

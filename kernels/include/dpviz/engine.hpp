@@ -114,8 +114,10 @@ std::string gpu_description();
 // "pair-score-corner" (global with a linear gap, edit, LCS), "pair-score-corner-affine" (global
 // with affine gaps), "pair-score-dtw[-squared]" (DTW
 // without a band); "" where the band kernels fill it (DPVIZ_PAIR_KERNEL=0 too: docs/gpu.md).
-// With DPVIZ_PAIR_SERIAL=1, local alignment with a linear gap and the corner form at score level
-// run the row-serial fill: "pair-serial[-corner]-r<R>" (R its rows a lane). `level`: score, or any
+// The corner form at score level from 16,384 rows runs the row-serial fill,
+// "pair-serial-corner-r<R>" (R its rows a lane), and with DPVIZ_PAIR_SERIAL=1 (any size) local
+// alignment with a linear gap does too, "pair-serial-r<R>" (DPVIZ_PAIR_SERIAL=0: neither;
+// pair_score::takes_serial). `level`: score, or any
 // other for the store's and the picture's fills.
 // A result filled by the one-pair kernel reports no band launch shape.
 std::string pair_score_kernel(const Problem& p, OutputLevel level = OutputLevel::score);
