@@ -321,29 +321,36 @@ inline int serial_steps(int N) { return (N + 31 + kSerialChunk - 1) / kSerialChu
 // The corner form's score fill from kSerialMinRows rows by default: on an H100 it is faster than
 // the skewed fill from 16,384^2 to 1,048,576^2 (edit distance 269.6 against 388.7 ms at
 // 1,048,576^2), slower at 1,024^2 (0.090 against 0.077 ms) and 4,096^2 (0.304 against 0.298).
-// Local linear only with DPVIZ_PAIR_SERIAL=1 (any size, the corner form too): its end-cell key
-// costs it a fifth, and it is slower than the skewed fill at 65,536^2 and 131,072^2 and, without
-// DPX, at 1,048,576^2 (docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=0:
-// the skewed fill for both.
+// Local linear with DPX from kSerialLocalMinRows rows: its end-cell key costs it a fifth, so it
+// is slower than the skewed fill at 65,536^2 and 131,072^2 and faster at 262,144^2 (30.3 against
+// 35.7 ms on an H100) and 1,048,576^2 with one block per SM (419.9 against 444.5); without DPX
+// it stays on the skewed fill (its row-serial chain is an add and an FMNMX a row: 2.16x slower at
+// 262,144^2; docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=1: both
+// forms at any size and either Ops; DPVIZ_PAIR_SERIAL=0: the skewed fill for both.
 inline constexpr int kSerialMinRows = 16384;
-inline bool takes_serial(Form f, OutputLevel level, int M) {
+inline constexpr int kSerialLocalMinRows = 262144;
+inline bool takes_serial(Form f, OutputLevel level, int M, bool dpx) {
     if (level != OutputLevel::score || (f != Form::linear && f != Form::corner)) return false;
     const char* e = std::getenv("DPVIZ_PAIR_SERIAL");
     const std::string_view asked = e ? e : "";
-    return asked == "1" || (f == Form::corner && asked != "0" && M >= kSerialMinRows);
+    if (asked == "1") return true;
+    if (asked == "0") return false;
+    return f == Form::corner ? M >= kSerialMinRows : dpx && M >= kSerialLocalMinRows;
 }
 // Its kernel's name in the SASS reports (kernels/cuda/sass_names.py): "pair-serial-r16",
 // "pair-serial-corner-r6", ...
 inline std::string serial_name(Form f, int M) {
     return std::string(f == Form::corner ? "pair-serial-corner" : "pair-serial") + "-r" + std::to_string(serial_rows(M));
 }
-// Blocks per SM: every group resident at once where that takes at most kSerialMaxBlocks on an SM
-// (one wave), else kSerialMaxBlocks (or fewer where fewer fit). With 4 blocks on an SM, 4 warps
-// share each scheduler and a warp that waits on the band above takes issue slots from the others:
-// at 1,048,576^2 (512 groups) 4 blocks per SM in one wave took 630.7 ms for edit distance, 2 in
-// two waves 269.7 (H100).
+// Blocks per SM: the corner form's every group resident at once where that takes at most
+// kSerialMaxBlocks on an SM (one wave), else kSerialMaxBlocks (or fewer where fewer fit). With 4
+// blocks on an SM, 4 warps share each scheduler and a warp that waits on the band above takes
+// issue slots from the others: at 1,048,576^2 (512 groups) 4 blocks per SM in one wave took 630.7
+// ms for edit distance, 2 in two waves 269.7 (H100). Local linear: one block per SM at every
+// size (at 1,048,576^2 on an H100: 419.9 ms with 1, 579.5 with 2).
 inline constexpr int kSerialMaxBlocks = 2;
-inline int serial_blocks_per_sm(int M, int sms, int fits) {
+inline int serial_blocks_per_sm(Form f, int M, int sms, int fits) {
+    if (f == Form::linear) return 1;
     const int need = (serial_groups(M) + sms - 1) / sms;
     return std::clamp(need, 1, std::clamp(fits, 1, kSerialMaxBlocks));
 }

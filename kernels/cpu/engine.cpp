@@ -226,10 +226,10 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     return r;
 }
 
-std::string pair_score_kernel(const Problem& p, OutputLevel level) {
+std::string pair_score_kernel(const Problem& p, OutputLevel level, bool dpx) {
     if (!pair_score::takes(p, OutputLevel::score)) return {};
     const pair_score::Form form = pair_score::form_of(*pair_score::scoring_of(p, pair_score::compact_codes(p)));
-    if (pair_score::takes_serial(form, level, p.rows())) return pair_score::serial_name(form, p.rows());
+    if (pair_score::takes_serial(form, level, p.rows(), dpx)) return pair_score::serial_name(form, p.rows());
     return pair_score::form_name(form);
 }
 

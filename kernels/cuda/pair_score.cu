@@ -1219,7 +1219,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     const Form form = form_of(*sc);
     const bool affine = form == Form::affine || form == Form::corner_affine;  // F's rings too
     // Score fills of local linear and the corner form: the row-serial fill (its own shared memory).
-    const bool serial = !lines && takes_serial(form, OutputLevel::score, M);
+    const bool serial = !lines && takes_serial(form, OutputLevel::score, M, dpx);
     const int serial_r = serial_rows(M);
     // The score fills take Params, the others LineParams (ParamsOf).
     const void* kernel = picture  ? reinterpret_cast<const void*>(kernel_of<kPictureOut>(dpx, form))
@@ -1235,7 +1235,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     if (!info) return info.error();
     const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
-    per_sm = blocks_per_sm(serial ? serial_blocks_per_sm(M, sms, per_sm) : choose_blocks_per_sm(form, M, N, sms, per_sm), per_sm,
+    per_sm = blocks_per_sm(serial ? serial_blocks_per_sm(form, M, sms, per_sm) : choose_blocks_per_sm(form, M, N, sms, per_sm), per_sm,
                            "DPVIZ_PAIR_BLOCKS_PER_SM");
 
     LineParams kp{};

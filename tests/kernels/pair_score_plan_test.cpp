@@ -568,8 +568,10 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
 }
 
 // The row-serial fill's geometry: its rows a lane by size, its groups, its steps within the row
-// slots it shares with the skewed fill, its blocks per SM (one wave where 2 blocks an SM or fewer
-// hold every group, else 2), and which fills take it by default and by DPVIZ_PAIR_SERIAL.
+// slots it shares with the skewed fill, its blocks per SM (the corner form: one wave where 2
+// blocks an SM or fewer hold every group, else 2; local linear: 1), and which fills take it by
+// default (the corner form from kSerialMinRows rows, local linear with DPX from
+// kSerialLocalMinRows) and by DPVIZ_PAIR_SERIAL.
 TEST(PairScorePlan, TheRowSerialFillsGeometry) {
     using namespace pair_score;
     EXPECT_EQ(serial_rows(1), kSerialRowsSmall);
@@ -589,35 +591,46 @@ TEST(PairScorePlan, TheRowSerialFillsGeometry) {
         EXPECT_LT(st, n + 31 + kSerialChunk) << n;
         EXPECT_LE(int64_t(st) + kSerialChunk, row_slot_entries(n)) << n;  // the chunk past the sweep too
     }
-    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 4), kSerialMaxBlocks);  // 512 groups of 2,048 rows: 2 waves
-    EXPECT_EQ(serial_blocks_per_sm(1 << 20, 132, 1), 1);                 // fewer fit
-    EXPECT_EQ(serial_blocks_per_sm(65536, 132, 4), 1);                   // 86 groups of 768 rows
-    EXPECT_EQ(serial_blocks_per_sm(262144, 132, 4), 1);                  // 128 groups
-    EXPECT_EQ(serial_blocks_per_sm(132 * 2048 + 1, 132, 4), 2);          // 133 groups of 2,048 rows
-    EXPECT_EQ(serial_blocks_per_sm(262144, 66, 4), 2);                   // 128 groups on 66 SMs
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 1 << 20, 132, 4), kSerialMaxBlocks);  // 512 groups of 2,048 rows: 2 waves
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 1 << 20, 132, 1), 1);                 // fewer fit
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 65536, 132, 4), 1);                   // 86 groups of 768 rows
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 262144, 132, 4), 1);                  // 128 groups
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 132 * 2048 + 1, 132, 4), 2);          // 133 groups of 2,048 rows
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 262144, 66, 4), 2);                   // 128 groups on 66 SMs
+    for (const int m : {65536, 262144, 132 * 2048 + 1, 1 << 20})  // local linear: one block per SM, any waves
+        EXPECT_EQ(serial_blocks_per_sm(Form::linear, m, 132, 4), 1) << m;
     EXPECT_EQ(serial_name(Form::linear, 1 << 20), "pair-serial-r16");
     EXPECT_EQ(serial_name(Form::corner, 100), "pair-serial-corner-r6");
     const int tall = kSerialMinRows, short_pair = kSerialMinRows - 1;
+    const int local_tall = kSerialLocalMinRows, local_short = kSerialLocalMinRows - 1;
     {
         const test::ScopedEnv unset("DPVIZ_PAIR_SERIAL", nullptr);
-        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, tall));  // local linear: the skewed fill by default
-        EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, tall));   // the corner form: the row-serial one
-        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::score, short_pair));  // but on short pairs
-        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::path, tall));
-        EXPECT_FALSE(takes_serial(Form::corner_affine, OutputLevel::score, tall));
+        EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, tall, true));    // the corner form: the row-serial fill
+        EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, tall, false));   // with either Ops
+        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::score, short_pair, true));  // but on short pairs
+        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::path, tall, true));
+        EXPECT_FALSE(takes_serial(Form::corner_affine, OutputLevel::score, tall, true));
+        EXPECT_TRUE(takes_serial(Form::linear, OutputLevel::score, local_tall, true));  // local linear: with DPX, tall
+        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, local_short, true));
+        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, local_tall, false));  // without DPX: skewed
+        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path, local_tall, true));
+        EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score, local_tall, true));
     }
     {
         const test::ScopedEnv refused("DPVIZ_PAIR_SERIAL", "0");
-        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, tall));
-        EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::score, tall));
+        for (const bool dpx : {true, false}) {
+            EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, local_tall, dpx));
+            EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::score, tall, dpx));
+        }
     }
     const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "1");
-    for (const int m : {1, short_pair, tall}) {
-        EXPECT_TRUE(takes_serial(Form::linear, OutputLevel::score, m));
-        EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, m));
-        EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score, m));
-        EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path, m));
-    }
+    for (const int m : {1, short_pair, tall, local_tall})
+        for (const bool dpx : {true, false}) {
+            EXPECT_TRUE(takes_serial(Form::linear, OutputLevel::score, m, dpx));
+            EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, m, dpx));
+            EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score, m, dpx));
+            EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path, m, dpx));
+        }
 }
 
 namespace {

@@ -115,12 +115,12 @@ std::string gpu_description();
 // with affine gaps), "pair-score-dtw[-squared]" (DTW
 // without a band); "" where the band kernels fill it (DPVIZ_PAIR_KERNEL=0 too: docs/gpu.md).
 // The corner form at score level from 16,384 rows runs the row-serial fill,
-// "pair-serial-corner-r<R>" (R its rows a lane), and with DPVIZ_PAIR_SERIAL=1 (any size) local
-// alignment with a linear gap does too, "pair-serial-r<R>" (DPVIZ_PAIR_SERIAL=0: neither;
-// pair_score::takes_serial). `level`: score, or any
-// other for the store's and the picture's fills.
+// "pair-serial-corner-r<R>" (R its rows a lane), and so does local alignment with a linear gap
+// from 262,144 rows with DPX (`dpx`: the cuda backend), "pair-serial-r<R>"; DPVIZ_PAIR_SERIAL=1:
+// both at any size, DPVIZ_PAIR_SERIAL=0: neither (pair_score::takes_serial). `level`: score, or
+// any other for the store's and the picture's fills.
 // A result filled by the one-pair kernel reports no band launch shape.
-std::string pair_score_kernel(const Problem& p, OutputLevel level = OutputLevel::score);
+std::string pair_score_kernel(const Problem& p, OutputLevel level = OutputLevel::score, bool dpx = true);
 // The name of the one-pair kernel's form k, the k of its instantiation pair_score_fill<Ops, k>
 // (as pair_score_kernel names it); "" for a k it does not have.
 std::string pair_score_form_name(int form);
