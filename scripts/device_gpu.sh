@@ -2,7 +2,7 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile pairbench storeprof scale chain sweep forms scan]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile pairbench storeprof scale chain sweep forms serial scan]...
 # BIN=DIR: take dpviz, dpviz_gpu_tests and dpviz_gpu_bench built on the development machine (in DIR,
 # gzipped or not) instead of the build step.
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
@@ -369,6 +369,24 @@ if want sweep; then
     note "ncu saturated: rc=$?"
 fi
 
+if want serial; then
+    # Local linear's routing (pair_score::takes_serial): its DPX score fill as the device path picks
+    # it (the row-serial fill from 262,144 rows, one block per SM), on the skewed fill
+    # (DPVIZ_PAIR_SERIAL=0), and on the row-serial fill at 2 blocks per SM, at each size of
+    # SERIAL_SIZES (median of 5; of 3 at 1,048,576^2); then the corner form's default at 1,048,576^2.
+    for n in ${SERIAL_SIZES:-131072 262144 524288 1048576}; do
+        reps=5; [ "$n" -ge 1048576 ] && reps=3
+        for v in default DPVIZ_PAIR_SERIAL=0 DPVIZ_PAIR_SERIAL=1 "DPVIZ_PAIR_SERIAL=1 DPVIZ_PAIR_BLOCKS_PER_SM=2"; do
+            echo "## local linear score $n^2 $v" >> "$OUT/serial.txt"
+            env ${v/default/} timeout 100 "$BENCH" "$n" $reps "local linear score" >> "$OUT/serial.txt" 2>&1
+        done
+    done
+    echo "## edit score 1048576^2 default" >> "$OUT/serial.txt"
+    timeout 100 "$BENCH" 1048576 3 "edit score" >> "$OUT/serial.txt" 2>&1
+    note "serial: rc=$?"
+    grep -E '^## |^[a-z]+ [a-z].*[0-9] ' "$OUT/serial.txt" | tee -a "$SUMMARY"
+fi
+
 if want forms; then
     # Blocks per SM of the one-pair kernel's forms (FORMS_CASES, ';'-separated; k in FORMS_K) at
     # each size of FORMS_SIZES (median of 5; of 3 at 1,048,576^2), the sizes the outer loop so that
@@ -397,7 +415,7 @@ if want forms; then
     done
 fi
 
-cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$OUT/ncu_store.csv" "$OUT/scan.txt" "$OUT/forms.txt" "$OUT/ncu_forms.txt" "$FINAL/" 2>/dev/null
+cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$OUT/ncu_store.csv" "$OUT/scan.txt" "$OUT/forms.txt" "$OUT/serial.txt" "$OUT/ncu_forms.txt" "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"
