@@ -108,20 +108,20 @@ TEST(GpuModel, TheKernelAResultNames) {
         EXPECT_EQ(ran_kernel_name(*local, r), "pair-serial-r6 dpx-free score");
     }
     {  // From 262,144 rows local linear's DPX fill is the row-serial one, its DPX-free fill not.
-        const auto tall_local = make_problem(Algorithm::local, {"q", std::string(262144, 'A')}, {"t", "ACGA"}, s);
-        ASSERT_TRUE(tall_local);
-        DpResult t;
-        t.level = OutputLevel::score;
-        t.backend = Backend::cuda;
-        EXPECT_EQ(ran_kernel_name(*tall_local, t), "pair-serial-r16 dpx score");
-        t.backend = Backend::cuda_portable;
-        EXPECT_EQ(ran_kernel_name(*tall_local, t), "pair-score dpx-free score");
+        const auto score_fill = [](const Problem& p, Backend b) {
+            DpResult t;
+            t.level = OutputLevel::score;
+            t.backend = b;
+            return ran_kernel_name(p, t);
+        };
+        const auto tall = make_problem(Algorithm::local, {"q", std::string(262144, 'A')}, {"t", "ACGA"}, s);
         const auto shorter = make_problem(Algorithm::local, {"q", std::string(262143, 'A')}, {"t", "ACGA"}, s);
-        ASSERT_TRUE(shorter);
-        t.backend = Backend::cuda;
-        EXPECT_EQ(ran_kernel_name(*shorter, t), "pair-score dpx score");
+        ASSERT_TRUE(tall && shorter);
+        EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-serial-r16 dpx score");
+        EXPECT_EQ(score_fill(*tall, Backend::cuda_portable), "pair-score dpx-free score");
+        EXPECT_EQ(score_fill(*shorter, Backend::cuda), "pair-score dpx score");
         const test::ScopedEnv refused("DPVIZ_PAIR_SERIAL", "0");
-        EXPECT_EQ(ran_kernel_name(*tall_local, t), "pair-score dpx score");
+        EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-score dpx score");
     }
     r.shape.blocks = 3;
     r.shape.warps_per_block = 4;
