@@ -323,9 +323,9 @@ inline int serial_steps(int N) { return (N + 31 + kSerialChunk - 1) / kSerialChu
 // 1,048,576^2), slower at 1,024^2 (0.090 against 0.077 ms) and 4,096^2 (0.304 against 0.298).
 // Local linear with DPX from kSerialLocalMinRows rows: its end-cell key costs it a fifth, so it
 // is slower than the skewed fill at 65,536^2 and 131,072^2 and faster at 262,144^2 (30.3 against
-// 35.7 ms on an H100) and 1,048,576^2 with one block per SM (419.9 against 444.5); without DPX
-// it stays on the skewed fill (its row-serial chain is an add and an FMNMX a row: 2.16x slower at
-// 262,144^2; docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=1: both
+// 35.7 ms on an H100) and 1,048,576^2 with one block per SM (419.9 against 444.9); without DPX
+// it stays on the skewed fill (its row-serial chain is an add and an FMNMX a row: 65.5 against
+// 45.4 ms at 262,144^2; docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=1: both
 // forms at any size and either Ops; DPVIZ_PAIR_SERIAL=0: the skewed fill for both.
 inline constexpr int kSerialMinRows = 16384;
 inline constexpr int kSerialLocalMinRows = 262144;
