@@ -203,6 +203,19 @@ TEST(PairScoreGpu, RowSerialAndSkewedFillsAroundTheRowSerialBoundaries) {
         }
         check_ties(g, {1, 1}, {{767, 800}, {769, 3001}, {pair_score::kSerialSmallRows + 1, 40}});
         if (HasFatalFailure()) return;
+        // A free gap (a padding row's H ties the row above's) and the asymmetric table's extremes
+        // (-127 and 127) on both fills.
+        check_ties(g, {0, 0}, {{767, 800}, {pair_score::kSerialSmallRows + 5, 24}});
+        if (HasFatalFailure()) return;
+        ScoringOptions sa;
+        sa.matrix = asymmetric_table(-127, 127);
+        sa.gaps = {11, 11};
+        for (const auto& [m, n] : {std::pair{770, 900}, std::pair{pair_score::kSerialSmallRows + 7, 33}}) {
+            auto p = make_problem(Algorithm::local, {"q", random_text(g, m, "ACGT")}, {"t", random_text(g, n, "ACGT")}, sa);
+            ASSERT_TRUE(p) << p.error().message;
+            check(*p, "asymmetric " + std::to_string(m) + "x" + std::to_string(n) + " DPVIZ_PAIR_SERIAL=" + serial);
+            if (HasFatalFailure()) return;
+        }
     }
 }
 
