@@ -168,7 +168,9 @@ if want batch; then
 fi
 
 if want sanitize; then
-    export DPVIZ_GPU_TEST_QUICK=1
+    # Quick sizes; the one-pair kernel's hang guard at 600 s instead of 2 s (a band of a tall pair
+    # waits for every band above it, and racecheck runs them hundreds of times slower).
+    export DPVIZ_GPU_TEST_QUICK=1 DPVIZ_GPU_WAIT_LIMIT_S=600
     for tool in memcheck racecheck; do
         timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 9 "$TESTS" \
             --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.TiesGoToTheFirstCellInRowMajorOrder:ScheduleGpu.OwnersMatchTheKernelForSeveralShapes:PairScoreGpu.TiesAsymmetricScoresAndNoPositiveCell:PairScoreGpu.AffineTies:PairScoreGpu.CornerForm*:PairScoreGpu.AffineCorner*:PairScoreGpu.Dtw*:PairScoreGpu.StoreFills*:PairScoreGpu.PictureFills*:ViterbiGpu.SmallModelsEveryLevel:ViterbiGpu.TiesGoToTheLowestState:ViterbiGpu.ImpossibleObservations:GpuStore.ScoreThroughARingOfTwoRows:GpuStore.LinesAndPathOverThemEqualTheReference:GpuStore.OverviewPooledByTheFill*:GpuStore.WindowsRecomputedOnTheGpu*' > "$OUT/sanitize_$tool.log" 2>&1
@@ -177,7 +179,7 @@ if want sanitize; then
     timeout "${LEAK_TIMEOUT:-120}" compute-sanitizer --leak-check full --error-exitcode 9 "$TESTS" --gtest_filter='GpuFaultReal.*' \
         > "$OUT/sanitize_leaks_faults.log" 2>&1
     note "compute-sanitizer leak-check (fault tests): rc=$? $(grep -E 'ERROR SUMMARY|LEAK SUMMARY' "$OUT/sanitize_leaks_faults.log" | tail -1)"
-    unset DPVIZ_GPU_TEST_QUICK
+    unset DPVIZ_GPU_TEST_QUICK DPVIZ_GPU_WAIT_LIMIT_S
 fi
 
 if want sass; then

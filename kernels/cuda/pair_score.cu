@@ -29,6 +29,8 @@
 // but for D(0, 0) = 0, the first lane's first diagonal.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -163,6 +165,10 @@ __device__ __forceinline__ unsigned long long entry(uint32_t tag, int h) {
 }
 // A wait that never ends is a bug in the hand-over: stop the kernel (the host reports the launch
 // error) instead of hanging the device. A whole fill takes milliseconds; one wait of 2 s is a hang.
+// Under compute-sanitizer's racecheck a fill runs hundreds of times slower and the last band of a
+// tall, narrow pair waits for every band above it: DPVIZ_GPU_WAIT_LIMIT_S sets a longer limit
+// (wait_limit_ns, copied before each launch).
+__device__ unsigned long long g_wait_limit_ns = 2000000000ull;
 struct SpinGuard {
     unsigned polls = 0;
     unsigned long long t0 = 0;
@@ -171,7 +177,7 @@ struct SpinGuard {
         unsigned long long t;
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
         if (t0 == 0) t0 = t;
-        else if (t - t0 > 2000000000ull) __trap();
+        else if (t - t0 > g_wait_limit_ns) __trap();
     }
 };
 
@@ -1116,6 +1122,18 @@ auto serial_kernel_of(bool dpx, Form f, int R) {
     return dpx ? serial_of<cell::ImadDpxOps>(f, R) : serial_of<cell::PortableOps>(f, R);
 }
 
+// The hang guard's limit from DPVIZ_GPU_WAIT_LIMIT_S (seconds, >= 1; for runs under
+// compute-sanitizer), or nothing: the kernels' 2 s.
+std::optional<unsigned long long> wait_limit_ns() {
+    static const std::optional<unsigned long long> limit = []() -> std::optional<unsigned long long> {
+        const char* e = std::getenv("DPVIZ_GPU_WAIT_LIMIT_S");
+        const long s = e ? std::atol(e) : 0;
+        if (s < 1) return std::nullopt;
+        return static_cast<unsigned long long>(s) * 1000000000ull;
+    }();
+    return limit;
+}
+
 }  // namespace
 
 Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt) {
@@ -1270,6 +1288,8 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     DPVIZ_TRY(e1.create());
     std::vector<float> fills;
     unsigned long long key = 0;
+    if (const auto limit = wait_limit_ns())
+        DPVIZ_CUDA_CHECK(cudaMemcpyToSymbolAsync(g_wait_limit_ns, &*limit, sizeof *limit, 0, cudaMemcpyHostToDevice, s));
     for (int rep = 0; rep < std::max(1, opt.repeats); ++rep) {
         kp.epoch = uint32_t(rep + 1);  // a new tag space per fill (< 2^16 fills per buffer)
         DPVIZ_CUDA_CHECK(cudaMemsetAsync(d_ctrl.get(), 0, d_ctrl.bytes(), s));
