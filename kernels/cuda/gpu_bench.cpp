@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
     struct Case { std::string name; Algorithm algo; GapPenalties gaps; OutputLevel level; bool store = false, picture = false; };
     const Case cases[] = {
         {"local linear score", Algorithm::local, {2, 2}, OutputLevel::score},
+        {"local linear store", Algorithm::local, {2, 2}, OutputLevel::path, true},
         {"local linear path", Algorithm::local, {2, 2}, OutputLevel::path},
         {"local affine score", Algorithm::local, {5, 1}, OutputLevel::score},
         {"local affine store", Algorithm::local, {5, 1}, OutputLevel::path, true},
