@@ -355,11 +355,85 @@ inline int serial_blocks_per_sm(Form f, int M, int sms, int fits) {
     return std::clamp(need, 1, std::clamp(fits, 1, kSerialMaxBlocks));
 }
 
+// The 16x2 fill (cuda/pair_score.cu, "16x2 fill"; docs/single_pair_kernel.md): local alignment
+// with a linear gap at score level, on the row-serial layout with two virtual lanes a thread, one
+// in each 16-bit half, so one VIADDMNMX.S16x2 computes two cells. A band is 64 virtual lanes of R
+// rows (kLanes16RowsSmall or kLanes16RowsLarge), a group kSerialWarps bands. The halves hold
+// S H + (S - 1 - k mod S) less a warp-wide base (the warp's lowest S H at the last 32-step chunk
+// boundary, a multiple of S), S = lanes16_scale(R): the end cell's key, with a row of S in the low
+// bits (R / S keys a lane). Range: for local alignment H(i, j) - H(i - 1, j) and
+// H(i, j) - H(i, j - 1) lie in [-g, max s + g], so the cells of a warp at a step (64 R rows and 64
+// columns of skew) lie within (64 R + 64)(max s + g) of each other; a chunk's 32 steps raise them
+// by at most 32 (max s + g) over the base, the row above the band is one step more, and a half
+// must keep room for a score (S |s'| <= 120) and the clamp of the row above before it wraps:
+// kLanes16Room (lanes16_step_bound). fits16 takes the pairs for which that bound holds at both R
+// (a proof: the spread of related pairs comes near it, about (max s + g) a row above the diagonal).
+// The kernel still checks each chunk's spread against lanes16_spread, which keeps the next chunk
+// from wrapping, and raises a flag when it is passed: the host then fills the pair again in 32
+// bits (it cannot happen, by the proof; the check stays, so a flag is never a wrong score).
+inline constexpr int kLanes16RowsSmall = 8, kLanes16RowsLarge = 16;
+inline constexpr int kLanes16Room = 32767 - 128 - 256;  // a score, and the clamp of the row above
+// S: 8 at R = 8 (one key), 4 at R = 16 (four keys; 8 would leave the bound no room at 2/-1/2).
+constexpr int lanes16_scale(int R) { return R > 8 ? 4 : 8; }
+inline int64_t lanes16_step_bound(int32_t hi, int32_t g, int R) {  // the spread, scaled, a chunk's rise included
+    return int64_t(64 * R + 64 + 32 + 1) * (int64_t(hi) + g) * lanes16_scale(R);
+}
+// Whether a local linear fill with these scores s' (compact codes c) and gap g fits the 16x2 fill:
+// every s' in [-15, 15] (times 8, an int8 of the row's table), g >= 1 (a padding row's cells stay
+// below the real cell above them), and the range bound within kLanes16Room at both R.
+inline bool fits16(const Scoring& sc, const Compact& c) {
+    if (sc.corner || sc.dtw || sc.open != sc.extend || sc.open < 1) return false;
+    int32_t hi = 0;
+    for (int a = 0; a < c.used; ++a)
+        for (int b = 0; b < c.used; ++b) {
+            const int32_t s = sc.s[size_t(a * 4 + b)];
+            if (s < -15 || s > 15) return false;
+            hi = std::max(hi, s);
+        }
+    return lanes16_step_bound(hi, sc.open, kLanes16RowsSmall) <= kLanes16Room &&
+           lanes16_step_bound(hi, sc.open, kLanes16RowsLarge) <= kLanes16Room;
+}
+// The spread the kernel accepts at a chunk boundary (scaled): the room less the next chunk's rise
+// and the row above.
+inline int32_t lanes16_spread(int32_t hi, int32_t g, int R) {
+    return int32_t(kLanes16Room - int64_t(33) * (int64_t(hi) + g) * lanes16_scale(R));
+}
+// Where the 16x2 fill runs: the DPX local linear score fills that fit, from kLanes16MinRows rows,
+// at R = 8. On an H100 (docs/single_pair_kernel.md, "The 16x2 fill"): at 1,048,576^2 341.0 ms
+// against the row-serial fill's 418.6, at 262,144^2 25.6 against 31.2, at 131,072^2 12.8 against
+// the skewed fill's 13.4, at 65,536^2 6.44 against 5.77 (there the skewed fill stays). R = 16
+// (S = 4, four keys a lane) was slower: 382.0 ms at 1,048,576^2 (3.90 instructions a cell against
+// 4.04, and half the groups: 1.9 waves of one block per SM), 50.3 at 262,144^2 (64 groups).
+// DPVIZ_PAIR_16X2=0: never; =1: every DPX local linear score fill that fits, at any size. With
+// DPVIZ_PAIR_SERIAL set (a fill asked for) only with DPVIZ_PAIR_16X2=1. DPVIZ_PAIR_16X2_ROWS=16:
+// R = 16 (a measurement knob).
+inline constexpr int kLanes16MinRows = 131072;
+inline bool takes16(const Scoring& sc, const Compact& c, OutputLevel level, int M, bool dpx) {
+    if (level != OutputLevel::score || !dpx || !fits16(sc, c)) return false;
+    const char* e = std::getenv("DPVIZ_PAIR_16X2");
+    const std::string_view asked = e ? e : "";
+    if (asked == "0") return false;
+    if (asked == "1") return true;
+    return std::getenv("DPVIZ_PAIR_SERIAL") == nullptr && M >= kLanes16MinRows;
+}
+inline int lanes16_rows() {
+    const char* e = std::getenv("DPVIZ_PAIR_16X2_ROWS");
+    return e && std::string_view(e) == "16" ? kLanes16RowsLarge : kLanes16RowsSmall;
+}
+inline int groups16(int M, int R) {
+    const int rows = kSerialWarps * 64 * R;
+    return (M + rows - 1) / rows;
+}
+inline int steps16(int N) { return (N + 63 + kSerialChunk - 1) / kSerialChunk * kSerialChunk; }
+inline std::string name16(int R) { return "pair-serial-16x2-r" + std::to_string(R); }
+
 // Device buffers, in the order the device path allocates them (the simulated device mirrors it).
 inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048; }  // + look-ahead
 // A column entry: a PRMT selector (uint16), or DTW's fixed-point value (int32).
 inline size_t column_entry_bytes(const Problem& p) { return p.algo == Algorithm::dtw ? 4 : 2; }
-inline int64_t row_slot_entries(int N) { return (int64_t(N) + 32 + 64 + 31) / 32 * 32; }
+// A row slot holds a sweep's slots and the chunks past it: steps(N) + 32, serial_steps(N) + 32,
+// steps16(N) + 64 entries.
+inline int64_t row_slot_entries(int N) { return (int64_t(N) + 63 + 31) / 32 * 32 + 64; }
 inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
 
 // Columns the kernel watches for (pair_score_fill<.., kStoreOut> and <.., kPictureOut>): row k of

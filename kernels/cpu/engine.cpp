@@ -228,12 +228,19 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
 
 std::string pair_score_kernel(const Problem& p, OutputLevel level, bool dpx) {
     if (!pair_score::takes(p, OutputLevel::score)) return {};
-    const pair_score::Form form = pair_score::form_of(*pair_score::scoring_of(p, pair_score::compact_codes(p)));
+    const pair_score::Compact c = pair_score::compact_codes(p);
+    const pair_score::Scoring sc = *pair_score::scoring_of(p, c);
+    const pair_score::Form form = pair_score::form_of(sc);
+    if (pair_score::takes16(sc, c, level, p.rows(), dpx)) return pair_score::name16(pair_score::lanes16_rows());
     if (pair_score::takes_serial(form, level, p.rows(), dpx)) return pair_score::serial_name(form, p.rows());
     return pair_score::form_name(form);
 }
 
 int pair_score_group_rows(const std::string& kernel) {
+    if (kernel.rfind("pair-serial-16x2", 0) == 0) {  // 64 virtual lanes a band
+        const size_t r = kernel.find("-r");
+        if (r != std::string::npos) return pair_score::kSerialWarps * 64 * std::atoi(kernel.c_str() + r + 2);
+    }
     if (kernel.rfind("pair-serial", 0) == 0) {
         const size_t r = kernel.find("-r");
         if (r != std::string::npos) return pair_score::kSerialWarps * 32 * std::atoi(kernel.c_str() + r + 2);

@@ -97,11 +97,13 @@ BAND_CELLS, PAIR_CELLS, SERIAL_STEPS = 16, 64, 16
 
 def short(name):
     """(report name, cells per loop iteration) of a fill kernel (sass_names.kernel_name), or None."""
-    if not any(f in name for f in ('band_fill', 'batch_fill', 'pair_score_fill', 'pair_serial_fill')):
+    if not any(f in name for f in ('band_fill', 'batch_fill', 'pair_score_fill', 'pair_serial_fill', 'pair_serial16_fill')):
         return None
     named = kernel_name(name)
     if not named:
         return None
+    if 'pair_serial16_fill' in name:  # two cells a row and step (16x2 lanes)
+        return named, 2 * SERIAL_STEPS * int(re.search(r'-r(\d+) ', named).group(1))
     if 'pair_serial_fill' in name:
         return named, SERIAL_STEPS * int(re.search(r'-r(\d+) ', named).group(1))
     if 'pair_score_fill' in name:
@@ -141,7 +143,7 @@ def main():
         rows.append('%-32s %5d instr %6.2f /cell  DPX %3d   %s' % (name, n, n / cells, dpx, mix))
     print('steady-state loop of each fill kernel (%d cells per iteration), of the 16x2 batch kernels (%d cells per '
           'iteration: two pairs) and of the one-pair kernel (%d cells per iteration; its row-serial fill %d steps of '
-          'the R rows in its name, -r<R>)' % (BAND_CELLS, 2 * BAND_CELLS, PAIR_CELLS, SERIAL_STEPS))
+          'the R rows in its name, -r<R>, two cells a row and step in its 16x2 fill)' % (BAND_CELLS, 2 * BAND_CELLS, PAIR_CELLS, SERIAL_STEPS))
     print('\n'.join(sorted(rows)))
 
 

@@ -87,6 +87,8 @@ TEST(GpuModel, IssueBoundOfAStubbedReportAndDevice) {
 TEST(GpuModel, TheKernelAResultNames) {
     const test::ScopedEnv routing("DPVIZ_PAIR_KERNEL", nullptr);  // the device path's default routing
     const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", nullptr);
+    const test::ScopedEnv lanes16("DPVIZ_PAIR_16X2", nullptr);
+    const test::ScopedEnv lanes16_rows("DPVIZ_PAIR_16X2_ROWS", nullptr);
     ScoringOptions s;
     s.match = 2;
     s.mismatch = -1;
@@ -107,7 +109,8 @@ TEST(GpuModel, TheKernelAResultNames) {
         const test::ScopedEnv asked("DPVIZ_PAIR_SERIAL", "1");
         EXPECT_EQ(ran_kernel_name(*local, r), "pair-serial-r6 dpx-free score");
     }
-    {  // From 262,144 rows local linear's DPX fill is the row-serial one, its DPX-free fill not.
+    {  // Local linear with DPX: the 16x2 fill from 131,072 rows (its scores fit 16 bits), without
+       // it the row-serial fill in 32 bits from 262,144; its DPX-free fill the skewed one.
         const auto score_fill = [](const Problem& p, Backend b) {
             DpResult t;
             t.level = OutputLevel::score;
@@ -117,9 +120,17 @@ TEST(GpuModel, TheKernelAResultNames) {
         const auto tall = make_problem(Algorithm::local, {"q", std::string(262144, 'A')}, {"t", "ACGA"}, s);
         const auto shorter = make_problem(Algorithm::local, {"q", std::string(262143, 'A')}, {"t", "ACGA"}, s);
         ASSERT_TRUE(tall && shorter);
-        EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-serial-r16 dpx score");
+        const auto medium = make_problem(Algorithm::local, {"q", std::string(131071, 'A')}, {"t", "ACGA"}, s);
+        ASSERT_TRUE(medium);
+        EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-serial-16x2-r8 dpx score");  // its scores fit 16 bits
         EXPECT_EQ(score_fill(*tall, Backend::cuda_portable), "pair-score dpx-free score");
-        EXPECT_EQ(score_fill(*shorter, Backend::cuda), "pair-score dpx score");
+        EXPECT_EQ(score_fill(*shorter, Backend::cuda), "pair-serial-16x2-r8 dpx score");
+        EXPECT_EQ(score_fill(*medium, Backend::cuda), "pair-score dpx score");
+        {
+            const test::ScopedEnv wide("DPVIZ_PAIR_16X2", "0");
+            EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-serial-r16 dpx score");
+            EXPECT_EQ(score_fill(*shorter, Backend::cuda), "pair-score dpx score");
+        }
         const test::ScopedEnv refused("DPVIZ_PAIR_SERIAL", "0");
         EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-score dpx score");
     }

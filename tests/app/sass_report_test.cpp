@@ -67,7 +67,7 @@ TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
     EXPECT_EQ(cells, 16);
     // The one-pair kernel's loop holds 16 steps of 4 rows: its own count, in the same header.
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(one-pair kernel \((\d+) cells per iteration\))")));
+    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(one-pair kernel \((\d+) cells per iteration[;)])")));
     const int pair_cells = std::stoi(m[1]);
     EXPECT_EQ(pair_cells, 64);
     ASSERT_GE(loops.size(), 40u);
@@ -78,8 +78,8 @@ TEST(SassReport, ShippedLoopReportFlagsDpxOnlyInDpxKernels) {
         pair_kernels += pair;
         const bool words16 = k.kernel.find("-16x2") != std::string::npos;  // two pairs' cells per iteration
         int per_iteration = pair ? pair_cells : words16 ? 2 * cells : cells;
-        if (std::regex_search(k.kernel, m, std::regex(R"(^pair-serial.*-r(\d+) )")))
-            per_iteration = 16 * std::stoi(m[1]);  // the row-serial fill: 16 steps of its R rows
+        if (std::regex_search(k.kernel, m, std::regex(R"(^pair-serial.*-r(\d+) )")))  // the row-serial fill: 16 steps
+            per_iteration = (words16 ? 32 : 16) * std::stoi(m[1]);                     // of its R rows (16x2: two cells each)
         EXPECT_NEAR(k.per_cell, double(k.instructions) / per_iteration, 0.01) << k.kernel;
         if (k.kernel.find("dpx-free") != std::string::npos) {
             EXPECT_EQ(k.dpx, 0) << k.kernel;
@@ -218,8 +218,9 @@ TEST(SassReport, EveryAlgorithmsKernelIsInTheReport) {
 }
 
 // The one-pair kernel's score fills, the skewed and the row-serial one at both of its rows a
-// lane, by DPVIZ_PAIR_SERIAL: each kernel a GPU score fill can report has its loop and its
-// registers in the shipped reports (the timing panel's instructions per cell and occupancy).
+// lane, by DPVIZ_PAIR_SERIAL, and the 16x2 fill at both of its: each kernel a GPU score fill can
+// report has its loop and its registers in the shipped reports (the timing panel's instructions
+// per cell and occupancy).
 TEST(SassReport, EveryOnePairScoreKernelIsInTheReport) {
     const SassReport r = load_sass_report("", docs_sass());
     const test::ScopedEnv routing("DPVIZ_PAIR_KERNEL", nullptr);
@@ -229,6 +230,7 @@ TEST(SassReport, EveryOnePairScoreKernelIsInTheReport) {
     s.gaps = {2, 2};
     const std::string small = "ACGT", large(131073, 'A');  // the row-serial fill: 6 rows a lane, 16 past 131,072
     int serial_rows_seen = 0;
+    const test::ScopedEnv rows16("DPVIZ_PAIR_16X2_ROWS", nullptr);
     for (const char* serial : {static_cast<const char*>(nullptr), "1", "0"}) {
         const test::ScopedEnv knob("DPVIZ_PAIR_SERIAL", serial);
         for (const Algorithm a : {Algorithm::local, Algorithm::global, Algorithm::edit, Algorithm::lcs})
@@ -247,7 +249,22 @@ TEST(SassReport, EveryOnePairScoreKernelIsInTheReport) {
                 }
             }
     }
-    EXPECT_EQ(serial_rows_seen, 2 * (3 + 2 * 4));  // by default the corner form's long pair, everything with "1"
+    // By default the corner form's long pair and local linear's with DPX (16x2 lanes), everything
+    // with "1".
+    EXPECT_EQ(serial_rows_seen, 2 * (3 + 2 * 4) + 1);
+    const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", nullptr);
+    auto p = make_problem(Algorithm::local, {"q", large}, {"t", "ACGA"}, s);
+    ASSERT_TRUE(p);
+    for (const char* rows : {"8", "16"}) {
+        const test::ScopedEnv knob("DPVIZ_PAIR_16X2_ROWS", rows);
+        DpResult res;
+        res.level = OutputLevel::score;
+        res.backend = Backend::cuda;
+        const std::string name = ran_kernel_name(*p, res);
+        EXPECT_EQ(name, std::string("pair-serial-16x2-r") + rows + " dpx score");
+        EXPECT_TRUE(r.loop(name)) << name;
+        EXPECT_TRUE(r.resources_of(name)) << name;
+    }
 }
 
 // The registers' script (the device runs it on cuobjdump -res-usage) names the kernels by the one

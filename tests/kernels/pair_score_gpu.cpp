@@ -219,6 +219,93 @@ TEST(PairScoreGpu, RowSerialAndSkewedFillsAroundTheRowSerialBoundaries) {
     }
 }
 
+// Shapes around the 16x2 fill's boundaries (R rows a virtual lane, 64 virtual lanes a band,
+// kSerialWarps bands a group), thin and long ones, and one whose scores pass 32,767 / 8 many
+// times over (the base moves).
+static std::vector<std::pair<int, int>> lanes16_shapes(int r) {
+    using namespace pair_score;
+    const int b = 64 * r, G = kSerialWarps * b;
+    return {{1, 1},      {1, 300},    {300, 1},      {r - 1, 40},  {r + 1, 33},    {2 * r + 1, 64}, {b - 1, 70},
+            {b, 257},    {b + 1, 95}, {G - 1, 600},  {G, 63},      {G + 1, 2049},  {2 * G + 5, 4097}, {3, 50000},
+            {50000, 3},  {64, 100},   {100, 62},     {5000, 5003}, {20000, 20000}};
+}
+
+TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // Local linear score fills on the 16x2 fill (DPVIZ_PAIR_16X2=1: at any size) at both of its
+    // rows a lane, DPX, against the CPU: related pairs (long diagonals: the warp's base passes
+    // 32,767 / S; their spread comes near the range bound), unrelated ones, ties (+1/-1 over two
+    // letters, every best in many cells), an asymmetric table at the range's edge (max s + g = 6,
+    // |s| up to 15) and NUC.4.4's 5/-4 with g = 1.
+    std::mt19937 g(2061);
+    const test::ScopedEnv env("DPVIZ_PAIR_16X2", "1");
+    for (const char* rows : {"8", "16"}) {
+    const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
+    int seed = 0;
+    for (const auto& [m, n] : lanes16_shapes(std::atoi(rows))) {
+        if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
+        ScoringOptions s;
+        s.match = 2;
+        s.mismatch = -1;
+        s.gaps = {2, 2};
+        const std::string q = random_text(g, m, "ACGT");
+        const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+        auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+        ASSERT_TRUE(p) << p.error().message;
+        const auto c = pair_score::compact_codes(*p);
+        ASSERT_TRUE(pair_score::takes16(*pair_score::scoring_of(*p, c), c, OutputLevel::score, m, true));
+        std::ostringstream what;
+        what << m << "x" << n << " pair " << seed++ << " 16x2, R = " << rows;
+        check(*p, what.str());
+        if (HasFatalFailure()) return;
+    }
+    check_ties(g, {1, 1}, {{1023, 800}, {2049, 3001}, {4100, 40}});
+    if (HasFatalFailure()) return;
+    }
+    SubstitutionMatrix edge;
+    edge.name = "edge4";
+    edge.alphabet = "ACGT";
+    edge.scores = {5, -15, 3, -7, 0, 4, -2, 1, -4, 1, 5, -3, 2, -9, 4, 3};
+    ScoringOptions se;
+    se.matrix = edge;
+    se.gaps = {1, 1};
+    ScoringOptions sn;
+    sn.match = 5;
+    sn.mismatch = -4;
+    sn.gaps = {1, 1};
+    for (const char* rows : {"8", "16"})
+    for (const ScoringOptions& s : {se, sn})
+        for (const auto& [m, n] : {std::pair{2100, 1900}, std::pair{4097, 513}, std::pair{9000, 8000}}) {
+            const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
+            const std::string q = random_text(g, m, "ACGT");
+            auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            const auto c = pair_score::compact_codes(*p);
+            ASSERT_TRUE(pair_score::fits16(*pair_score::scoring_of(*p, c), c));
+            check(*p, std::string(s.matrix ? s.matrix->name : "5/-4") + " " + std::to_string(m) + "x" + std::to_string(n) + " R = " + rows);
+            if (HasFatalFailure()) return;
+        }
+}
+
+TEST(PairScoreGpu, SixteenBitLanesPastTheirSpreadFillAgainInThirtyTwoBits) {
+    DPVIZ_REQUIRE_GPU();
+    // DPVIZ_PAIR_16X2_SPREAD=-1: every chunk's spread passes the bound, the fill raises its flag
+    // and the pair is filled again in 32 bits: the result is the CPU's.
+    std::mt19937 g(2062);
+    const test::ScopedEnv on("DPVIZ_PAIR_16X2", "1");
+    const test::ScopedEnv spread("DPVIZ_PAIR_16X2_SPREAD", "-1");
+    for (const auto& [m, n] : {std::pair{3000, 2900}, std::pair{700, 20000}}) {
+        ScoringOptions s;
+        s.match = 2;
+        s.mismatch = -1;
+        s.gaps = {2, 2};
+        const std::string q = random_text(g, m, "ACGT");
+        auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
+        ASSERT_TRUE(p) << p.error().message;
+        check(*p, std::to_string(m) + "x" + std::to_string(n) + " spread flag");
+    }
+}
+
 TEST(PairScoreGpu, AffineRandomRelatedPairsAroundTheGroupAndBandBoundaries) {
     DPVIZ_REQUIRE_GPU();
     // EMBOSS's DNA default (+5/-4, open 10, extend 1), gaps that open cheaply, and an extend

@@ -663,6 +663,88 @@ std::pair<int64_t, int64_t> kernel_dtw(const Problem& p, int pad) {
 
 }  // namespace
 
+TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers) {
+    using namespace pair_score;
+    const auto scoring = [](const Problem& p) {
+        const Compact c = compact_codes(p);
+        return std::pair{*scoring_of(p, c), c};
+    };
+    const auto fits = [&](int match, int mismatch, int gap) {
+        ScoringOptions s;
+        s.match = match;
+        s.mismatch = mismatch;
+        s.gaps = {gap, gap};
+        const auto [sc, c] = scoring(make(Algorithm::local, "ACGTTGCA", "ACGGTCA", s));
+        return fits16(sc, c);
+    };
+    // The bound (64 R + 97)(max s + g) S <= kLanes16Room: max s + g <= 6 at R = 8 (S = 8), <= 7
+    // at R = 16 (S = 4).
+    EXPECT_TRUE(fits(2, -1, 2));
+    EXPECT_TRUE(fits(5, -4, 1));
+    EXPECT_TRUE(fits(3, -15, 3));   // the lowest score times 8 is still an int8
+    EXPECT_FALSE(fits(5, -4, 2));   // max s + g = 7
+    EXPECT_FALSE(fits(1, -16, 1));  // -128 is the padding's
+    EXPECT_FALSE(fits(1, -1, 0));   // a free gap: a padding row could tie the real row above
+    EXPECT_GT(lanes16_step_bound(5, 2, kLanes16RowsSmall), kLanes16Room);
+    EXPECT_LE(lanes16_step_bound(5, 1, kLanes16RowsSmall), kLanes16Room);
+    EXPECT_LE(lanes16_step_bound(5, 2, kLanes16RowsLarge), kLanes16Room);
+    EXPECT_GT(lanes16_step_bound(5, 3, kLanes16RowsLarge), kLanes16Room);
+    // The spread a proof allows passes the kernel's check, with room for the next chunk.
+    for (const int R : {kLanes16RowsSmall, kLanes16RowsLarge})
+        for (const auto& [hi, g] : {std::pair{2, 2}, std::pair{5, 1}, std::pair{2, 1}})
+            if (lanes16_step_bound(hi, g, R) <= kLanes16Room) {
+                EXPECT_GE(lanes16_spread(hi, g, R), (64 * R + 64) * (hi + g) * lanes16_scale(R)) << R << " " << hi << " " << g;
+            }
+    ScoringOptions affine = dna_linear();
+    affine.gaps = {3, 1};
+    const auto [sa, ca] = scoring(make(Algorithm::local, "ACGT", "ACGT", affine));
+    EXPECT_FALSE(fits16(sa, ca));
+    const auto [sg, cg] = scoring(make(Algorithm::global, "ACGT", "ACGT", dna_linear()));
+    EXPECT_FALSE(fits16(sg, cg));
+    // Where it runs: DPX score fills of the row-serial fill's sizes, any size with
+    // DPVIZ_PAIR_16X2=1, never with 0.
+    const auto [sl, cl] = scoring(make(Algorithm::local, "ACGT", "ACGT", dna_linear()));
+    const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", nullptr);
+    {
+        const test::ScopedEnv unset("DPVIZ_PAIR_16X2", nullptr);
+        const test::ScopedEnv rows("DPVIZ_PAIR_16X2_ROWS", nullptr);
+        EXPECT_TRUE(takes16(sl, cl, OutputLevel::score, kLanes16MinRows, true));
+        EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, kLanes16MinRows - 1, true));
+        EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, kLanes16MinRows, false));  // DPX only
+        EXPECT_FALSE(takes16(sl, cl, OutputLevel::path, kLanes16MinRows, true));
+        EXPECT_EQ(lanes16_rows(), kLanes16RowsSmall);
+        const test::ScopedEnv large("DPVIZ_PAIR_16X2_ROWS", "16");
+        EXPECT_EQ(lanes16_rows(), kLanes16RowsLarge);
+    }
+    {
+        const test::ScopedEnv on("DPVIZ_PAIR_16X2", "1");
+        EXPECT_TRUE(takes16(sl, cl, OutputLevel::score, 1, true));
+        EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1, false));
+        EXPECT_FALSE(takes16(sa, ca, OutputLevel::score, 1, true));
+    }
+    {
+        const test::ScopedEnv asked("DPVIZ_PAIR_SERIAL", "1");  // the row-serial fill asked for: in 32 bits
+        EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1 << 20, true));
+    }
+    const test::ScopedEnv off("DPVIZ_PAIR_16X2", "0");
+    EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1 << 20, true));
+    // Geometry: 64 virtual lanes of R rows a band; a sweep of N + 63 steps in whole chunks, its row
+    // slot with the two chunks past it.
+    for (const int R : {kLanes16RowsSmall, kLanes16RowsLarge}) {
+        const int group = kSerialWarps * 64 * R;
+        EXPECT_EQ(groups16(1, R), 1);
+        EXPECT_EQ(groups16(group, R), 1);
+        EXPECT_EQ(groups16(group + 1, R), 2);
+    }
+    for (const int n : {1, 31, 32, 33, 1000, 1 << 20}) {
+        EXPECT_GE(steps16(n), n + 63) << n;
+        EXPECT_EQ(steps16(n) % kSerialChunk, 0) << n;
+        EXPECT_LT(steps16(n), n + 63 + kSerialChunk) << n;
+        EXPECT_GE(row_slot_entries(n), int64_t(steps16(n)) + 64) << n;
+        EXPECT_GE(row_slot_entries(n), int64_t(serial_steps(n)) + 32) << n;
+    }
+}
+
 TEST(PairScorePlan, DtwsPaddingStaysUnreachableAndItsValuesInRange) {
     // Seeded random signals, and signals at make_dtw_problem's largest scale (costs near its
     // 2^29 bound): D(M, N) is the reference's, and no m + cost passes 2^31 or, for the DPX-free
