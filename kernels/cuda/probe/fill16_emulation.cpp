@@ -1,0 +1,170 @@
+// Host emulation of row_serial_probe.cu's fill16 (S4): its arithmetic and slot indexing, one
+// group after another, warps in order, each warp's 32 threads step by step, against the plain
+// reference (the same pairs and scoring as the probe). Not the rings' synchronization. The 16x2
+// helpers below are what the DPX intrinsics compute per half; `wrapped` records a 16-bit sum
+// that left the range (a failed range argument).
+//   g++ -O2 -std=c++17 -o fill16_emulation fill16_emulation.cpp && ./fill16_emulation
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+constexpr int kMatch = 2, kMismatch = -1, kGap = 2, kPadCode = 4, kSelBefore = 64;
+constexpr uint32_t kPadWord = 0x80808080u;
+static inline int16_t lo16(uint32_t x) { return int16_t(x & 0xffff); }
+static inline int16_t hi16(uint32_t x) { return int16_t(x >> 16); }
+static inline uint32_t pack(int a, int b) { return uint32_t(uint16_t(int16_t(a))) | (uint32_t(uint16_t(int16_t(b))) << 16); }
+static bool wrapped = false;
+static inline int16_t w16(int v) { if (v < -32768 || v > 32767) wrapped = true; return int16_t(v); }
+static uint32_t addmax(uint32_t a, uint32_t b, uint32_t c) {  // per half max(a + b, c), wrapping add
+    return pack(std::max<int>(w16(lo16(a) + lo16(b)), lo16(c)), std::max<int>(w16(hi16(a) + hi16(b)), hi16(c)));
+}
+static uint32_t addmax_nowrapcheck(uint32_t a, uint32_t b, uint32_t c) {
+    return pack(std::max<int>(int16_t(lo16(a) + lo16(b)), lo16(c)), std::max<int>(int16_t(hi16(a) + hi16(b)), hi16(c)));
+}
+static uint32_t max3(uint32_t a, uint32_t b, uint32_t c) { return pack(std::max({lo16(a), lo16(b), lo16(c)}), std::max({hi16(a), hi16(b), hi16(c)})); }
+static uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
+    const uint64_t v = uint64_t(a) | (uint64_t(b) << 32);
+    uint32_t r = 0;
+    for (int n = 0; n < 4; ++n) {
+        const uint32_t nib = (sel >> (4 * n)) & 15;
+        uint32_t byte = uint32_t(v >> (8 * (nib & 7))) & 0xff;
+        if (nib & 8) byte = (byte & 0x80) ? 0xff : 0;
+        r |= byte << (8 * n);
+    }
+    return r;
+}
+static uint32_t selector16(int lo, int hi) {
+    const uint32_t a = lo == kPadCode ? 0x88u : uint32_t(lo | ((8 | lo) << 4));
+    const uint32_t b = hi == kPadCode ? 0xccu : uint32_t((4 + hi) | ((8 | (4 + hi)) << 4));
+    return a | (b << 8);
+}
+struct Pair { std::vector<uint8_t> q, t; };
+Pair make_pair(int M, int N, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    Pair p; p.q.resize(M);
+    for (auto& c : p.q) c = uint8_t(rng() & 3);
+    for (size_t i = 0; p.t.size() < size_t(N); ++i) {
+        const uint64_t r = rng() % 1000;
+        const uint8_t c = i < p.q.size() ? p.q[i] : uint8_t(rng() & 3);
+        if (r < 5) continue;
+        if (r < 10) p.t.push_back(uint8_t(rng() & 3));
+        p.t.push_back(r < 110 ? uint8_t(rng() & 3) : c);
+    }
+    p.t.resize(N);
+    return p;
+}
+int reference(const Pair& p) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    std::vector<int> h(size_t(N) + 1, 0);
+    int best = 0;
+    for (int i = 1; i <= M; ++i) {
+        int diag = 0, left = 0;
+        for (int j = 1; j <= N; ++j) {
+            const int up = h[j];
+            const int s = p.q[i - 1] == p.t[j - 1] ? kMatch : kMismatch;
+            const int v = std::max({diag + s, up - kGap, left - kGap, 0});
+            diag = up; h[j] = left = v; best = std::max(best, v);
+        }
+    }
+    return best;
+}
+int emulate(const Pair& p, int W, int R, int& max_spread) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    const int kLag = 64, C = 32;
+    const int rpg = W * 64 * R, groups = (M + rpg - 1) / rpg, steps = (N + 63 + 31) / 32 * 32;
+    std::vector<uint32_t> tables(size_t(groups) * rpg, kPadWord);
+    for (int i = 0; i < M; ++i) {
+        uint32_t w = 0;
+        for (int x = 0; x < 4; ++x) w |= uint32_t(uint8_t(int8_t(p.q[i] == x ? kMatch : kMismatch))) << (8 * x);
+        tables[i] = w;
+    }
+    std::vector<uint32_t> sels(size_t(steps) + kSelBefore + 64);
+    const auto code = [&](int j) { return j >= 1 && j <= N ? int(p.t[j - 1]) : kPadCode; };
+    for (size_t x = 0; x < sels.size(); ++x) { const int j = int(x) - kSelBefore; sels[x] = selector16(code(j), code(j - 1)); }
+    const uint32_t g2 = pack(-kGap, -kGap), kLow2 = 0x80008000u;
+    int best_all = 0;
+    std::vector<int> above(size_t(steps) + kLag, 0), out(size_t(steps) + kLag, 0);
+    for (int g = 0; g < groups; ++g) {
+        for (int w = 0; w < W; ++w) {
+            std::vector<int>& in = above;  // true values, slot p
+            std::fill(out.begin(), out.end(), 0);
+            int base = 0; uint32_t floor2 = 0;
+            std::vector<std::vector<uint32_t>> H(32, std::vector<uint32_t>(R, 0)), TL(32, std::vector<uint32_t>(R)), TH(32, std::vector<uint32_t>(R));
+            std::vector<uint32_t> D(32, 0), send(32, 0), best2(32, kLow2);
+            for (int l = 0; l < 32; ++l) {
+                const int row0 = (g * W + w) * 64 * R + 2 * l * R;
+                for (int k = 0; k < R; ++k) { TL[l][k] = tables[row0 + k]; TH[l][k] = tables[row0 + R + k]; }
+            }
+            int best = 0;
+            for (int S0 = 0; S0 < steps; S0 += C) {
+                if (S0 == 0) send[31] = uint32_t(std::min(std::max(in[kLag - 1] - base, -16384), 16383)) << 16;
+                for (int s = S0; s < S0 + C; ++s) {
+                    std::vector<uint32_t> sendv = send;  // the shuffle reads every lane's send before any changes
+                    for (int l = 0; l < 32; ++l) {
+                        const int next_above = in[size_t(s + kLag)];
+                        const uint32_t x = sendv[(l + 31) & 31];
+                        const uint32_t cur = sels[size_t(kSelBefore + 1 - 2 * l + s)];
+                        uint32_t up = pack(hi16(x), lo16(H[l][R - 1]));
+                        uint32_t diag = D[l];
+                        D[l] = up;
+                        for (int k = 0; k < R; ++k) {
+                            const uint32_t sc = prmt(TL[l][k], TH[l][k], cur);
+                            const uint32_t t = addmax(H[l][k], g2, addmax(diag, sc, floor2));
+                            const uint32_t h = addmax(up, g2, t);
+                            diag = H[l][k]; H[l][k] = h; up = h;
+                        }
+                        for (int k = 0; k + 1 < R; k += 2) best2[l] = max3(best2[l], H[l][k], H[l][k + 1]);
+                        if (l == 31) out[size_t(s)] = int(hi16(H[l][R - 1])) + base;
+                        send[l] = l == 31 ? uint32_t(std::min(std::max(next_above - base, -16384), 16383)) << 16 : H[l][R - 1];
+                    }
+                }
+                int lo = 1 << 30, hi = -(1 << 30);
+                for (int l = 0; l < 32; ++l) for (int k = 0; k < R; ++k) {
+                    lo = std::min({lo, int(lo16(H[l][k])), int(hi16(H[l][k]))});
+                    hi = std::max({hi, int(lo16(H[l][k])), int(hi16(H[l][k]))});
+                }
+                max_spread = std::max(max_spread, hi - lo);
+                for (int l = 0; l < 32; ++l) best = std::max(best, std::max<int>(lo16(best2[l]), hi16(best2[l])) + base), best2[l] = kLow2;
+                const uint32_t d2 = pack(-lo, -lo);
+                for (int l = 0; l < 32; ++l) {
+                    for (int k = 0; k < R; ++k) H[l][k] = addmax(H[l][k], d2, kLow2);
+                    D[l] = addmax(D[l], d2, kLow2);
+                    send[l] = l == 31 ? addmax_nowrapcheck(send[l], d2, kLow2) : addmax(send[l], d2, kLow2);
+                }
+                base += lo;
+                floor2 = pack(std::max(-base, -32768), std::max(-base, -32768));
+            }
+            best_all = std::max(best_all, best);
+            above = out;  // the band below reads this band's slots
+        }
+    }
+    return best_all;
+}
+int main() {
+    const int shapes[][2] = {{1, 1}, {1, 100}, {100, 1}, {33, 65}, {1000, 999}, {4097, 3001}, {20000, 20000}, {70000, 300}, {300, 70000}, {40000, 40000}};
+    bool ok = true;
+    for (const auto& sh : shapes)
+        for (int R : {4, 8, 16}) {
+            const Pair p = make_pair(sh[0], sh[1], 1000 + sh[0] * 7 + sh[1]);
+            int spread = 0;
+            wrapped = false;
+            const int got = emulate(p, 4, R, spread), ref = reference(p);
+            const bool good = got == ref && !wrapped;
+            ok &= good;
+            std::printf("%dx%d R%d: emulated %d reference %d spread %d%s%s\n", sh[0], sh[1], R, got, ref, spread, wrapped ? " WRAPPED" : "", good ? "" : " MISMATCH");
+        }
+    // Unrelated random sequences too (the local best stays small, H near 0 everywhere).
+    for (int R : {4, 16}) {
+        std::mt19937_64 rng(7);
+        Pair p; p.q.resize(5000); p.t.resize(4000);
+        for (auto& c : p.q) c = uint8_t(rng() & 3);
+        for (auto& c : p.t) c = uint8_t(rng() & 3);
+        int spread = 0; wrapped = false;
+        const int got = emulate(p, 4, R, spread), ref = reference(p);
+        ok &= got == ref && !wrapped;
+        std::printf("random 5000x4000 R%d: emulated %d reference %d spread %d%s\n", R, got, ref, spread, got == ref ? "" : " MISMATCH");
+    }
+    std::printf("%s\n", ok ? "OK" : "FAILED");
+    return ok ? 0 : 1;
+}
