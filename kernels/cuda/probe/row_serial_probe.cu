@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(W * 32, B)
     fill(const uint32_t* __restrict__ tables,  // per row (rows padded to whole groups): 4 score bytes
          const uint32_t* __restrict__ sels,    // per column j in [-63, steps + 64): at sels[j + 64]
          unsigned long long* rows,             // per group: steps + 32 entries
-         int steps, int groups, unsigned epoch, int* ticket, int* best_out, int ng_left, int ng_up) {
+         int steps, int groups, unsigned epoch, int* ticket, int* best_out, int ng_left, int ng_up, int, int) {
     constexpr int kChunk = C;
     __shared__ Shared sh;
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
@@ -280,22 +280,23 @@ __global__ void __launch_bounds__(W * 32, B)
 // (2l + 1) R + k) with a selector for the column pair (c, c - 1); padding columns select a sign
 // byte (0 or -1), which keeps column 0's border at 0 and no padding cell above the real ones.
 // A value of the band above (true H) for the low half of thread 0, in the high half of the word
-// lane 31 sends: H - Bw, clamped to [-16,384, 16,383]. Real columns' values lie within the
+// lane 31 sends: H - Bw, clamped to [-16,384, 16,376] (multiples of 8, for the key). Real columns' values lie within the
 // range argument's bound of the band's cells; the clamp only meets the zero slots past the
 // band above's last step (true 0 against a base past 32,767), which feed columns past N, whose
 // cells then stay at most the real cells' values (never a wrapped 16-bit sum).
 __device__ __forceinline__ uint32_t above_rel(int v, int base) {
-    return uint32_t(min(max(v - base, -16384), 16383)) << 16;
+    return uint32_t(min(max(v - base, -16384), 16376)) << 16;
 }
 
-template <int W, int R, int C, int B>
+template <int W, int R, int C, int B, bool kKey>
 __global__ void __launch_bounds__(W * 32, B)
     fill16(const uint32_t* __restrict__ tables,  // per row (rows padded to whole groups): 4 score bytes
            const uint32_t* __restrict__ sels2,   // per column j in [-63, steps + 64): selector of (j, j - 1) at sels2[j + 64]
            unsigned long long* rows,             // per group: steps + 64 entries
-           int steps, int groups, unsigned epoch, int* ticket, int* best_out, int ng_left, int ng_up) {
+           int steps, int groups, unsigned epoch, int* ticket, int* best_out, int ng_left, int ng_up, int M, int N) {
     constexpr int kChunk = C, kLag = 64;  // kLag: virtual lanes of a band (its bottom row trails by 63 columns)
     static_assert(C == 32, "one take of 32 slots per chunk");
+    static_assert(!kKey || R == 8, "the key's 3 low bits are a lane's row");
     __shared__ Shared sh;
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const size_t row_len = size_t(steps) + kLag;
@@ -303,6 +304,7 @@ __global__ void __launch_bounds__(W * 32, B)
     const uint32_t gu = uint32_t(uint16_t(int16_t(ng_up))) * 0x10001u;
     constexpr uint32_t kLow2 = 0x80008000u;                               // -32,768 in both halves
     int best = 0;
+    unsigned long long best_key = 0;  // kKey: score << 42 | (2^42 - 1 - (i (N + 1) + j)), the largest the end cell
     for (;;) {
         if (threadIdx.x == 0) sh.group = atomicAdd(ticket, 1);
         if (threadIdx.x < 8) { sh.produced[threadIdx.x] = 0; sh.consumed[threadIdx.x] = 0; }
@@ -344,6 +346,8 @@ __global__ void __launch_bounds__(W * 32, B)
         uint32_t D = 0;             // both halves' diag for their top rows
         uint32_t send = 0;
         uint32_t best2 = kLow2;     // both halves' best H - Bw since the last chunk boundary
+        uint32_t key2 = kLow2;      // kKey: both halves' largest h + (7 - k) since the last chunk boundary
+        int col_lo = 0, col_hi = 0; // kKey: the step in the chunk where each half's key last rose
         const uint32_t* sel_lane = sels2 + kSelBefore + 1 - 2 * lane;  // + s: the low half's column at step s
 
         for (int S0 = 0; S0 < steps; S0 += kChunk) {
@@ -386,6 +390,7 @@ __global__ void __launch_bounds__(W * 32, B)
                         const uint32_t diag0 = D;
                         D = up;
                         uint32_t diag = diag0;
+                        const uint32_t before = key2;
 #pragma unroll
                         for (int k = 0; k < R; ++k) {
                             const uint32_t sc = prmt2(TL[k], TH[k], cur[i]);
@@ -394,10 +399,18 @@ __global__ void __launch_bounds__(W * 32, B)
                             diag = H[k];
                             H[k] = h;
                             up = h;
+                            if constexpr (kKey) key2 = __viaddmax_s16x2(h, uint32_t(7 - k) * 0x10001u, key2);
                         }
+                        if constexpr (kKey) {  // the step where a half's key last rose: its column
+                            const uint32_t diff = key2 ^ before;
+                            const int at = s - S0;
+                            col_lo = (diff & 0xffffu) ? at : col_lo;
+                            col_hi = (diff >> 16) ? at : col_hi;
+                        } else {
 #pragma unroll
-                        for (int k = 0; k + 1 < R; k += 2) best2 = __vimax3_s16x2(best2, H[k], H[k + 1]);
-                        if (R & 1) best2 = __vimax3_s16x2(best2, H[R - 1], H[R - 1]);
+                            for (int k = 0; k + 1 < R; k += 2) best2 = __vimax3_s16x2(best2, H[k], H[k + 1]);
+                            if (R & 1) best2 = __vimax3_s16x2(best2, H[R - 1], H[R - 1]);
+                        }
                         if (lane == 31) out[s & (kRing - 1)] = int(int16_t(H[R - 1] >> 16)) + base;
                         send = lane == 31 ? above_rel(next_above, base) : H[R - 1];
                     }
@@ -414,14 +427,31 @@ __global__ void __launch_bounds__(W * 32, B)
                 const int lo = __reduce_min_sync(0xffffffffu, min(int(int16_t(lo2)), int(int16_t(lo2 >> 16))));
                 const int hi = __reduce_max_sync(0xffffffffu, max(int(int16_t(hi2)), int(int16_t(hi2 >> 16))));
                 if (hi - lo > 30000 && lane == 0) atomicOr(best_out + 1, 1);
-                best = max(best, max(int(int16_t(best2)), int(int16_t(best2 >> 16))) + base);
-                best2 = kLow2;
-                const uint32_t d2 = uint32_t(uint16_t(int16_t(-lo))) * 0x10001u;
+                if constexpr (kKey) {
+                    // Each half's key: H (scaled by 8, less the base) and the row 7 - (key & 7).
+#pragma unroll
+                    for (int half = 0; half < 2; ++half) {
+                        const int key = int(int16_t(half ? key2 >> 16 : key2));
+                        const int v = (key >> 3) + (base >> 3);
+                        const int i = row0 + half * R + (7 - (key & 7)) + 1;
+                        const int j = S0 + (half ? col_hi : col_lo) + 1 - 2 * lane - half;
+                        if (key != -32768 && v > 0 && i <= M && j >= 1 && j <= N) {
+                            const unsigned long long idx = (1ull << 42) - 1 - (unsigned long long)i * (unsigned long long)(N + 1) - unsigned(j);
+                            best_key = max(best_key, (static_cast<unsigned long long>(v) << 42) | idx);
+                        }
+                    }
+                    key2 = kLow2;
+                } else {
+                    best = max(best, max(int(int16_t(best2)), int(int16_t(best2 >> 16))) + base);
+                    best2 = kLow2;
+                }
+                const int d = kKey ? (lo & ~7) : lo;  // kKey: the base stays a multiple of 8 (padding columns' -1 scores)
+                const uint32_t d2 = uint32_t(uint16_t(int16_t(-d))) * 0x10001u;
 #pragma unroll
                 for (int k = 0; k < R; ++k) H[k] = __viaddmax_s16x2(H[k], d2, kLow2);
                 D = __viaddmax_s16x2(D, d2, kLow2);
                 send = __viaddmax_s16x2(send, d2, kLow2);
-                base += lo;
+                base += d;
                 const uint32_t f = uint32_t(uint16_t(int16_t(max(-base, -32768))));
                 floor2 = f * 0x10001u;
             }
@@ -458,8 +488,14 @@ __global__ void __launch_bounds__(W * 32, B)
         }
         __syncthreads();
     }
-    best = __reduce_max_sync(0xffffffffu, best);
-    if (lane == 0) atomicMax(best_out, best);
+    if constexpr (kKey) {
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) best_key = max(best_key, __shfl_xor_sync(0xffffffffu, best_key, o));
+        if (lane == 0 && best_key != 0) atomicMax(reinterpret_cast<unsigned long long*>(best_out + 3), best_key);
+    } else {
+        best = __reduce_max_sync(0xffffffffu, best);
+        if (lane == 0) atomicMax(best_out, best);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -502,10 +538,11 @@ int edit_reference(const Pair& p) {
     return d[N];
 }
 
-int reference(const Pair& p) {
+// The best score; with i, j: its first cell in row-major order (1-based; 0, 0 when no cell is positive).
+int reference(const Pair& p, int* end_i = nullptr, int* end_j = nullptr) {
     const int M = int(p.q.size()), N = int(p.t.size());
     std::vector<int> h(size_t(N) + 1, 0);
-    int best = 0;
+    int best = 0, bi = 0, bj = 0;
     for (int i = 1; i <= M; ++i) {
         int diag = 0, left = 0;
         for (int j = 1; j <= N; ++j) {
@@ -514,9 +551,10 @@ int reference(const Pair& p) {
             const int v = std::max({diag + s, up - kGap, left - kGap, 0});
             diag = up;
             h[j] = left = v;
-            best = std::max(best, v);
+            if (v > best) best = v, bi = i, bj = j;
         }
     }
+    if (end_i) *end_i = bi, *end_j = bj;
     return best;
 }
 
@@ -525,23 +563,26 @@ struct Variant {
     int W, R;
     bool edit;
     bool lanes16;  // fill16: two virtual lanes a thread
-    void (*kernel)(const uint32_t*, const uint32_t*, unsigned long long*, int, int, unsigned, int*, int*, int, int);
+    bool key;      // fill16 with the end cell (S5): values scaled by 8
+    void (*kernel)(const uint32_t*, const uint32_t*, unsigned long long*, int, int, unsigned, int*, int*, int, int, int, int);
 };
 
 // Name: W<warps per block> R<rows per lane> C<steps per chunk> S<1: one VIADDMNMX a row on the
 // step's chain (kShort); 2: the compiler's own chain, an add and a max a row> B<blocks per SM the
 // registers allow at least>.
 #define PROBE_VARIANT(W, R, C, S, B) \
-    Variant{"W" #W " R" #R " C" #C " S" #S " B" #B, W, R, S == 3, false, fill<W, R, C, S, B>}
-// S4: fill16, local linear in 16x2 lanes (W warps of 64 R rows).
-#define PROBE_VARIANT16(W, R, B) Variant{"W" #W " R" #R " C32 S4 B" #B, W, R, false, true, fill16<W, R, 32, B>}
+    Variant{"W" #W " R" #R " C" #C " S" #S " B" #B, W, R, S == 3, false, false, fill<W, R, C, S, B>}
+// S4: fill16, local linear in 16x2 lanes (W warps of 64 R rows); S5: the same with the end cell.
+#define PROBE_VARIANT16(W, R, B) Variant{"W" #W " R" #R " C32 S4 B" #B, W, R, false, true, false, fill16<W, R, 32, B, false>}
+#define PROBE_VARIANT16_KEY(W, B) Variant{"W" #W " R8 C32 S5 B" #B, W, 8, false, true, true, fill16<W, 8, 32, B, true>}
 const Variant kVariants[] = {
     PROBE_VARIANT(4, 16, 32, 1, 4), PROBE_VARIANT(4, 16, 32, 1, 1), PROBE_VARIANT(4, 12, 32, 1, 1),
     PROBE_VARIANT(4, 8, 32, 1, 4),  PROBE_VARIANT(4, 6, 32, 1, 1),  PROBE_VARIANT(4, 5, 32, 1, 1),
     PROBE_VARIANT(2, 6, 32, 1, 1),  PROBE_VARIANT(8, 16, 32, 1, 2), PROBE_VARIANT(4, 16, 32, 3, 4),
     PROBE_VARIANT(4, 6, 32, 3, 1),  PROBE_VARIANT(4, 8, 32, 3, 4),
     PROBE_VARIANT16(4, 16, 1),      PROBE_VARIANT16(4, 16, 2),      PROBE_VARIANT16(4, 8, 2),
-    PROBE_VARIANT16(4, 8, 4),       PROBE_VARIANT16(4, 4, 4),
+    PROBE_VARIANT16(4, 8, 4),       PROBE_VARIANT16(4, 4, 4),       PROBE_VARIANT16_KEY(4, 2),
+    PROBE_VARIANT16_KEY(4, 4),
 };
 
 struct Device {
@@ -550,7 +591,7 @@ struct Device {
     uint32_t* sels = nullptr;
     unsigned long long* rows = nullptr;
     size_t rows_cap = 0;
-    int* ticket = nullptr;   // [0] ticket, [1] best, [2] fill16's spread flag
+    int* ticket = nullptr;   // [0] ticket, [1] best, [2] fill16's spread flag, [4..5] S5's end key
     unsigned epoch = 0;
 };
 
@@ -558,6 +599,7 @@ struct Run {
     int score = 0;
     float ms = 0;
     bool spread = false;  // fill16: a chunk's cells spread past 30,000 (the range argument failed)
+    int i = 0, j = 0;     // S5: the end cell (1-based; 0, 0 when no cell is positive)
 };
 
 // fill16's selector of the column pair (j, j - 1): the low half's bytes from the low row's
@@ -580,7 +622,7 @@ std::vector<Run> run(Device& d, const Variant& v, const Pair& p, int k, int reps
     for (int i = 0; i < M; ++i) {
         uint32_t w = 0;
         for (int x = 0; x < 4; ++x) {
-            const int sc = v.edit ? (p.q[i] == x ? 2 : 1) : (p.q[i] == x ? kMatch : kMismatch);
+            const int sc = (v.key ? 8 : 1) * (v.edit ? (p.q[i] == x ? 2 : 1) : (p.q[i] == x ? kMatch : kMismatch));
             w |= uint32_t(uint8_t(int8_t(sc))) << (8 * x);
         }
         tables[i] = w;
@@ -616,10 +658,11 @@ std::vector<Run> run(Device& d, const Variant& v, const Pair& p, int k, int reps
     PROBE_CHECK(cudaEventCreate(&e1));
     std::vector<Run> out;
     for (int r = 0; r < reps; ++r) {
-        PROBE_CHECK(cudaMemset(d.ticket, 0, 12));
+        PROBE_CHECK(cudaMemset(d.ticket, 0, 32));
         ++d.epoch;
         PROBE_CHECK(cudaEventRecord(e0));
-        v.kernel<<<grid, v.W * 32>>>(d.tables, d.sels, d.rows, steps, groups, d.epoch, d.ticket, d.ticket + 1, -kGap, -kGap);
+        const int gap = (v.key ? 8 : 1) * kGap;
+        v.kernel<<<grid, v.W * 32>>>(d.tables, d.sels, d.rows, steps, groups, d.epoch, d.ticket, d.ticket + 1, -gap, -gap, M, N);
         PROBE_CHECK(cudaEventRecord(e1));
         PROBE_CHECK(cudaGetLastError());
         PROBE_CHECK(cudaEventSynchronize(e1));
@@ -629,6 +672,14 @@ std::vector<Run> run(Device& d, const Variant& v, const Pair& p, int k, int reps
         int spread = 0;
         PROBE_CHECK(cudaMemcpy(&spread, d.ticket + 2, 4, cudaMemcpyDeviceToHost));
         x.spread = spread != 0;
+        if (v.key) {
+            unsigned long long key = 0;
+            PROBE_CHECK(cudaMemcpy(&key, d.ticket + 4, 8, cudaMemcpyDeviceToHost));
+            const unsigned long long low = (1ull << 42) - 1, idx = key ? low - (key & low) : 0;
+            x.score = int(key >> 42);
+            x.i = key ? int(idx / unsigned(N + 1)) : 0;
+            x.j = key ? int(idx % unsigned(N + 1)) : 0;
+        }
         if (v.edit) x.score = M + N - x.score;  // H'(M, N) = M + N - D(M, N)
         out.push_back(x);
     }
@@ -666,32 +717,33 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     PROBE_CHECK(cudaGetDeviceProperties(&prop, 0));
     d.sms = prop.multiProcessorCount;
-    PROBE_CHECK(cudaMalloc(&d.ticket, 12));  // ticket, best, fill16's spread flag
+    PROBE_CHECK(cudaMalloc(&d.ticket, 32));  // ticket, best, fill16's spread flag, -, S5's end key (64 bits)
     std::printf("device: %s, %d SMs\n", prop.name, d.sms);
     bool ok = true;
     const int shapes[][2] = {{1, 1}, {1, 100}, {100, 1}, {33, 65}, {1000, 999}, {4097, 3001}, {20000, 20000}, {70000, 300}, {300, 70000}};
     struct Check {
         Pair p;
-        int local, edit;
+        int local, edit, i, j;  // i, j: the local end cell
     };
     std::vector<Check> checks;
     for (const auto& sh : shapes) {
         if (!check) break;
         Pair p = make_pair(sh[0], sh[1], 1000 + sh[0] * 7 + sh[1]);
-        const int local = reference(p), edit = edit_reference(p);
-        checks.push_back(Check{std::move(p), local, edit});
+        int i = 0, j = 0;
+        const int local = reference(p, &i, &j), edit = edit_reference(p);
+        checks.push_back(Check{std::move(p), local, edit, i, j});
     }
     for (const Variant& v : kVariants) {
         bool take = only.empty();
         for (const auto& o : only) take |= std::strstr(v.name, o.c_str()) != nullptr;
         if (!take || !check) continue;
-        for (const auto& [p, local, edit] : checks) {
+        for (const auto& [p, local, edit, ei, ej] : checks) {
             const int ref = v.edit ? edit : local;
             for (int k : {1, 4}) {
                 const Run got = run(d, v, p, k, 2)[1];
-                if (got.score != ref || got.spread) {
-                    std::printf("%s: MISMATCH %zux%zu k=%d: gpu %d, reference %d%s\n", v.name, p.q.size(), p.t.size(), k,
-                                got.score, ref, got.spread ? " (cells spread past 16 bits)" : "");
+                if (got.score != ref || got.spread || (v.key && (got.i != ei || got.j != ej))) {
+                    std::printf("%s: MISMATCH %zux%zu k=%d: gpu %d (%d, %d), reference %d (%d, %d)%s\n", v.name, p.q.size(), p.t.size(), k,
+                                got.score, got.i, got.j, ref, ei, ej, got.spread ? " (cells spread past 16 bits)" : "");
                     ok = false;
                 }
             }
