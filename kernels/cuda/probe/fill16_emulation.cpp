@@ -187,6 +187,118 @@ End emulate_key(const Pair& p, int W, int& max_spread) {
     return best;
 }
 
+// Local alignment with affine gaps (a gap of k costs open + (k - 1) extend; NUC.4.4's 5 / -4,
+// open 10, extend 1) on fill16's layout, no end cell: E along a row (left), F down the chain
+// (up, and through the hand-overs as a second value beside H), both relative to the same base.
+// Borders: E and F start at H - open (the first gap's value from a border cell), which gives
+// the same cells as -infinity. Checks the range argument for affine gaps: E and F lie within a
+// gap's cost of H, so the warp's values spread by about (64 R + 64)(max s + open).
+constexpr int kAffMatch = 5, kAffMismatch = -4, kOpen = 10, kExtend = 1;
+int reference_affine(const Pair& p) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    const int kInf = 1 << 28;
+    std::vector<int> h(size_t(N) + 1, 0), f(size_t(N) + 1, -kInf);
+    int best = 0;
+    for (int i = 1; i <= M; ++i) {
+        int diag = 0, left = 0, e = -kInf;
+        for (int j = 1; j <= N; ++j) {
+            const int up = h[j];
+            e = std::max(e - kExtend, left - kOpen);
+            f[j] = std::max(f[j] - kExtend, up - kOpen);
+            const int s = p.q[i - 1] == p.t[j - 1] ? kAffMatch : kAffMismatch;
+            const int v = std::max({diag + s, e, f[j], 0});
+            diag = up; h[j] = left = v; best = std::max(best, v);
+        }
+    }
+    return best;
+}
+int emulate_affine(const Pair& p, int W, int R, int& max_spread) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    const int kLag = 64, C = 32;
+    const int rpg = W * 64 * R, groups = (M + rpg - 1) / rpg, steps = (N + 63 + 31) / 32 * 32;
+    std::vector<uint32_t> tables(size_t(groups) * rpg, kPadWord);
+    for (int i = 0; i < M; ++i) {
+        uint32_t w = 0;
+        for (int x = 0; x < 4; ++x) w |= uint32_t(uint8_t(int8_t(p.q[i] == x ? kAffMatch : kAffMismatch))) << (8 * x);
+        tables[i] = w;
+    }
+    std::vector<uint32_t> sels(size_t(steps) + kSelBefore + 64);
+    const auto code = [&](int j) { return j >= 1 && j <= N ? int(p.t[j - 1]) : kPadCode; };
+    for (size_t x = 0; x < sels.size(); ++x) { const int j = int(x) - kSelBefore; sels[x] = selector16(code(j), code(j - 1)); }
+    const uint32_t open2 = pack(-kOpen, -kOpen), ext2 = pack(-kExtend, -kExtend), kLow2 = 0x80008000u;
+    const auto clamp = [](int v) { return std::min(std::max(v, -16384), 16383); };
+    int best_all = 0;
+    // Slots: the band's bottom row's H and F (true values); row 0: H 0, F -open.
+    std::vector<int> aboveH(size_t(steps) + kLag, 0), aboveF(size_t(steps) + kLag, -kOpen);
+    std::vector<int> outH(aboveH.size()), outF(aboveH.size());
+    for (int g = 0; g < groups; ++g) {
+        for (int w = 0; w < W; ++w) {
+            std::fill(outH.begin(), outH.end(), 0);
+            std::fill(outF.begin(), outF.end(), -kOpen);
+            int base = 0; uint32_t floor2 = 0;
+            std::vector<std::vector<uint32_t>> H(32, std::vector<uint32_t>(R, 0)), E(32, std::vector<uint32_t>(R, open2)),
+                TL(32, std::vector<uint32_t>(R)), TH(32, std::vector<uint32_t>(R));
+            std::vector<uint32_t> D(32, 0), sendH(32, 0), sendF(32, open2), best2(32, kLow2), Fb(32, open2);
+            for (int l = 0; l < 32; ++l) {
+                const int row0 = (g * W + w) * 64 * R + 2 * l * R;
+                for (int k = 0; k < R; ++k) { TL[l][k] = tables[row0 + k]; TH[l][k] = tables[row0 + R + k]; }
+            }
+            int best = 0;
+            for (int S0 = 0; S0 < steps; S0 += C) {
+                if (S0 == 0) {
+                    sendH[31] = uint32_t(clamp(aboveH[kLag - 1] - base)) << 16;
+                    sendF[31] = uint32_t(clamp(aboveF[kLag - 1] - base)) << 16;
+                }
+                for (int s = S0; s < S0 + C; ++s) {
+                    const std::vector<uint32_t> sh = sendH, sf = sendF;
+                    for (int l = 0; l < 32; ++l) {
+                        const int nextH = aboveH[size_t(s + kLag)], nextF = aboveF[size_t(s + kLag)];
+                        const uint32_t xh = sh[(l + 31) & 31], xf = sf[(l + 31) & 31];
+                        const uint32_t cur = sels[size_t(kSelBefore + 1 - 2 * l + s)];
+                        uint32_t up = pack(hi16(xh), lo16(H[l][R - 1]));
+                        uint32_t fup = pack(hi16(xf), lo16(Fb[l]));  // F of the row above (Fb: the lane's bottom row's F)
+                        uint32_t diag = D[l];
+                        D[l] = up;
+                        for (int k = 0; k < R; ++k) {
+                            const uint32_t sc = prmt(TL[l][k], TH[l][k], cur);
+                            E[l][k] = addmax(E[l][k], ext2, addmax(H[l][k], open2, kLow2));   // max(E - ext, Hleft - open)
+                            const uint32_t f = addmax(fup, ext2, addmax(up, open2, kLow2));     // max(Fup - ext, Hup - open)
+                            const uint32_t h = max3(addmax(diag, sc, floor2), E[l][k], f);
+                            diag = H[l][k]; H[l][k] = h; up = h; fup = f;
+                        }
+                        Fb[l] = fup;
+                        for (int k = 0; k + 1 < R; k += 2) best2[l] = max3(best2[l], H[l][k], H[l][k + 1]);
+                        if (l == 31) { outH[size_t(s)] = int(hi16(H[l][R - 1])) + base; outF[size_t(s)] = int(hi16(Fb[l])) + base; }
+                        sendH[l] = l == 31 ? uint32_t(clamp(nextH - base)) << 16 : H[l][R - 1];
+                        sendF[l] = l == 31 ? uint32_t(clamp(nextF - base)) << 16 : Fb[l];
+                    }
+                }
+                int lo = 1 << 30, hi = -(1 << 30);
+                for (int l = 0; l < 32; ++l) for (int k = 0; k < R; ++k) {
+                    lo = std::min({lo, int(lo16(H[l][k])), int(hi16(H[l][k]))});
+                    hi = std::max({hi, int(lo16(H[l][k])), int(hi16(H[l][k]))});
+                }
+                max_spread = std::max(max_spread, hi - lo);
+                for (int l = 0; l < 32; ++l) best = std::max(best, std::max<int>(lo16(best2[l]), hi16(best2[l])) + base), best2[l] = kLow2;
+                const uint32_t d2 = pack(-lo, -lo);
+                for (int l = 0; l < 32; ++l) {
+                    for (int k = 0; k < R; ++k) H[l][k] = addmax(H[l][k], d2, kLow2), E[l][k] = addmax(E[l][k], d2, kLow2);
+                    D[l] = addmax(D[l], d2, kLow2);
+                    Fb[l] = addmax(Fb[l], d2, kLow2);
+                    sendH[l] = l == 31 ? addmax_nowrapcheck(sendH[l], d2, kLow2) : addmax(sendH[l], d2, kLow2);
+                    sendF[l] = l == 31 ? addmax_nowrapcheck(sendF[l], d2, kLow2) : addmax(sendF[l], d2, kLow2);
+                }
+                base += lo;
+                floor2 = pack(std::max(-base, -32768), std::max(-base, -32768));
+            }
+            best_all = std::max(best_all, best);
+            aboveH = outH;
+            aboveF = outF;
+        }
+    }
+    return best_all;
+}
+
 int emulate(const Pair& p, int W, int R, int& max_spread) {
     const int M = int(p.q.size()), N = int(p.t.size());
     const int kLag = 64, C = 32;
@@ -283,6 +395,18 @@ int main() {
         ok &= got == ref && !wrapped;
         std::printf("random 5000x4000 R%d: emulated %d reference %d spread %d%s\n", R, got, ref, spread, got == ref ? "" : " MISMATCH");
     }
+    // Affine gaps on the same layout (score only).
+    for (const auto& sh : shapes)
+        for (int R : {4, 8}) {
+            const Pair p = make_pair(sh[0], sh[1], 1000 + sh[0] * 7 + sh[1]);
+            int spread = 0;
+            wrapped = false;
+            const int got = emulate_affine(p, 4, R, spread), ref = reference_affine(p);
+            const bool good = got == ref && !wrapped;
+            ok &= good;
+            std::printf("affine %dx%d R%d: emulated %d reference %d spread %d%s%s\n", sh[0], sh[1], R, got, ref, spread,
+                        wrapped ? " WRAPPED" : "", good ? "" : " MISMATCH");
+        }
     // S5: the end cell, at R = 8 with values scaled by 8; pairs with ties (repeats) too.
     std::vector<Pair> kp;
     for (const auto& sh : shapes) kp.push_back(make_pair(sh[0], sh[1], 1000 + sh[0] * 7 + sh[1]));
