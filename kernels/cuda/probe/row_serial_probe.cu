@@ -41,6 +41,7 @@
 namespace {
 
 constexpr int kMatch = 2, kMismatch = -1, kGap = 2;
+constexpr int kOpen = 5, kExtend = 1;  // S6's affine gaps (dpviz_gpu_bench's "local affine": match 2, gaps 5/1)
 constexpr int kRing = 256;           // ring slots between two warps of a block
 constexpr int kPadCode = 4;          // PRMT byte 4 = the padding word's byte 0: -128
 constexpr uint32_t kPadWord = 0x80808080u;
@@ -498,6 +499,224 @@ __global__ void __launch_bounds__(W * 32, B)
     }
 }
 
+// S6: local alignment with affine gaps (a gap of k costs open + (k - 1) extend) on fill16's
+// layout, score only. E runs along each row (left), F down the chain (up) and through the
+// hand-overs as a second value beside H: a second ring per warp boundary, a second tagged entry
+// per slot between groups, a second shuffle a step. All of H, E and F are relative to the warp's
+// base (E and F lie within a gap's cost of H, so the range argument of fill16 carries over; the
+// host emulation checks it). Borders: E and F start at H - open, which gives the same cells as
+// -infinity. ng_left / ng_up carry -open / -extend.
+struct SharedAff {
+    Shared h;                   // H's rings, the counters and the group
+    int ringF[8][kRing];        // F of the same slots
+    int last_outF[kRing];
+};
+
+template <int W, int R, int C, int B>
+__global__ void __launch_bounds__(W * 32, B)
+    fill16_affine(const uint32_t* __restrict__ tables, const uint32_t* __restrict__ sels2,
+                  unsigned long long* rows,  // per group: steps + 64 entries of H, then steps + 64 of F
+                  int steps, int groups, unsigned epoch, int* ticket, int* best_out, int ng_open, int ng_ext, int, int) {
+    constexpr int kChunk = C, kLag = 64;
+    static_assert(C == 32, "one take of 32 slots per chunk");
+    __shared__ SharedAff sa;
+    Shared& sh = sa.h;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const size_t row_len = size_t(steps) + kLag;
+    const uint32_t open2 = uint32_t(uint16_t(int16_t(ng_open))) * 0x10001u;
+    const uint32_t ext2 = uint32_t(uint16_t(int16_t(ng_ext))) * 0x10001u;
+    constexpr uint32_t kLow2 = 0x80008000u;
+    int best = 0;
+    for (;;) {
+        if (threadIdx.x == 0) sh.group = atomicAdd(ticket, 1);
+        if (threadIdx.x < 8) { sh.produced[threadIdx.x] = 0; sh.consumed[threadIdx.x] = 0; }
+        __syncthreads();
+        const int g = sh.group;
+        if (g >= groups) break;
+        const int row0 = (g * W + w) * 64 * R + 2 * lane * R;
+        uint32_t TL[R], TH[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) {
+            TL[k] = tables[row0 + k];
+            TH[k] = tables[row0 + R + k];
+        }
+        int* inH = sh.ring[w];
+        int* inF = sa.ringF[w];
+        int* outH = w + 1 < W ? sh.ring[w + 1] : sh.last_out;
+        int* outF = w + 1 < W ? sa.ringF[w + 1] : sa.last_outF;
+        const unsigned long long* above = g > 0 ? rows + size_t(g - 1) * 2 * row_len : nullptr;
+        unsigned long long* below = rows + size_t(g) * 2 * row_len;
+
+        unsigned long long pendH = 0, pendF = 0;
+        auto take_global = [&](int a, bool have) {
+            if (!above) {
+                inH[(a + lane) & (kRing - 1)] = 0;
+                inF[(a + lane) & (kRing - 1)] = ng_open;  // row 0: F = H - open
+                return;
+            }
+            unsigned long long eh = have ? pendH : load_relaxed(above + a + lane);
+            unsigned long long ef = have ? pendF : load_relaxed(above + row_len + a + lane);
+            long long polls = 0;
+            while (!__all_sync(0xffffffffu, unsigned(eh >> 32) == epoch && unsigned(ef >> 32) == epoch)) {
+                guard(polls);
+                eh = load_relaxed(above + a + lane);
+                ef = load_relaxed(above + row_len + a + lane);
+            }
+            inH[(a + lane) & (kRing - 1)] = int(uint32_t(eh));
+            inF[(a + lane) & (kRing - 1)] = int(uint32_t(ef));
+        };
+        if (w == 0) {
+            for (int a = 0; a < kLag + C; a += 32) take_global(a, false);
+        }
+
+        int base = 0;
+        uint32_t floor2 = 0;
+        uint32_t H[R], E[R];
+#pragma unroll
+        for (int k = 0; k < R; ++k) H[k] = 0, E[k] = open2;  // column 0: H 0, E = H - open
+        uint32_t D = 0, Fb = open2;  // Fb: the bottom row's F (its previous step)
+        uint32_t sendH = 0, sendF = open2;
+        uint32_t best2 = kLow2;
+        const uint32_t* sel_lane = sels2 + kSelBefore + 1 - 2 * lane;
+
+        for (int S0 = 0; S0 < steps; S0 += kChunk) {
+            if (w == 0) {
+                if (S0 > 0) take_global(S0 + kLag, true);
+                __syncwarp();
+                if (above && S0 + C + kLag + 32 <= int(row_len)) {
+                    pendH = load_relaxed(above + S0 + C + kLag + lane);
+                    pendF = load_relaxed(above + row_len + S0 + C + kLag + lane);
+                }
+            } else {
+                if (lane == 31) {
+                    long long polls = 0;
+                    while (sh.produced[w] < S0 + C + kLag) guard(polls);
+                    __threadfence_block();
+                }
+                __syncwarp();
+            }
+            if (w + 1 < W && lane == 31) {
+                long long polls = 0;
+                while (sh.consumed[w + 1] <= S0 + C - 1 - kRing) guard(polls);
+            }
+            if (S0 == 0 && lane == 31) {
+                sendH = above_rel(inH[kLag - 1], base);
+                sendF = above_rel(inF[kLag - 1], base);
+            }
+            uint32_t selA[8], selB[8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i) selA[i] = sel_lane[S0 + i];
+#pragma unroll 1
+            for (int b = 0; b < kChunk; b += 16) {
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    uint32_t* cur = half == 0 ? selA : selB;
+                    uint32_t* nxt = half == 0 ? selB : selA;
+                    const int sb = S0 + b + half * 8;
+#pragma unroll
+                    for (int i = 0; i < 8; ++i) nxt[i] = sel_lane[sb + 8 + i];
+#pragma unroll
+                    for (int i = 0; i < 8; ++i) {
+                        const int s = sb + i;
+                        const int nextH = inH[(s + kLag) & (kRing - 1)], nextF = inF[(s + kLag) & (kRing - 1)];
+                        const uint32_t xh = __shfl_sync(0xffffffffu, sendH, (lane + 31) & 31);
+                        const uint32_t xf = __shfl_sync(0xffffffffu, sendF, (lane + 31) & 31);
+                        uint32_t up = __byte_perm(xh, H[R - 1], 0x5432);
+                        uint32_t fup = __byte_perm(xf, Fb, 0x5432);
+                        uint32_t diag = D;
+                        D = up;
+#pragma unroll
+                        for (int k = 0; k < R; ++k) {
+                            const uint32_t sc = prmt2(TL[k], TH[k], cur[i]);
+                            E[k] = __viaddmax_s16x2(E[k], ext2, __viaddmax_s16x2(H[k], open2, kLow2));
+                            const uint32_t f = __viaddmax_s16x2(fup, ext2, __viaddmax_s16x2(up, open2, kLow2));
+                            const uint32_t h = __vimax3_s16x2(__viaddmax_s16x2(diag, sc, floor2), E[k], f);
+                            diag = H[k];
+                            H[k] = h;
+                            up = h;
+                            fup = f;
+                        }
+                        Fb = fup;
+#pragma unroll
+                        for (int k = 0; k + 1 < R; k += 2) best2 = __vimax3_s16x2(best2, H[k], H[k + 1]);
+                        if (R & 1) best2 = __vimax3_s16x2(best2, H[R - 1], H[R - 1]);
+                        if (lane == 31) {
+                            outH[s & (kRing - 1)] = int(int16_t(H[R - 1] >> 16)) + base;
+                            outF[s & (kRing - 1)] = int(int16_t(Fb >> 16)) + base;
+                        }
+                        sendH = lane == 31 ? above_rel(nextH, base) : H[R - 1];
+                        sendF = lane == 31 ? above_rel(nextF, base) : Fb;
+                    }
+                }
+            }
+            {
+                uint32_t lo2 = H[0], hi2 = H[0];
+#pragma unroll
+                for (int k = 1; k < R; ++k) {
+                    lo2 = __vimin3_s16x2(lo2, H[k], H[k]);
+                    hi2 = __vimax3_s16x2(hi2, H[k], H[k]);
+                }
+                const int lo = __reduce_min_sync(0xffffffffu, min(int(int16_t(lo2)), int(int16_t(lo2 >> 16))));
+                const int hi = __reduce_max_sync(0xffffffffu, max(int(int16_t(hi2)), int(int16_t(hi2 >> 16))));
+                if (hi - lo > 30000 && lane == 0) atomicOr(best_out + 1, 1);
+                best = max(best, max(int(int16_t(best2)), int(int16_t(best2 >> 16))) + base);
+                best2 = kLow2;
+                const uint32_t d2 = uint32_t(uint16_t(int16_t(-lo))) * 0x10001u;
+#pragma unroll
+                for (int k = 0; k < R; ++k) {
+                    H[k] = __viaddmax_s16x2(H[k], d2, kLow2);
+                    E[k] = __viaddmax_s16x2(E[k], d2, kLow2);
+                }
+                D = __viaddmax_s16x2(D, d2, kLow2);
+                Fb = __viaddmax_s16x2(Fb, d2, kLow2);
+                sendH = __viaddmax_s16x2(sendH, d2, kLow2);
+                sendF = __viaddmax_s16x2(sendF, d2, kLow2);
+                base += lo;
+                floor2 = uint32_t(uint16_t(int16_t(max(-base, -32768)))) * 0x10001u;
+            }
+            if (w + 1 < W) {
+                if (lane == 31) {
+                    __threadfence_block();
+                    sh.produced[w + 1] = S0 + kChunk;
+                }
+            } else {
+                __syncwarp();
+                const unsigned long long tag = static_cast<unsigned long long>(epoch) << 32;
+                store_relaxed(below + S0 + lane, tag | uint32_t(outH[(S0 + lane) & (kRing - 1)]));
+                store_relaxed(below + row_len + S0 + lane, tag | uint32_t(outF[(S0 + lane) & (kRing - 1)]));
+            }
+            if (w > 0 && lane == 31) sh.consumed[w] = S0 + C + kLag - 1;
+        }
+        // Slots steps .. steps + 63: H 0, F -open (the band below reads them ahead; they feed
+        // only columns past N).
+        if (w + 1 < W) {
+            if (lane == 31) {
+                long long polls = 0;
+                while (sh.consumed[w + 1] <= steps + kLag - 1 - kRing) guard(polls);
+            }
+            __syncwarp();
+            for (int q = 0; q < kLag; q += 32) {
+                outH[(steps + q + lane) & (kRing - 1)] = 0;
+                outF[(steps + q + lane) & (kRing - 1)] = ng_open;
+            }
+            __syncwarp();
+            if (lane == 31) {
+                __threadfence_block();
+                sh.produced[w + 1] = steps + kLag;
+            }
+        } else {
+            const unsigned long long tag = static_cast<unsigned long long>(epoch) << 32;
+            for (int q = 0; q < kLag; q += 32) {
+                store_relaxed(below + steps + q + lane, tag);
+                store_relaxed(below + row_len + steps + q + lane, tag | uint32_t(ng_open));
+            }
+        }
+        __syncthreads();
+    }
+    best = __reduce_max_sync(0xffffffffu, best);
+    if (lane == 0) atomicMax(best_out, best);
+}
+
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Host
 // ---------------------------------------------------------------------------------------------
@@ -520,6 +739,28 @@ Pair make_pair(int M, int N, uint64_t seed) {
     }
     p.t.resize(N);
     return p;
+}
+
+// S6's problem: local alignment, match 2, mismatch -1, a gap of k costing kOpen + (k - 1) kExtend.
+int affine_reference(const Pair& p) {
+    const int M = int(p.q.size()), N = int(p.t.size());
+    const int kInf = 1 << 28;
+    std::vector<int> h(size_t(N) + 1, 0), f(size_t(N) + 1, -kInf);
+    int best = 0;
+    for (int i = 1; i <= M; ++i) {
+        int diag = 0, left = 0, e = -kInf;
+        for (int j = 1; j <= N; ++j) {
+            const int up = h[j];
+            e = std::max(e - kExtend, left - kOpen);
+            f[j] = std::max(f[j] - kExtend, up - kOpen);
+            const int s = p.q[i - 1] == p.t[j - 1] ? kMatch : kMismatch;
+            const int v = std::max({diag + s, e, f[j], 0});
+            diag = up;
+            h[j] = left = v;
+            best = std::max(best, v);
+        }
+    }
+    return best;
 }
 
 int edit_reference(const Pair& p) {
@@ -564,6 +805,7 @@ struct Variant {
     bool edit;
     bool lanes16;  // fill16: two virtual lanes a thread
     bool key;      // fill16 with the end cell (S5): values scaled by 8
+    bool affine;   // fill16_affine (S6): gaps kOpen / kExtend, two entries a slot between groups
     void (*kernel)(const uint32_t*, const uint32_t*, unsigned long long*, int, int, unsigned, int*, int*, int, int, int, int);
 };
 
@@ -571,10 +813,12 @@ struct Variant {
 // step's chain (kShort); 2: the compiler's own chain, an add and a max a row> B<blocks per SM the
 // registers allow at least>.
 #define PROBE_VARIANT(W, R, C, S, B) \
-    Variant{"W" #W " R" #R " C" #C " S" #S " B" #B, W, R, S == 3, false, false, fill<W, R, C, S, B>}
+    Variant{"W" #W " R" #R " C" #C " S" #S " B" #B, W, R, S == 3, false, false, false, fill<W, R, C, S, B>}
 // S4: fill16, local linear in 16x2 lanes (W warps of 64 R rows); S5: the same with the end cell.
-#define PROBE_VARIANT16(W, R, B) Variant{"W" #W " R" #R " C32 S4 B" #B, W, R, false, true, false, fill16<W, R, 32, B, false>}
-#define PROBE_VARIANT16_KEY(W, B) Variant{"W" #W " R8 C32 S5 B" #B, W, 8, false, true, true, fill16<W, 8, 32, B, true>}
+#define PROBE_VARIANT16(W, R, B) Variant{"W" #W " R" #R " C32 S4 B" #B, W, R, false, true, false, false, fill16<W, R, 32, B, false>}
+#define PROBE_VARIANT16_KEY(W, B) Variant{"W" #W " R8 C32 S5 B" #B, W, 8, false, true, true, false, fill16<W, 8, 32, B, true>}
+// S6: fill16_affine, local alignment with affine gaps in 16x2 lanes.
+#define PROBE_VARIANT16_AFF(W, R, B) Variant{"W" #W " R" #R " C32 S6 B" #B, W, R, false, true, false, true, fill16_affine<W, R, 32, B>}
 const Variant kVariants[] = {
     PROBE_VARIANT(4, 16, 32, 1, 4), PROBE_VARIANT(4, 16, 32, 1, 1), PROBE_VARIANT(4, 12, 32, 1, 1),
     PROBE_VARIANT(4, 8, 32, 1, 4),  PROBE_VARIANT(4, 6, 32, 1, 1),  PROBE_VARIANT(4, 5, 32, 1, 1),
@@ -582,7 +826,7 @@ const Variant kVariants[] = {
     PROBE_VARIANT(4, 6, 32, 3, 1),  PROBE_VARIANT(4, 8, 32, 3, 4),
     PROBE_VARIANT16(4, 16, 1),      PROBE_VARIANT16(4, 16, 2),      PROBE_VARIANT16(4, 8, 2),
     PROBE_VARIANT16(4, 8, 4),       PROBE_VARIANT16(4, 4, 4),       PROBE_VARIANT16_KEY(4, 2),
-    PROBE_VARIANT16_KEY(4, 4),
+    PROBE_VARIANT16_KEY(4, 4),      PROBE_VARIANT16_AFF(4, 8, 2),   PROBE_VARIANT16_AFF(4, 4, 4),
 };
 
 struct Device {
@@ -642,7 +886,7 @@ std::vector<Run> run(Device& d, const Variant& v, const Pair& p, int k, int reps
     PROBE_CHECK(cudaMalloc(&d.sels, sels.size() * 4));
     PROBE_CHECK(cudaMemcpy(d.tables, tables.data(), tables.size() * 4, cudaMemcpyHostToDevice));
     PROBE_CHECK(cudaMemcpy(d.sels, sels.data(), sels.size() * 4, cudaMemcpyHostToDevice));
-    const size_t need = size_t(groups) * (size_t(steps) + lanes);
+    const size_t need = size_t(groups) * (size_t(steps) + lanes) * (v.affine ? 2 : 1);
     if (need > d.rows_cap) {
         PROBE_CHECK(cudaFree(d.rows));
         PROBE_CHECK(cudaMalloc(&d.rows, need * 8));
@@ -662,7 +906,8 @@ std::vector<Run> run(Device& d, const Variant& v, const Pair& p, int k, int reps
         ++d.epoch;
         PROBE_CHECK(cudaEventRecord(e0));
         const int gap = (v.key ? 8 : 1) * kGap;
-        v.kernel<<<grid, v.W * 32>>>(d.tables, d.sels, d.rows, steps, groups, d.epoch, d.ticket, d.ticket + 1, -gap, -gap, M, N);
+        const int ng_left = v.affine ? -kOpen : -gap, ng_up = v.affine ? -kExtend : -gap;  // S6: -open, -extend
+        v.kernel<<<grid, v.W * 32>>>(d.tables, d.sels, d.rows, steps, groups, d.epoch, d.ticket, d.ticket + 1, ng_left, ng_up, M, N);
         PROBE_CHECK(cudaEventRecord(e1));
         PROBE_CHECK(cudaGetLastError());
         PROBE_CHECK(cudaEventSynchronize(e1));
@@ -723,7 +968,7 @@ int main(int argc, char** argv) {
     const int shapes[][2] = {{1, 1}, {1, 100}, {100, 1}, {33, 65}, {1000, 999}, {4097, 3001}, {20000, 20000}, {70000, 300}, {300, 70000}};
     struct Check {
         Pair p;
-        int local, edit, i, j;  // i, j: the local end cell
+        int local, edit, i, j, affine;  // i, j: the local end cell
     };
     std::vector<Check> checks;
     for (const auto& sh : shapes) {
@@ -731,14 +976,15 @@ int main(int argc, char** argv) {
         Pair p = make_pair(sh[0], sh[1], 1000 + sh[0] * 7 + sh[1]);
         int i = 0, j = 0;
         const int local = reference(p, &i, &j), edit = edit_reference(p);
-        checks.push_back(Check{std::move(p), local, edit, i, j});
+        const int affine = affine_reference(p);
+        checks.push_back(Check{std::move(p), local, edit, i, j, affine});
     }
     for (const Variant& v : kVariants) {
         bool take = only.empty();
         for (const auto& o : only) take |= std::strstr(v.name, o.c_str()) != nullptr;
         if (!take || !check) continue;
-        for (const auto& [p, local, edit, ei, ej] : checks) {
-            const int ref = v.edit ? edit : local;
+        for (const auto& [p, local, edit, ei, ej, affine] : checks) {
+            const int ref = v.edit ? edit : v.affine ? affine : local;
             for (int k : {1, 4}) {
                 const Run got = run(d, v, p, k, 2)[1];
                 if (got.score != ref || got.spread || (v.key && (got.i != ei || got.j != ej))) {
@@ -753,13 +999,13 @@ int main(int argc, char** argv) {
     }
     for (int n : sizes) {
         const Pair p = make_pair(n, n, 42);
-        int ref_local = -1, ref_edit = -1;
-        if (check_big && n <= 65536) ref_local = reference(p), ref_edit = edit_reference(p);
+        int ref_local = -1, ref_edit = -1, ref_affine = -1;
+        if (check_big && n <= 65536) ref_local = reference(p), ref_edit = edit_reference(p), ref_affine = affine_reference(p);
         for (const Variant& v : kVariants) {
             bool take = only.empty();
             for (const auto& o : only) take |= std::strstr(v.name, o.c_str()) != nullptr;
             if (!take) continue;
-            const int ref = v.edit ? ref_edit : ref_local;
+            const int ref = v.edit ? ref_edit : v.affine ? ref_affine : ref_local;
             for (int k : ks) {
                 const int r = n >= 1048576 ? std::max(3, reps / 2) : reps;
                 std::vector<Run> runs = run(d, v, p, k, r + 1);
