@@ -363,18 +363,19 @@ if want sweep; then
         done
     done
     note "sweep: rc=$?"
-    # Where the time goes when every SM is busy: the one-pair kernel at 2 blocks per SM over 264
-    # groups (135,168 x 1,048,576; 15 % ramp): stall reasons per issued instruction and pipe use.
-    DPVIZ_PAIR_BLOCKS_PER_SM=2 timeout 200 ncu --clock-control none -k regex:pair_score_fill -c 1 \
+    # Where the time goes when every SM is busy: the one-pair kernel's skewed fill at 2 blocks per
+    # SM over 264 groups (135,168 x 1,048,576; 15 % ramp): stall reasons per issued instruction and
+    # pipe use (DPVIZ_PAIR_16X2=0: 135,168 rows would take the 16x2 fill, which the regex misses).
+    DPVIZ_PAIR_16X2=0 DPVIZ_PAIR_BLOCKS_PER_SM=2 timeout 200 ncu --clock-control none -k regex:pair_score_fill -c 1 \
         --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:sm__inst_executed_pipe_.*\.avg\.pct_of_peak_sustained_active,regex:sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.per_cycle_active" \
         "$BENCH" 1048576 1 "local linear score" 135168 > "$OUT/ncu_saturated.txt" 2>&1
     note "ncu saturated: rc=$?"
 fi
 
 if want serial; then
-    # Local linear's routing (pair_score::takes_serial): its DPX score fill as the device path picks
-    # it (the row-serial fill from 262,144 rows, one block per SM), on the skewed fill
-    # (DPVIZ_PAIR_SERIAL=0), and on the row-serial fill at 2 blocks per SM, at each size of
+    # Local linear's routing (pair_score::takes16, takes_serial): its DPX score fill as the device
+    # path picks it (the 16x2 fill from 131,072 rows where the scores fit), on the skewed fill
+    # (DPVIZ_PAIR_SERIAL=0), on the 32-bit row-serial fill (=1) and at 2 blocks per SM, at each size of
     # SERIAL_SIZES (median of 5; of 3 at 1,048,576^2); then the corner form's default at 1,048,576^2.
     for n in ${SERIAL_SIZES:-131072 262144 524288 1048576}; do
         reps=5; [ "$n" -ge 1048576 ] && reps=3

@@ -414,7 +414,9 @@ inline bool takes16(const Scoring& sc, const Compact& c, OutputLevel level, int 
     const std::string_view asked = e ? e : "";
     if (asked == "0") return false;
     if (asked == "1") return true;
-    return std::getenv("DPVIZ_PAIR_SERIAL") == nullptr && M >= kLanes16MinRows;
+    const char* serial = std::getenv("DPVIZ_PAIR_SERIAL");  // "0" or "1": the fill asked for
+    const std::string_view fill = serial ? serial : "";
+    return fill != "0" && fill != "1" && M >= kLanes16MinRows;
 }
 inline int lanes16_rows() {
     const char* e = std::getenv("DPVIZ_PAIR_16X2_ROWS");
@@ -431,8 +433,8 @@ inline std::string name16(int R) { return "pair-serial-16x2-r" + std::to_string(
 inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048; }  // + look-ahead
 // A column entry: a PRMT selector (uint16), or DTW's fixed-point value (int32).
 inline size_t column_entry_bytes(const Problem& p) { return p.algo == Algorithm::dtw ? 4 : 2; }
-// A row slot holds a sweep's slots and the chunks past it: steps(N) + 32, serial_steps(N) + 32,
-// steps16(N) + 64 entries.
+// A row slot holds a sweep's slots and the chunks past it: the skewed fill's columns up to
+// N + 32 and more, serial_steps(N) + 32, steps16(N) + 64 entries.
 inline int64_t row_slot_entries(int N) { return (int64_t(N) + 63 + 31) / 32 * 32 + 64; }
 inline int row_slots(const Problem& p) { return p.affine() ? 4 : 2; }  // H's two; affine: F's two
 

@@ -13,6 +13,8 @@
 //                                    global hand-over
 //   [SECTION] Row-serial fill        local linear and the corner form at score level: a lane's
 //                                    rows in series, lanes skewed by one column
+//   [SECTION] 16x2 fill              local linear at score level on that layout, two cells in
+//                                    each 16-bit lane pair, values relative to the band
 //   [SECTION] Host                   inputs, launch, end cell
 //
 // In short: a group is W * 32 * R consecutive rows; a block takes groups in order from a global
@@ -1202,7 +1204,7 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, R <= 8 ? 2 : 1)
             mbar_arrive(&empty[w][0]);
             mbar_arrive(&empty[w][1]);
         }
-        uint32_t key2[kKeys];  // both halves' largest h + (7 - k mod 8) of rows k of key q since the chunk began
+        uint32_t key2[kKeys];  // both halves' largest h + (S - 1 - k mod S) of key q's rows since the chunk began
         int col_lo[kKeys], col_hi[kKeys];  // the step of the chunk at which each half's key last rose
 #pragma unroll
         for (int q = 0; q < kKeys; ++q) {
@@ -1402,11 +1404,8 @@ std::optional<unsigned long long> wait_limit_ns() {
     return limit;
 }
 
-}  // namespace
-
-namespace {
 // rows16: the 16x2 fill's R, 0 for none (32 bits), -1 for pair_score's choice. A 16x2 fill that
-// raised its range flag runs again at R = 8, and one at R = 8 in 32 bits.
+// raised its range flag runs again in 32 bits.
 Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt, int rows16) {
     using namespace pair_score;
     const int M = p.rows(), N = p.cols();

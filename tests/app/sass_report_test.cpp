@@ -230,6 +230,7 @@ TEST(SassReport, EveryOnePairScoreKernelIsInTheReport) {
     s.gaps = {2, 2};
     const std::string small = "ACGT", large(131073, 'A');  // the row-serial fill: 6 rows a lane, 16 past 131,072
     int serial_rows_seen = 0;
+    const test::ScopedEnv lanes16("DPVIZ_PAIR_16X2", nullptr);
     const test::ScopedEnv rows16("DPVIZ_PAIR_16X2_ROWS", nullptr);
     for (const char* serial : {static_cast<const char*>(nullptr), "1", "0"}) {
         const test::ScopedEnv knob("DPVIZ_PAIR_SERIAL", serial);

@@ -689,12 +689,6 @@ TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers
     EXPECT_LE(lanes16_step_bound(5, 1, kLanes16RowsSmall), kLanes16Room);
     EXPECT_LE(lanes16_step_bound(5, 2, kLanes16RowsLarge), kLanes16Room);
     EXPECT_GT(lanes16_step_bound(5, 3, kLanes16RowsLarge), kLanes16Room);
-    // The spread a proof allows passes the kernel's check, with room for the next chunk.
-    for (const int R : {kLanes16RowsSmall, kLanes16RowsLarge})
-        for (const auto& [hi, g] : {std::pair{2, 2}, std::pair{5, 1}, std::pair{2, 1}})
-            if (lanes16_step_bound(hi, g, R) <= kLanes16Room) {
-                EXPECT_GE(lanes16_spread(hi, g, R), (64 * R + 64) * (hi + g) * lanes16_scale(R)) << R << " " << hi << " " << g;
-            }
     ScoringOptions affine = dna_linear();
     affine.gaps = {3, 1};
     const auto [sa, ca] = scoring(make(Algorithm::local, "ACGT", "ACGT", affine));
@@ -722,9 +716,13 @@ TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers
         EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1, false));
         EXPECT_FALSE(takes16(sa, ca, OutputLevel::score, 1, true));
     }
+    for (const char* asked : {"1", "0"}) {  // the row-serial or the skewed fill asked for: in 32 bits
+        const test::ScopedEnv fill("DPVIZ_PAIR_SERIAL", asked);
+        EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1 << 20, true)) << asked;
+    }
     {
-        const test::ScopedEnv asked("DPVIZ_PAIR_SERIAL", "1");  // the row-serial fill asked for: in 32 bits
-        EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1 << 20, true));
+        const test::ScopedEnv other("DPVIZ_PAIR_SERIAL", "2");  // not a fill: the default routing
+        EXPECT_TRUE(takes16(sl, cl, OutputLevel::score, 1 << 20, true));
     }
     const test::ScopedEnv off("DPVIZ_PAIR_16X2", "0");
     EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1 << 20, true));
@@ -743,6 +741,69 @@ TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers
         EXPECT_GE(row_slot_entries(n), int64_t(steps16(n)) + 64) << n;
         EXPECT_GE(row_slot_entries(n), int64_t(serial_steps(n)) + 32) << n;
     }
+}
+
+TEST(PairScorePlan, TheSixteenBitFillsRangeBoundHoldsOnReferenceMatrices) {
+    // fits16's argument on reference matrices: the cells a warp of the 16x2 fill holds at a step
+    // (virtual lane v of band b: rows b 64 R + v R + 1 .. + R at column s + 1 - v) lie within
+    // (64 R + 64)(max s + g) of each other, and a chunk of 32 steps raises a lane's cell by at most
+    // 32 (max s + g) (along a row: H(i, j + 1) <= H(i, j) + max s + g). Identical pairs (the
+    // largest spread: the diagonal climbs max s a row, the cells above it fall g a column),
+    // related and random ones, at the scorings the tests use; the spread's largest value seen
+    // must stay below the kernel's check (lanes16_spread), so a pair that fits never refills.
+    using namespace pair_score;
+    std::mt19937 rng(20261207);
+    int warps_checked = 0;
+    for (const auto& [match, mismatch, gap] : {std::tuple{2, -1, 2}, std::tuple{5, -4, 1}, std::tuple{3, -2, 3}, std::tuple{1, -15, 5}})
+        for (const int kind : {0, 1, 2}) {
+            ScoringOptions s;
+            s.match = match;
+            s.mismatch = mismatch;
+            s.gaps = {gap, gap};
+            const std::string q = random_over(rng, "ACGT", 1400);
+            std::string t = kind == 2 ? random_over(rng, "ACGT", 1300) : q;
+            if (kind == 1)
+                for (char& ch : t)
+                    if (rng() % 10 == 0) ch = "ACGT"[rng() % 4];
+            const Problem p = make(Algorithm::local, q, t, s);
+            const auto c = compact_codes(p);
+            const Scoring sc = *scoring_of(p, c);
+            ASSERT_TRUE(fits16(sc, c));
+            const int32_t hi = *largest_score(sc, c);
+            const auto ref = align_reference(p, RunControl{});
+            ASSERT_TRUE(ref) << ref.error().message;
+            const int M = p.rows(), N = p.cols();
+            for (const int R : {kLanes16RowsSmall, kLanes16RowsLarge}) {
+                int64_t largest = 0;
+                for (int band = 0; band * 64 * R < M; ++band)
+                    for (int step = 0; step < N + 64; ++step) {
+                        int lo = INT32_MAX, hi_seen = INT32_MIN;
+                        for (int v = 0; v < 64; ++v) {
+                            const int j = step + 1 - v;
+                            if (j < 1 || j > N) continue;
+                            for (int k = 0; k < R; ++k) {
+                                const int i = band * 64 * R + v * R + k + 1;
+                                if (i > M) break;
+                                lo = std::min(lo, ref->H.at(i, j));
+                                hi_seen = std::max(hi_seen, ref->H.at(i, j));
+                            }
+                        }
+                        if (lo > hi_seen) continue;
+                        ++warps_checked;
+                        largest = std::max<int64_t>(largest, hi_seen - lo);
+                        ASSERT_LE(hi_seen - lo, int64_t(64 * R + 64) * (hi + gap)) << "R " << R << " band " << band << " step " << step;
+                    }
+                if (lanes16_step_bound(hi, gap, R) <= kLanes16Room) {
+                    EXPECT_LE(largest * lanes16_scale(R), lanes16_spread(hi, gap, R)) << "R " << R << ", " << match << "/" << mismatch << "/" << gap;
+                }
+            }
+            for (int i = 1; i <= M; ++i) {  // a row's rise per column
+                for (int j = 1; j < N; ++j) {
+                    ASSERT_LE(ref->H.at(i, j + 1) - ref->H.at(i, j), hi + gap);
+                }
+            }
+        }
+    EXPECT_GT(warps_checked, 10000);
 }
 
 TEST(PairScorePlan, DtwsPaddingStaysUnreachableAndItsValuesInRange) {
