@@ -237,13 +237,10 @@ std::string pair_score_kernel(const Problem& p, OutputLevel level, bool dpx) {
 }
 
 int pair_score_group_rows(const std::string& kernel) {
-    if (kernel.rfind("pair-serial-16x2", 0) == 0) {  // 64 virtual lanes a band
+    if (kernel.rfind("pair-serial", 0) == 0) {  // R rows a lane, 32 lanes a band (the 16x2 fill: 64)
         const size_t r = kernel.find("-r");
-        if (r != std::string::npos) return pair_score::kSerialWarps * 64 * std::atoi(kernel.c_str() + r + 2);
-    }
-    if (kernel.rfind("pair-serial", 0) == 0) {
-        const size_t r = kernel.find("-r");
-        if (r != std::string::npos) return pair_score::kSerialWarps * 32 * std::atoi(kernel.c_str() + r + 2);
+        const int lanes = kernel.rfind("pair-serial-16x2", 0) == 0 ? 64 : 32;
+        if (r != std::string::npos) return pair_score::kSerialWarps * lanes * std::atoi(kernel.c_str() + r + 2);
     }
     return pair_score::kGroupRows;
 }

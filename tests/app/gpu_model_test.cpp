@@ -10,6 +10,7 @@
 #include "dpviz/engine.hpp"
 #include "dpviz/store.hpp"
 #include "gpu_model.hpp"
+#include "pair_score_plan.hpp"
 #include "sass_report.hpp"
 #include "scoped_env.hpp"
 
@@ -126,6 +127,10 @@ TEST(GpuModel, TheKernelAResultNames) {
         EXPECT_EQ(score_fill(*tall, Backend::cuda_portable), "pair-score dpx-free score");
         EXPECT_EQ(score_fill(*shorter, Backend::cuda), "pair-serial-16x2-r8 dpx score");
         EXPECT_EQ(score_fill(*medium, Backend::cuda), "pair-score dpx score");
+        // Their groups' rows (the timing panel's bound): kSerialWarps bands of lanes x R rows.
+        EXPECT_EQ(pair_score_group_rows("pair-serial-16x2-r8"), pair_score::kSerialWarps * 64 * 8);
+        EXPECT_EQ(pair_score_group_rows("pair-serial-r16"), pair_score::kSerialWarps * 32 * 16);
+        EXPECT_EQ(pair_score_group_rows("pair-score"), pair_score::kGroupRows);
         {
             const test::ScopedEnv wide("DPVIZ_PAIR_16X2", "0");
             EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-serial-r16 dpx score");
