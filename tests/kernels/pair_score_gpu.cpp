@@ -287,6 +287,38 @@ TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
         }
 }
 
+TEST(PairScoreGpu, SixteenBitLanesWithAffineGapsAroundTheirBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // Local affine score fills on the 16x2 fill's kAffine form (DPVIZ_PAIR_16X2=1) at both rows a
+    // lane, DPX, against the CPU: NUC.4.4's 5/-4 with 10/1 (the CLI's default), the benchmark's
+    // 2/-1 with 5/1, related and unrelated pairs, gaps that only pay when long, and ties.
+    std::mt19937 g(2063);
+    const test::ScopedEnv env("DPVIZ_PAIR_16X2", "1");
+    for (const char* rows : {"8", "16"}) {
+        const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
+        int seed = 0;
+        for (const auto& [m, n] : lanes16_shapes(std::atoi(rows))) {
+            if (test::quick() && int64_t(m) * n > 5'000'000) continue;
+            ScoringOptions s;
+            s.match = seed % 2 ? 5 : 2;
+            s.mismatch = seed % 2 ? -4 : -1;
+            s.gaps = seed % 2 ? GapPenalties{10, 1} : GapPenalties{5, 1};
+            const std::string q = random_text(g, m, "ACGT");
+            const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+            auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            const auto c = pair_score::compact_codes(*p);
+            ASSERT_TRUE(pair_score::takes16(*pair_score::scoring_of(*p, c), c, OutputLevel::score, m, true));
+            std::ostringstream what;
+            what << m << "x" << n << " affine pair " << seed++ << " 16x2, R = " << rows;
+            check(*p, what.str());
+            if (HasFatalFailure()) return;
+        }
+        check_ties(g, {3, 1}, {{1023, 800}, {2049, 3001}});
+        if (HasFatalFailure()) return;
+    }
+}
+
 TEST(PairScoreGpu, SixteenBitLanesPastTheirSpreadFillAgainInThirtyTwoBits) {
     DPVIZ_REQUIRE_GPU();
     // DPVIZ_PAIR_16X2_SPREAD=-1: every chunk's spread passes the bound, the fill raises its flag
