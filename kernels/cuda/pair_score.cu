@@ -1462,8 +1462,8 @@ std::optional<unsigned long long> wait_limit_ns() {
 }
 
 // rows16: the 16x2 fill's R, 0 for none (32 bits), -1 for pair_score's choice. A 16x2 fill that
-// raised its range flag runs again in 32 bits.
-Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt, int rows16) {
+// raised its range flag returns no result, its time and *flagged (its buffers freed on return).
+Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt, int rows16, bool* flagged) {
     using namespace pair_score;
     const int M = p.rows(), N = p.cols();
     const Compact c = compact_codes(p);
@@ -1670,13 +1670,9 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
         DPVIZ_CUDA_CHECK(cudaStreamSynchronize(s));
         float ms = 0;
         DPVIZ_CUDA_CHECK(cudaEventElapsedTime(&ms, e0.get(), e1.get()));
-        if (spread_flag != 0) {  // in 32 bits; the time of the fill that raised the flag is the job's too
-            auto again = run_pair_score(p, dpx, opt, 0);
-            if (again) {
-                again->spent_ms += ms;
-                if (again->result) again->result->fill_ms += ms;
-            }
-            return again;
+        if (spread_flag != 0) {
+            *flagged = true;
+            return PairScoreRun{std::nullopt, ms};
         }
         fills.push_back(ms);
         if (rep + 1 >= (1 << 16)) break;
@@ -1745,7 +1741,22 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
 }  // namespace
 
 Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOptions& opt) {
-    return run_pair_score(p, dpx, opt, -1);
+    bool flagged = false;
+    auto r = run_pair_score(p, dpx, opt, -1, &flagged);
+    if (!r || !flagged) return r;
+    // A 16x2 fill whose range check fired: again in 32 bits (DPVIZ_PAIR_16X2_REFILL=0: an error,
+    // for tests that must see the 16x2 fill's own result); its time is the job's too.
+    if (const char* e = std::getenv("DPVIZ_PAIR_16X2_REFILL"); e && std::string(e) == "0")
+        return device_error("the 16x2 fill's range check fired (a chunk's cells spread past 16 bits) and "
+                            "DPVIZ_PAIR_16X2_REFILL=0 refuses the 32-bit refill");
+    const double flagged_ms = r->spent_ms;
+    bool again_flagged = false;
+    auto again = run_pair_score(p, dpx, opt, 0, &again_flagged);
+    if (again) {
+        again->spent_ms += flagged_ms;
+        if (again->result) again->result->fill_ms += flagged_ms;
+    }
+    return again;
 }
 
 }  // namespace dpviz::cuda
