@@ -238,6 +238,34 @@ __device__ __forceinline__ void static_for(F&& f) {
     static_for_impl(f, std::make_integer_sequence<int, N>{});
 }
 
+// The steps of one chunk of the row-serial fills (C steps from s0): blocks of 16 unrolled steps,
+// the lane's column selectors loaded 8 steps ahead into two buffers of 8. step(ic, b, x) runs
+// step b + ic of the chunk (ic a std::integral_constant) with x its selector; after_block(b)
+// follows each block of 16.
+template <int C, class Step, class AfterBlock>
+__device__ __forceinline__ void serial_chunk(const uint16_t* sel, int s0, Step&& step, AfterBlock&& after_block) {
+    static_assert(C % 16 == 0, "blocks of 16 steps");
+    uint32_t xa[8], xb[8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) xa[i] = sel[s0 + i];
+#pragma unroll 1
+    for (int b = 0; b < C; b += 16) {
+        static_for<16>([&](auto ic) {
+            constexpr int i = decltype(ic)::value;
+            if constexpr (i == 0) {
+#pragma unroll
+                for (int q = 0; q < 8; ++q) xb[q] = sel[s0 + b + 8 + q];
+            }
+            if constexpr (i == 8) {
+#pragma unroll
+                for (int q = 0; q < 8; ++q) xa[q] = sel[s0 + b + 16 + q];
+            }
+            step(ic, b, i < 8 ? xa[i & 7] : xb[i & 7]);
+        });
+        after_block(b);
+    }
+}
+
 // The fills: local with a linear gap, local with affine gaps, the corner form (pair_score::Scoring:
 // no gap, no end-cell key; H'(M, N) read from the last band's bottom row), DTW with the absolute
 // or the squared cost and the affine corner form (D(M, N), H'(M, N) kept by the lane of row M at
@@ -989,22 +1017,10 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
             // Out: chunk u of ring w + 1 reuses the slots of chunk u - kChunks, read by then.
             if (!last && lane == 31 && u >= kChunks) mbar_wait(&empty[w + 1][u % kChunks], unsigned(u / kChunks - 1) & 1u);
 
-            uint32_t xa[8], xb[8];
-#pragma unroll
-            for (int i = 0; i < 8; ++i) xa[i] = sel[s0 + i];
-#pragma unroll 1
-            for (int b = 0; b < C; b += 16) {
-                static_for<16>([&](auto ic) {
+            serial_chunk<C>(
+                sel, s0,
+                [&](auto ic, int b, uint32_t x) {
                     constexpr int i = decltype(ic)::value;
-                    uint32_t* x = i < 8 ? xa : xb;
-                    if constexpr (i == 0) {
-#pragma unroll
-                        for (int q = 0; q < 8; ++q) xb[q] = sel[s0 + b + 8 + q];
-                    }
-                    if constexpr (i == 8) {
-#pragma unroll
-                        for (int q = 0; q < 8; ++q) xa[q] = sel[s0 + b + 16 + q];
-                    }
                     const int s = s0 + b + i;
                     // Lane 31's for step s + 1 (slot s + 32): only lane 31 waited for the ring.
                     const int next_above = lane == 31 ? in[(s + C) & kMask] : kZ;
@@ -1013,7 +1029,7 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
                     diag_top = up;
 #pragma unroll
                     for (int k = 0; k < R; ++k) {
-                        const int sc = prmt(tab[k], x[i & 7]);
+                        const int sc = prmt(tab[k], x);
                         uint32_t no_bits;  // score level: no direction bits
                         int v;
                         if constexpr (kLocal) {  // up, the chain, last: one addmax on it
@@ -1028,18 +1044,18 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
                     }
                     if (lane == 31) out[s & kMask] = h[R - 1];
                     send = lane == 31 ? next_above : h[R - 1];
-                });
-                // The block's best cell into the lane's end cell.
-                if constexpr (kLocal) {
-                    if (key > kNoKey) {
-                        const int v = (key - kZ) >> kScale, u16 = (key - kZ) & 255;
-                        const int row = row0 + 15 - (u16 >> 4), col = s0 + b + 15 - (u16 & 15) + 1 - lane;
-                        if (row <= p.M && col >= 1 && col <= p.N)
-                            best_key = max(best_key, pack_best(v, row, col, p.N, p.key_bits));
-                        key = kNoKey;
+                },
+                [&](int b) {  // the block's best cell into the lane's end cell
+                    if constexpr (kLocal) {
+                        if (key > kNoKey) {
+                            const int v = (key - kZ) >> kScale, u16 = (key - kZ) & 255;
+                            const int row = row0 + 15 - (u16 >> 4), col = s0 + b + 15 - (u16 & 15) + 1 - lane;
+                            if (row <= p.M && col >= 1 && col <= p.N)
+                                best_key = max(best_key, pack_best(v, row, col, p.N, p.key_bits));
+                            key = kNoKey;
+                        }
                     }
-                }
-            }
+                });
             // Publish chunk u: to the warp below, or (the last warp) to the group below.
             if (!last) {
                 if (lane == 31) mbar_arrive(&full[w + 1][u % kChunks]);
@@ -1249,22 +1265,10 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, R <= 8 ? 2 : 1)
             }
             if (!last && lane == 31 && u >= kChunks) mbar_wait(&empty[w + 1][u % kChunks], unsigned(u / kChunks - 1) & 1u);
 
-            uint32_t xa[8], xb[8];
-#pragma unroll
-            for (int i = 0; i < 8; ++i) xa[i] = sel[s0 + i];
-#pragma unroll 1
-            for (int b = 0; b < C; b += 16) {
-                static_for<16>([&](auto ic) {
+            serial_chunk<C>(
+                sel, s0,
+                [&](auto ic, int b, uint32_t x) {
                     constexpr int i = decltype(ic)::value;
-                    uint32_t* x = i < 8 ? xa : xb;
-                    if constexpr (i == 0) {
-#pragma unroll
-                        for (int q = 0; q < 8; ++q) xb[q] = sel[s0 + b + 8 + q];
-                    }
-                    if constexpr (i == 8) {
-#pragma unroll
-                        for (int q = 0; q < 8; ++q) xa[q] = sel[s0 + b + 16 + q];
-                    }
                     const int s = s0 + b + i;
                     const int next_above = lane == 31 ? in[(s + kLag) & kMask] : 0;  // lane 31's for step s + 1
                     const uint32_t xs = __shfl_sync(0xffffffffu, send, (lane + 31) & 31);
@@ -1282,7 +1286,7 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, R <= 8 ? 2 : 1)
                     for (int q = 0; q < kKeys; ++q) before[q] = key2[q];
 #pragma unroll
                     for (int k = 0; k < R; ++k) {
-                        const uint32_t sc = prmt2(TL[k], TH[k], x[i & 7]);
+                        const uint32_t sc = prmt2(TL[k], TH[k], x);
                         uint32_t h;
                         if constexpr (kAffine) {
                             E[k] = __viaddmax_s16x2(E[k], ne2, __viaddmax_s16x2(H[k], ng2, kLow2));
@@ -1311,8 +1315,8 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, R <= 8 ? 2 : 1)
                         if (lane == 31) out_f[s & kMask] = int(int16_t(Fb >> 16)) + base;
                         send_f = lane == 31 ? above16(next_above_f, base) : Fb;
                     }
-                });
-            }
+                },
+                [](int) {});
             // The chunk's keys into the end cell; the base becomes the warp's lowest S H (a multiple of S).
             {
                 uint32_t lo2 = H[0], hi2 = H[0];
