@@ -1264,21 +1264,25 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, R <= 8 ? 2 : 1)
                 if (first && g > 0 && s0 + kLag <= p.steps) pending_f = ld_relaxed(gin + f_slots + s0 + C + kLag + lane);
             }
             if (!last && lane == 31 && u >= kChunks) mbar_wait(&empty[w + 1][u % kChunks], unsigned(u / kChunks - 1) & 1u);
+            // A chunk's slots are consecutive in a ring: index them from the chunk's first.
+            const int* above = &in[(s0 + kLag) & kMask];  // [j]: lane 31's for step s0 + j + 1
+            int* below = &out[s0 & kMask];                 // [j]: the band's bottom row at step s0 + j
+            const int* above_f = &in_f[(s0 + kLag) & kMask];
+            int* below_f = &out_f[s0 & kMask];
 
             serial_chunk<C>(
                 sel, s0,
                 [&](auto ic, int b, uint32_t x) {
                     constexpr int i = decltype(ic)::value;
-                    const int s = s0 + b + i;
-                    const int next_above = lane == 31 ? in[(s + kLag) & kMask] : 0;  // lane 31's for step s + 1
+                    const int next_above = lane == 31 ? above[b + i] : 0;  // lane 31's for step s + 1
                     const uint32_t xs = __shfl_sync(0xffffffffu, send, (lane + 31) & 31);
                     uint32_t up = __byte_perm(xs, H[R - 1], 0x5432);  // low: xs's high half; high: own low half
                     uint32_t diag = D;
                     D = up;
-                    int next_above_f = 0;
-                    uint32_t fup = 0;
+                    [[maybe_unused]] int next_above_f = 0;  // kAffine
+                    [[maybe_unused]] uint32_t fup = 0;
                     if constexpr (kAffine) {
-                        next_above_f = lane == 31 ? in_f[(s + kLag) & kMask] : 0;
+                        next_above_f = lane == 31 ? above_f[b + i] : 0;
                         fup = __byte_perm(__shfl_sync(0xffffffffu, send_f, (lane + 31) & 31), Fb, 0x5432);
                     }
                     uint32_t before[kKeys];
@@ -1304,15 +1308,16 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, R <= 8 ? 2 : 1)
                     }
 #pragma unroll
                     for (int q = 0; q < kKeys; ++q) {
-                        const uint32_t diff = key2[q] ^ before[q];
-                        col_lo[q] = (diff & 0xffffu) ? b + i : col_lo[q];
-                        col_hi[q] = (diff >> 16) ? b + i : col_hi[q];
+                        bool same_hi, same_lo;  // before >= key: the half's key did not rise (keys never fall)
+                        (void)__vibmax_s16x2(before[q], key2[q], &same_hi, &same_lo);
+                        col_lo[q] = same_lo ? col_lo[q] : b + i;
+                        col_hi[q] = same_hi ? col_hi[q] : b + i;
                     }
-                    if (lane == 31) out[s & kMask] = int(int16_t(H[R - 1] >> 16)) + base;
+                    if (lane == 31) below[b + i] = int(int16_t(H[R - 1] >> 16)) + base;
                     send = lane == 31 ? above16(next_above, base) : H[R - 1];
                     if constexpr (kAffine) {
                         Fb = fup;
-                        if (lane == 31) out_f[s & kMask] = int(int16_t(Fb >> 16)) + base;
+                        if (lane == 31) below_f[b + i] = int(int16_t(Fb >> 16)) + base;
                         send_f = lane == 31 ? above16(next_above_f, base) : Fb;
                     }
                 },
