@@ -393,6 +393,23 @@ inline bool fits16(const Scoring& sc, const Compact& c) {
     return lanes16_step_bound(hi, sc.open, kLanes16RowsSmall) <= kLanes16Room &&
            lanes16_step_bound(hi, sc.open, kLanes16RowsLarge) <= kLanes16Room;
 }
+// Local affine on the 16x2 fill (its kAffine form): every s' in [-15, 15], 1 <= extend < open (E
+// and F stay within open of the H they come from, a padding row below the real cell above it),
+// and the next chunk's rise (max s + open a step: a neighbour differs by at most that) within
+// half the room. Its bound, (64 R + 97)(max s + open) S, is past the room for DNA scorings
+// (NUC.4.4 10/1: 73,080 at R = 8), far above what related pairs reach (the probe's emulation:
+// 2,807 unscaled at 20,000^2), so the range rests on the kernel's check and the 32-bit refill.
+inline bool fits16_affine(const Scoring& sc, const Compact& c) {
+    if (sc.corner || sc.dtw || sc.extend < 1 || sc.open <= sc.extend) return false;
+    int32_t hi = 0;
+    for (int a = 0; a < c.used; ++a)
+        for (int b = 0; b < c.used; ++b) {
+            const int32_t s = sc.s[size_t(a * 4 + b)];
+            if (s < -15 || s > 15) return false;
+            hi = std::max(hi, s);
+        }
+    return int64_t(33) * (int64_t(hi) + sc.open) * lanes16_scale(kLanes16RowsSmall) <= kLanes16Room / 2;
+}
 // The spread the kernel accepts at a chunk boundary (scaled): the room less the next chunk's rise
 // and the row above.
 inline int32_t lanes16_spread(int32_t hi, int32_t g, int R) {
@@ -409,7 +426,7 @@ inline int32_t lanes16_spread(int32_t hi, int32_t g, int R) {
 // R = 16 (a measurement knob).
 inline constexpr int kLanes16MinRows = 131072;
 inline bool takes16(const Scoring& sc, const Compact& c, OutputLevel level, int M, bool dpx) {
-    if (level != OutputLevel::score || !dpx || !fits16(sc, c)) return false;
+    if (level != OutputLevel::score || !dpx || !(fits16(sc, c) || fits16_affine(sc, c))) return false;
     const char* e = std::getenv("DPVIZ_PAIR_16X2");
     const std::string_view asked = e ? e : "";
     if (asked == "0") return false;
@@ -427,7 +444,9 @@ inline int groups16(int M, int R) {
     return (M + rows - 1) / rows;
 }
 inline int steps16(int N) { return (N + 63 + kSerialChunk - 1) / kSerialChunk * kSerialChunk; }
-inline std::string name16(int R) { return "pair-serial-16x2-r" + std::to_string(R); }
+inline std::string name16(int R, bool affine = false) {
+    return std::string(affine ? "pair-serial-16x2-affine" : "pair-serial-16x2") + "-r" + std::to_string(R);
+}
 
 // Device buffers, in the order the device path allocates them (the simulated device mirrors it).
 inline int64_t selector_entries(int N) { return int64_t(N) + 2 * kSelOff + 2048; }  // + look-ahead

@@ -9,7 +9,7 @@ fill_kernel_name, ran_kernel_name).
   batch_fill      "batch <kind> <ops> <end>"      batch edit dpx-16x2 corner
   pair_score_fill "pair-score[-<form>] <ops> <out>"  pair-score-corner dpx picture
   pair_serial_fill "pair-serial[-corner]-r<R> <ops> score"  pair-serial-r16 dpx score
-  pair_serial16_fill "pair-serial-16x2-r<R> dpx score"   (DPX only)
+  pair_serial16_fill "pair-serial-16x2[-affine]-r<R> dpx score"   (DPX only)
   viterbi_fill    "viterbi <ops> <level>"         viterbi dpx-free path
 
 <kind>: align|edit|lcs|dtw, then -local, -affine, -squared, -noband (DTW without a band test) and
@@ -59,9 +59,11 @@ def kernel_name(name):
         m = re.search(r'OutputLevelE(\d)', name)
         level = ' ' + OUTPUT_LEVELS[int(m.group(1))] if m and int(m.group(1)) < len(OUTPUT_LEVELS) else ''
         return 'viterbi ' + ops_of(name) + level
-    if 'pair_serial16_fill' in name:  # pair_serial16_fill<R>: local linear, score level, DPX only
-        m = re.search(r'pair_serial16_fill\w*?ILi(\d+)E', name)
-        return 'pair-serial-16x2-r' + m.group(1) + ' dpx score' if m else None
+    if 'pair_serial16_fill' in name:  # pair_serial16_fill<R, affine>: local, score level, DPX only
+        m = re.search(r'pair_serial16_fill\w*?ILi(\d+)ELb([01])E', name)
+        if not m:
+            return None
+        return 'pair-serial-16x2' + ('-affine' if m.group(2) == '1' else '') + '-r' + m.group(1) + ' dpx score'
     if 'pair_serial_fill' in name:  # pair_serial_fill<Ops, form, R>: score level only
         m = re.search(r'pair_serial_fill\w*?Ops\w*?ELi(\d)ELi(\d+)E', name)
         if not m or int(m.group(1)) >= len(PAIR_FORMS):

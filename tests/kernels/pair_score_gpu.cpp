@@ -239,6 +239,7 @@ TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
     // |s| up to 15) and NUC.4.4's 5/-4 with g = 1.
     std::mt19937 g(2061);
     const test::ScopedEnv env("DPVIZ_PAIR_16X2", "1");
+    const test::ScopedEnv strict("DPVIZ_PAIR_16X2_REFILL", "0");  // a fired range check fails the test
     for (const char* rows : {"8", "16"}) {
     const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
     int seed = 0;
@@ -275,10 +276,11 @@ TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
     sn.gaps = {1, 1};
     for (const char* rows : {"8", "16"})
     for (const ScoringOptions& s : {se, sn})
-        for (const auto& [m, n] : {std::pair{2100, 1900}, std::pair{4097, 513}, std::pair{9000, 8000}}) {
+        for (const auto& [m, n] : {std::pair{2100, 1900}, std::pair{4097, 513}, std::pair{9000, 8000}, std::pair{5000, 5000}}) {
             const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
             const std::string q = random_text(g, m, "ACGT");
-            auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
+            // 5,000^2: the query against itself, the largest spread (max s + g = 6 a row).
+            auto p = make_problem(Algorithm::local, {"q", q}, {"t", m == n ? q : mutated(g, q, n, "ACGT")}, s);
             ASSERT_TRUE(p) << p.error().message;
             const auto c = pair_score::compact_codes(*p);
             ASSERT_TRUE(pair_score::fits16(*pair_score::scoring_of(*p, c), c));
@@ -287,23 +289,62 @@ TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
         }
 }
 
+TEST(PairScoreGpu, SixteenBitLanesWithAffineGapsAroundTheirBoundaries) {
+    DPVIZ_REQUIRE_GPU();
+    // Local affine score fills on the 16x2 fill's kAffine form (DPVIZ_PAIR_16X2=1) at both rows a
+    // lane, DPX, against the CPU: NUC.4.4's 5/-4 with 10/1 (the CLI's default), the benchmark's
+    // 2/-1 with 5/1, related and unrelated pairs, gaps that only pay when long, and ties.
+    std::mt19937 g(2063);
+    const test::ScopedEnv env("DPVIZ_PAIR_16X2", "1");
+    const test::ScopedEnv strict("DPVIZ_PAIR_16X2_REFILL", "0");
+    for (const char* rows : {"8", "16"}) {
+        const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
+        int seed = 0;
+        for (const auto& [m, n] : lanes16_shapes(std::atoi(rows))) {
+            if (test::quick() && int64_t(m) * n > 5'000'000) continue;
+            ScoringOptions s;
+            s.match = seed % 2 ? 5 : 2;
+            s.mismatch = seed % 2 ? -4 : -1;
+            s.gaps = seed % 2 ? GapPenalties{10, 1} : GapPenalties{5, 1};
+            const std::string q = random_text(g, m, "ACGT");
+            const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+            auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            const auto c = pair_score::compact_codes(*p);
+            ASSERT_TRUE(pair_score::takes16(*pair_score::scoring_of(*p, c), c, OutputLevel::score, m, true));
+            std::ostringstream what;
+            what << m << "x" << n << " affine pair " << seed++ << " 16x2, R = " << rows;
+            check(*p, what.str());
+            if (HasFatalFailure()) return;
+        }
+        check_ties(g, {3, 1}, {{1023, 800}, {2049, 3001}});
+        if (HasFatalFailure()) return;
+    }
+}
+
 TEST(PairScoreGpu, SixteenBitLanesPastTheirSpreadFillAgainInThirtyTwoBits) {
     DPVIZ_REQUIRE_GPU();
-    // DPVIZ_PAIR_16X2_SPREAD=-1: every chunk's spread passes the bound, the fill raises its flag
-    // and the pair is filled again in 32 bits: the result is the CPU's.
+    // DPVIZ_PAIR_16X2_SPREAD=-1: every chunk's spread passes the bound and the fill raises its
+    // flag; the host sees it (with DPVIZ_PAIR_16X2_REFILL=0 the run is an error) and fills the
+    // pair again in 32 bits: the result is the CPU's. Linear and affine gaps.
     std::mt19937 g(2062);
     const test::ScopedEnv on("DPVIZ_PAIR_16X2", "1");
     const test::ScopedEnv spread("DPVIZ_PAIR_16X2_SPREAD", "-1");
-    for (const auto& [m, n] : {std::pair{3000, 2900}, std::pair{700, 20000}}) {
-        ScoringOptions s;
-        s.match = 2;
-        s.mismatch = -1;
-        s.gaps = {2, 2};
-        const std::string q = random_text(g, m, "ACGT");
-        auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
-        ASSERT_TRUE(p) << p.error().message;
-        check(*p, std::to_string(m) + "x" + std::to_string(n) + " spread flag");
-    }
+    for (const GapPenalties gaps : {GapPenalties{2, 2}, GapPenalties{5, 1}})
+        for (const auto& [m, n] : {std::pair{3000, 2900}, std::pair{700, 20000}}) {
+            ScoringOptions s;
+            s.match = 2;
+            s.mismatch = -1;
+            s.gaps = gaps;
+            const std::string q = random_text(g, m, "ACGT");
+            auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
+            ASSERT_TRUE(p) << p.error().message;
+            check(*p, std::to_string(m) + "x" + std::to_string(n) + " spread flag");
+            const test::ScopedEnv strict("DPVIZ_PAIR_16X2_REFILL", "0");
+            const auto refused = align_gpu(*p, OutputLevel::score, true);
+            ASSERT_FALSE(refused) << "the range check's flag went unseen";
+            EXPECT_NE(refused.error().message.find("range check"), std::string::npos) << refused.error().message;
+        }
 }
 
 TEST(PairScoreGpu, AffineRandomRelatedPairsAroundTheGroupAndBandBoundaries) {
@@ -615,7 +656,9 @@ TEST(PairScoreGpu, RepeatedFillsOfOneProcessAgree) {
     std::mt19937 g(99);
     const std::string q = random_text(g, 4000, "ACGT");
     const std::string t = mutated(g, q, 4100, "ACGT");
+    for (const char* lanes16 : {static_cast<const char*>(nullptr), "1"})  // the 32-bit fills, the 16x2 fill
     for (const GapPenalties gaps : {GapPenalties{2, 2}, GapPenalties{6, 1}}) {
+        const test::ScopedEnv env("DPVIZ_PAIR_16X2", lanes16);
         ScoringOptions s;
         s.match = 2;
         s.mismatch = -3;

@@ -693,6 +693,20 @@ TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers
     affine.gaps = {3, 1};
     const auto [sa, ca] = scoring(make(Algorithm::local, "ACGT", "ACGT", affine));
     EXPECT_FALSE(fits16(sa, ca));
+    EXPECT_TRUE(fits16_affine(sa, ca));  // its kAffine form, the range checked by the kernel
+    const auto fits_affine = [&](int match, int mismatch, int open, int extend) {
+        ScoringOptions s;
+        s.match = match;
+        s.mismatch = mismatch;
+        s.gaps = {open, extend};
+        const auto [sc, c] = scoring(make(Algorithm::local, "ACGTTGCA", "ACGGTCA", s));
+        return fits16_affine(sc, c);
+    };
+    EXPECT_TRUE(fits_affine(5, -4, 10, 1));   // NUC.4.4's DNA scores, the CLI's default gaps
+    EXPECT_FALSE(fits_affine(5, -4, 10, 0));  // a free extension
+    EXPECT_FALSE(fits_affine(16, -4, 10, 1)); // 16 x 8 is no int8
+    EXPECT_FALSE(fits_affine(5, -4, 60, 1));  // a chunk's rise past half the room
+    EXPECT_FALSE(fits_affine(5, -4, 2, 2));   // linear gaps: fits16's
     const auto [sg, cg] = scoring(make(Algorithm::global, "ACGT", "ACGT", dna_linear()));
     EXPECT_FALSE(fits16(sg, cg));
     // Where it runs: DPX score fills of the row-serial fill's sizes, any size with
@@ -714,7 +728,7 @@ TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers
         const test::ScopedEnv on("DPVIZ_PAIR_16X2", "1");
         EXPECT_TRUE(takes16(sl, cl, OutputLevel::score, 1, true));
         EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, 1, false));
-        EXPECT_FALSE(takes16(sa, ca, OutputLevel::score, 1, true));
+        EXPECT_TRUE(takes16(sa, ca, OutputLevel::score, 1, true));
     }
     for (const char* asked : {"1", "0"}) {  // the row-serial or the skewed fill asked for: in 32 bits
         const test::ScopedEnv fill("DPVIZ_PAIR_SERIAL", asked);
