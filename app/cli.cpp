@@ -301,6 +301,8 @@ int cmd_align(const std::vector<std::string>& args, std::ostream& out, std::ostr
     auto result = align_with_progress(*problem, opt, err, a.flags.count("--quiet") > 0);
     if (!result) return fail(err, result.error());
     if (!result->fallback.empty()) err << "dpviz: note: " << one_line(result->fallback) << "\n";
+    if (result->refilled32)
+        err << "dpviz: note: the 16x2 fill's cells spread past 16 bits; the score is a 32-bit fill's (fill_ms: both)\n";
 
     std::optional<WindowValues> values;
     std::optional<Overview> landscape_picture;

@@ -162,6 +162,7 @@ void json_timing(std::ostringstream& o, const PairOutput& out) {
     const DpResult& r = *out.result;
     o << ",\"cells\":" << r.cells << ",\"backend\":\"" << backend_name(r.backend) << "\"";
     if (!r.fallback.empty()) o << ",\"fallback\":\"" << json_escape(r.fallback) << "\"";
+    if (r.refilled32) o << ",\"refilled32\":true";  // the 16x2 fill flagged its range (docs/gpu.md)
     // The path was traced over the result store's checkpoints (docs/algorithms.md).
     if (out.path && r.checkpoints) o << ",\"checkpoint_spacing\":" << r.checkpoints->spacing;
     if (out.timed) {

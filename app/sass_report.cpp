@@ -254,7 +254,8 @@ std::string ran_kernel_name(const Problem& p, const DpResult& r) {
     // The one-pair kernel leaves the result's launch shape empty (the band schedule is not its);
     // it fills score levels, the store's lines and the pictures of local fills.
     if ((out == FillOutput::score || out == FillOutput::store || out == FillOutput::picture) && r.shape.blocks == 0)
-        if (const std::string kernel = pair_score_kernel(p, out == FillOutput::score ? OutputLevel::score : OutputLevel::path, dpx);
+        if (const std::string kernel =
+                pair_score_kernel(p, out == FillOutput::score ? OutputLevel::score : OutputLevel::path, dpx, !r.refilled32);
             !kernel.empty())
             return kernel + (dpx ? " dpx " : " dpx-free ") + fill_output_name(out);
     return fill_kernel_name(p, dpx, out);

@@ -174,13 +174,14 @@ inline const char* form_name(Form f) {
     return "pair-score";
 }
 
-// The largest s' of the pair's codes (0 if none is positive), or none when an s' is no int8.
-inline std::optional<int32_t> largest_score(const Scoring& sc, const Compact& c) {
+// The largest s' of the pair's codes (0 if none is positive), or none when an s' is past
+// +-limit (127: no int8; the 16x2 fill's 15: 8 s' no int8).
+inline std::optional<int32_t> largest_score(const Scoring& sc, const Compact& c, int32_t limit = 127) {
     int32_t hi = 0;
     for (int a = 0; a < c.used; ++a)
         for (int b = 0; b < c.used; ++b) {
             const int32_t s = sc.s[size_t(a * 4 + b)];
-            if (s < -127 || s > 127) return std::nullopt;
+            if (s < -limit || s > limit) return std::nullopt;
             hi = std::max(hi, s);
         }
     return hi;
@@ -356,7 +357,7 @@ inline int serial_blocks_per_sm(Form f, int M, int sms, int fits) {
 }
 
 // The 16x2 fill (cuda/pair_score.cu, "16x2 fill"; docs/single_pair_kernel.md): local alignment
-// with a linear gap at score level, on the row-serial layout with two virtual lanes a thread, one
+// with a linear gap (or affine gaps: fits16_affine) at score level, on the row-serial layout with two virtual lanes a thread, one
 // in each 16-bit half, so one VIADDMNMX.S16x2 computes two cells. A band is 64 virtual lanes of R
 // rows (kLanes16RowsSmall or kLanes16RowsLarge), a group kSerialWarps bands. The halves hold
 // S H + (S - 1 - k mod S) less a warp-wide base (the warp's lowest S H at the last 32-step chunk
@@ -383,15 +384,9 @@ inline int64_t lanes16_step_bound(int32_t hi, int32_t g, int R) {  // the spread
 // below the real cell above them), and the range bound within kLanes16Room at both R.
 inline bool fits16(const Scoring& sc, const Compact& c) {
     if (sc.corner || sc.dtw || sc.open != sc.extend || sc.open < 1) return false;
-    int32_t hi = 0;
-    for (int a = 0; a < c.used; ++a)
-        for (int b = 0; b < c.used; ++b) {
-            const int32_t s = sc.s[size_t(a * 4 + b)];
-            if (s < -15 || s > 15) return false;
-            hi = std::max(hi, s);
-        }
-    return lanes16_step_bound(hi, sc.open, kLanes16RowsSmall) <= kLanes16Room &&
-           lanes16_step_bound(hi, sc.open, kLanes16RowsLarge) <= kLanes16Room;
+    const auto hi = largest_score(sc, c, 15);
+    return hi && lanes16_step_bound(*hi, sc.open, kLanes16RowsSmall) <= kLanes16Room &&
+           lanes16_step_bound(*hi, sc.open, kLanes16RowsLarge) <= kLanes16Room;
 }
 // Local affine on the 16x2 fill (its kAffine form): every s' in [-15, 15], 1 <= extend < open (E
 // and F stay within open of the H they come from, a padding row below the real cell above it),
@@ -401,30 +396,26 @@ inline bool fits16(const Scoring& sc, const Compact& c) {
 // 2,807 unscaled at 20,000^2), so the range rests on the kernel's check and the 32-bit refill.
 inline bool fits16_affine(const Scoring& sc, const Compact& c) {
     if (sc.corner || sc.dtw || sc.extend < 1 || sc.open <= sc.extend) return false;
-    int32_t hi = 0;
-    for (int a = 0; a < c.used; ++a)
-        for (int b = 0; b < c.used; ++b) {
-            const int32_t s = sc.s[size_t(a * 4 + b)];
-            if (s < -15 || s > 15) return false;
-            hi = std::max(hi, s);
-        }
-    return int64_t(33) * (int64_t(hi) + sc.open) * lanes16_scale(kLanes16RowsSmall) <= kLanes16Room / 2;
+    const auto hi = largest_score(sc, c, 15);
+    return hi && int64_t(33) * (int64_t(*hi) + sc.open) * lanes16_scale(kLanes16RowsSmall) <= kLanes16Room / 2;
 }
 // The spread the kernel accepts at a chunk boundary (scaled): the room less the next chunk's rise
 // and the row above.
 inline int32_t lanes16_spread(int32_t hi, int32_t g, int R) {
     return int32_t(kLanes16Room - int64_t(33) * (int64_t(hi) + g) * lanes16_scale(R));
 }
-// Where the 16x2 fill runs: the DPX local linear score fills that fit, from kLanes16MinRows rows,
-// at R = 8. On an H100 (docs/single_pair_kernel.md, "The 16x2 fill"): at 1,048,576^2 341.0 ms
-// against the row-serial fill's 418.6, at 262,144^2 25.6 against 31.2, at 131,072^2 12.8 against
-// the skewed fill's 13.4, at 65,536^2 6.44 against 5.77 (there the skewed fill stays). R = 16
-// (S = 4, four keys a lane) was slower: 382.0 ms at 1,048,576^2 (3.90 instructions a cell against
-// 4.04, and half the groups: 1.9 waves of one block per SM), 50.3 at 262,144^2 (64 groups).
-// DPVIZ_PAIR_16X2=0: never; =1: every DPX local linear score fill that fits, at any size. With
-// DPVIZ_PAIR_SERIAL set (a fill asked for) only with DPVIZ_PAIR_16X2=1. DPVIZ_PAIR_16X2_ROWS=16:
-// R = 16 (a measurement knob).
-inline constexpr int kLanes16MinRows = 131072;
+// Where the 16x2 fill runs: the DPX local score fills that fit, at R = 8; local linear from
+// kLanes16MinRows rows, local affine from kLanes16MinRowsAffine. On an H100 (2026-12-07,
+// docs/single_pair_kernel.md, "The 16x2 fill"), local linear 2/-1/2: 307.0 ms at 1,048,576^2
+// against the 32-bit row-serial fill's 424.5, 23.4 at 262,144^2 against 31.6, 11.7 at 131,072^2
+// against the skewed fill's 13.4; at 65,536^2 (32 groups for 132 SMs) the skewed fill stays. Local
+// affine 2/-1/5/1: 521.8 ms at 1,048,576^2 (two blocks an SM) against 622.2, 50.9 at 262,144^2
+// against 52.8, but 25.4 at 131,072^2 against the skewed fill's 18.1 (64 groups). R = 16 was
+// slower at every size but one (local affine at 1,048,576^2, one block an SM: 547.5 against R = 8's
+// 650.9 there, 521.8 with two). DPVIZ_PAIR_16X2=0: never; =1: every DPX local score fill that
+// fits, at any size. With DPVIZ_PAIR_SERIAL set (a fill asked for) only with DPVIZ_PAIR_16X2=1.
+// DPVIZ_PAIR_16X2_ROWS=16: R = 16 (a measurement knob).
+inline constexpr int kLanes16MinRows = 131072, kLanes16MinRowsAffine = 262144;
 inline bool takes16(const Scoring& sc, const Compact& c, OutputLevel level, int M, bool dpx) {
     if (level != OutputLevel::score || !dpx || !(fits16(sc, c) || fits16_affine(sc, c))) return false;
     const char* e = std::getenv("DPVIZ_PAIR_16X2");
@@ -433,8 +424,13 @@ inline bool takes16(const Scoring& sc, const Compact& c, OutputLevel level, int 
     if (asked == "1") return true;
     const char* serial = std::getenv("DPVIZ_PAIR_SERIAL");  // "0" or "1": the fill asked for
     const std::string_view fill = serial ? serial : "";
-    return fill != "0" && fill != "1" && M >= kLanes16MinRows;
+    return fill != "0" && fill != "1" && M >= (fits16(sc, c) ? kLanes16MinRows : kLanes16MinRowsAffine);
 }
+// Blocks an SM (each takes groups by ticket until none is left): local linear one, its step's
+// issue slots fill the SM; local affine two, whose longer chains a step leave one warp a scheduler
+// waiting. At 1,048,576^2 on an H100 (512 groups): local linear 306.8 ms with one, 401.2 with two;
+// local affine 650.9 with one, 521.8 with two, 821.8 with three (DPVIZ_PAIR_BLOCKS_PER_SM).
+inline int lanes16_blocks_per_sm(bool affine) { return affine ? 2 : 1; }
 inline int lanes16_rows() {
     const char* e = std::getenv("DPVIZ_PAIR_16X2_ROWS");
     return e && std::string_view(e) == "16" ? kLanes16RowsLarge : kLanes16RowsSmall;

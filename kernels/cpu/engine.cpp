@@ -226,12 +226,12 @@ Expected<DpResult> align(const Problem& p, const AlignOptions& opt) {
     return r;
 }
 
-std::string pair_score_kernel(const Problem& p, OutputLevel level, bool dpx) {
+std::string pair_score_kernel(const Problem& p, OutputLevel level, bool dpx, bool lanes16) {
     if (!pair_score::takes(p, OutputLevel::score)) return {};
     const pair_score::Compact c = pair_score::compact_codes(p);
     const pair_score::Scoring sc = *pair_score::scoring_of(p, c);
     const pair_score::Form form = pair_score::form_of(sc);
-    if (pair_score::takes16(sc, c, level, p.rows(), dpx)) return pair_score::name16(pair_score::lanes16_rows(), form == pair_score::Form::affine);
+    if (lanes16 && pair_score::takes16(sc, c, level, p.rows(), dpx)) return pair_score::name16(pair_score::lanes16_rows(), form == pair_score::Form::affine);
     if (pair_score::takes_serial(form, level, p.rows(), dpx)) return pair_score::serial_name(form, p.rows());
     return pair_score::form_name(form);
 }

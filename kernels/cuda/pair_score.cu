@@ -1093,8 +1093,8 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
 // ---------------------------------------------------------------------------------------------
 // [SECTION] 16x2 fill
 // ---------------------------------------------------------------------------------------------
-// Local alignment with a linear gap at score level (pair_score::takes16) on the row-serial
-// layout, two virtual lanes a thread: virtual lane 2l in the low 16 bits of lane l's words, 2l + 1
+// Local alignment at score level (pair_score::takes16; a linear gap, or affine gaps in the kAffine
+// form below) on the row-serial layout, two virtual lanes a thread: virtual lane 2l in the low 16 bits of lane l's words, 2l + 1
 // in the high ones, each with R rows, so a band is 64 R rows and one VIADDMNMX.S16x2 computes two
 // cells. Virtual lane v computes column s + 1 - v at step s, so a thread's halves are R rows and
 // one column apart and their cells independent. A half holds S H less the warp's base Bw (an
@@ -1602,7 +1602,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     if (!info) return info.error();
     const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
-    per_sm = blocks_per_sm(lanes16  ? 1
+    per_sm = blocks_per_sm(lanes16  ? lanes16_blocks_per_sm(affine)
                            : serial ? serial_blocks_per_sm(form, M, sms, per_sm)
                                     : choose_blocks_per_sm(form, M, N, sms, per_sm),
                            per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
@@ -1763,7 +1763,10 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     auto again = run_pair_score(p, dpx, opt, 0, &again_flagged);
     if (again) {
         again->spent_ms += flagged_ms;
-        if (again->result) again->result->fill_ms += flagged_ms;
+        if (again->result) {
+            again->result->fill_ms += flagged_ms;
+            again->result->refilled32 = true;
+        }
     }
     return again;
 }

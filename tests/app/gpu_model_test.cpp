@@ -125,6 +125,13 @@ TEST(GpuModel, TheKernelAResultNames) {
         ASSERT_TRUE(medium);
         EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-serial-16x2-r8 dpx score");  // its scores fit 16 bits
         EXPECT_EQ(score_fill(*tall, Backend::cuda_portable), "pair-score dpx-free score");
+        {  // a 16x2 fill whose range check fired: the 32-bit fill gave the result
+            DpResult t;
+            t.level = OutputLevel::score;
+            t.backend = Backend::cuda;
+            t.refilled32 = true;
+            EXPECT_EQ(ran_kernel_name(*tall, t), "pair-serial-r16 dpx score");
+        }
         EXPECT_EQ(score_fill(*shorter, Backend::cuda), "pair-serial-16x2-r8 dpx score");
         EXPECT_EQ(score_fill(*medium, Backend::cuda), "pair-score dpx score");
         // Their groups' rows (the timing panel's bound): kSerialWarps bands of lanes x R rows.
@@ -136,8 +143,19 @@ TEST(GpuModel, TheKernelAResultNames) {
             EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-serial-r16 dpx score");
             EXPECT_EQ(score_fill(*shorter, Backend::cuda), "pair-score dpx score");
         }
+        // Local affine with DPX: the 16x2 fill's affine form from 262,144 rows.
+        ScoringOptions a = s;
+        a.gaps = {5, 1};
+        const auto tall_affine = make_problem(Algorithm::local, {"q", std::string(262144, 'A')}, {"t", "ACGA"}, a);
+        const auto shorter_affine = make_problem(Algorithm::local, {"q", std::string(262143, 'A')}, {"t", "ACGA"}, a);
+        ASSERT_TRUE(tall_affine && shorter_affine);
+        EXPECT_EQ(score_fill(*tall_affine, Backend::cuda), "pair-serial-16x2-affine-r8 dpx score");
+        EXPECT_EQ(score_fill(*tall_affine, Backend::cuda_portable), "pair-score-affine dpx-free score");
+        EXPECT_EQ(score_fill(*shorter_affine, Backend::cuda), "pair-score-affine dpx score");
+        EXPECT_EQ(pair_score_group_rows("pair-serial-16x2-affine-r8"), pair_score::kSerialWarps * 64 * 8);
         const test::ScopedEnv refused("DPVIZ_PAIR_SERIAL", "0");
         EXPECT_EQ(score_fill(*tall, Backend::cuda), "pair-score dpx score");
+        EXPECT_EQ(score_fill(*tall_affine, Backend::cuda), "pair-score-affine dpx score");
     }
     r.shape.blocks = 3;
     r.shape.warps_per_block = 4;

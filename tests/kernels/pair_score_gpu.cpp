@@ -230,6 +230,27 @@ static std::vector<std::pair<int, int>> lanes16_shapes(int r) {
             {50000, 3},  {64, 100},   {100, 62},     {5000, 5003}, {20000, 20000}};
 }
 
+// Local score fills of random pairs (every third unrelated, the others related) of each of
+// lanes16_shapes(R) on the 16x2 fill, against the CPU, with scoring(seed) for pair `seed`.
+template <class ScoringOf>
+static void check_lanes16_shapes(std::mt19937& g, int R, ScoringOf scoring, const std::string& label) {
+    int seed = 0;
+    for (const auto& [m, n] : lanes16_shapes(R)) {
+        if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
+        const ScoringOptions s = scoring(seed);
+        const std::string q = random_text(g, m, "ACGT");
+        const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
+        auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
+        ASSERT_TRUE(p) << p.error().message;
+        const auto c = pair_score::compact_codes(*p);
+        ASSERT_TRUE(pair_score::takes16(*pair_score::scoring_of(*p, c), c, OutputLevel::score, m, true));
+        std::ostringstream what;
+        what << m << "x" << n << " " << label << " pair " << seed++ << " 16x2, R = " << R;
+        check(*p, what.str());
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
 TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
     DPVIZ_REQUIRE_GPU();
     // Local linear score fills on the 16x2 fill (DPVIZ_PAIR_16X2=1: at any size) at both of its
@@ -241,27 +262,17 @@ TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
     const test::ScopedEnv env("DPVIZ_PAIR_16X2", "1");
     const test::ScopedEnv strict("DPVIZ_PAIR_16X2_REFILL", "0");  // a fired range check fails the test
     for (const char* rows : {"8", "16"}) {
-    const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
-    int seed = 0;
-    for (const auto& [m, n] : lanes16_shapes(std::atoi(rows))) {
-        if (test::quick() && int64_t(m) * n > 5'000'000) continue;  // under the sanitizers: the small shapes
-        ScoringOptions s;
-        s.match = 2;
-        s.mismatch = -1;
-        s.gaps = {2, 2};
-        const std::string q = random_text(g, m, "ACGT");
-        const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
-        auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
-        ASSERT_TRUE(p) << p.error().message;
-        const auto c = pair_score::compact_codes(*p);
-        ASSERT_TRUE(pair_score::takes16(*pair_score::scoring_of(*p, c), c, OutputLevel::score, m, true));
-        std::ostringstream what;
-        what << m << "x" << n << " pair " << seed++ << " 16x2, R = " << rows;
-        check(*p, what.str());
+        const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
+        check_lanes16_shapes(g, std::atoi(rows), [](int) {
+            ScoringOptions s;
+            s.match = 2;
+            s.mismatch = -1;
+            s.gaps = {2, 2};
+            return s;
+        }, "linear");
         if (HasFatalFailure()) return;
-    }
-    check_ties(g, {1, 1}, {{1023, 800}, {2049, 3001}, {4100, 40}});
-    if (HasFatalFailure()) return;
+        check_ties(g, {1, 1}, {{1023, 800}, {2049, 3001}, {4100, 40}});
+        if (HasFatalFailure()) return;
     }
     SubstitutionMatrix edge;
     edge.name = "edge4";
@@ -275,18 +286,18 @@ TEST(PairScoreGpu, SixteenBitLanesAroundTheirBoundaries) {
     sn.mismatch = -4;
     sn.gaps = {1, 1};
     for (const char* rows : {"8", "16"})
-    for (const ScoringOptions& s : {se, sn})
-        for (const auto& [m, n] : {std::pair{2100, 1900}, std::pair{4097, 513}, std::pair{9000, 8000}, std::pair{5000, 5000}}) {
-            const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
-            const std::string q = random_text(g, m, "ACGT");
-            // 5,000^2: the query against itself, the largest spread (max s + g = 6 a row).
-            auto p = make_problem(Algorithm::local, {"q", q}, {"t", m == n ? q : mutated(g, q, n, "ACGT")}, s);
-            ASSERT_TRUE(p) << p.error().message;
-            const auto c = pair_score::compact_codes(*p);
-            ASSERT_TRUE(pair_score::fits16(*pair_score::scoring_of(*p, c), c));
-            check(*p, std::string(s.matrix ? s.matrix->name : "5/-4") + " " + std::to_string(m) + "x" + std::to_string(n) + " R = " + rows);
-            if (HasFatalFailure()) return;
-        }
+        for (const ScoringOptions& s : {se, sn})
+            for (const auto& [m, n] : {std::pair{2100, 1900}, std::pair{4097, 513}, std::pair{9000, 8000}, std::pair{5000, 5000}}) {
+                const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
+                const std::string q = random_text(g, m, "ACGT");
+                // 5,000^2: the query against itself, the largest spread (max s + g = 6 a row).
+                auto p = make_problem(Algorithm::local, {"q", q}, {"t", m == n ? q : mutated(g, q, n, "ACGT")}, s);
+                ASSERT_TRUE(p) << p.error().message;
+                const auto c = pair_score::compact_codes(*p);
+                ASSERT_TRUE(pair_score::fits16(*pair_score::scoring_of(*p, c), c));
+                check(*p, std::string(s.matrix ? s.matrix->name : "5/-4") + " " + std::to_string(m) + "x" + std::to_string(n) + " R = " + rows);
+                if (HasFatalFailure()) return;
+            }
 }
 
 TEST(PairScoreGpu, SixteenBitLanesWithAffineGapsAroundTheirBoundaries) {
@@ -299,24 +310,14 @@ TEST(PairScoreGpu, SixteenBitLanesWithAffineGapsAroundTheirBoundaries) {
     const test::ScopedEnv strict("DPVIZ_PAIR_16X2_REFILL", "0");
     for (const char* rows : {"8", "16"}) {
         const test::ScopedEnv rows_env("DPVIZ_PAIR_16X2_ROWS", rows);
-        int seed = 0;
-        for (const auto& [m, n] : lanes16_shapes(std::atoi(rows))) {
-            if (test::quick() && int64_t(m) * n > 5'000'000) continue;
+        check_lanes16_shapes(g, std::atoi(rows), [](int seed) {
             ScoringOptions s;
             s.match = seed % 2 ? 5 : 2;
             s.mismatch = seed % 2 ? -4 : -1;
             s.gaps = seed % 2 ? GapPenalties{10, 1} : GapPenalties{5, 1};
-            const std::string q = random_text(g, m, "ACGT");
-            const std::string t = seed % 3 == 2 ? random_text(g, n, "ACGT") : mutated(g, q, n, "ACGT");
-            auto p = make_problem(Algorithm::local, {"q", q}, {"t", t}, s);
-            ASSERT_TRUE(p) << p.error().message;
-            const auto c = pair_score::compact_codes(*p);
-            ASSERT_TRUE(pair_score::takes16(*pair_score::scoring_of(*p, c), c, OutputLevel::score, m, true));
-            std::ostringstream what;
-            what << m << "x" << n << " affine pair " << seed++ << " 16x2, R = " << rows;
-            check(*p, what.str());
-            if (HasFatalFailure()) return;
-        }
+            return s;
+        }, "affine");
+        if (HasFatalFailure()) return;
         check_ties(g, {3, 1}, {{1023, 800}, {2049, 3001}});
         if (HasFatalFailure()) return;
     }
@@ -340,6 +341,9 @@ TEST(PairScoreGpu, SixteenBitLanesPastTheirSpreadFillAgainInThirtyTwoBits) {
             auto p = make_problem(Algorithm::local, {"q", q}, {"t", mutated(g, q, n, "ACGT")}, s);
             ASSERT_TRUE(p) << p.error().message;
             check(*p, std::to_string(m) + "x" + std::to_string(n) + " spread flag");
+            const auto refilled = align_gpu(*p, OutputLevel::score, true);
+            ASSERT_TRUE(refilled) << refilled.error().message;
+            EXPECT_TRUE(refilled->refilled32);
             const test::ScopedEnv strict("DPVIZ_PAIR_16X2_REFILL", "0");
             const auto refused = align_gpu(*p, OutputLevel::score, true);
             ASSERT_FALSE(refused) << "the range check's flag went unseen";

@@ -709,7 +709,7 @@ TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers
     EXPECT_FALSE(fits_affine(5, -4, 2, 2));   // linear gaps: fits16's
     const auto [sg, cg] = scoring(make(Algorithm::global, "ACGT", "ACGT", dna_linear()));
     EXPECT_FALSE(fits16(sg, cg));
-    // Where it runs: DPX score fills of the row-serial fill's sizes, any size with
+    // Where it runs: DPX score fills from its sizes (local affine's larger), any size with
     // DPVIZ_PAIR_16X2=1, never with 0.
     const auto [sl, cl] = scoring(make(Algorithm::local, "ACGT", "ACGT", dna_linear()));
     const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", nullptr);
@@ -720,6 +720,9 @@ TEST(PairScorePlan, TheSixteenBitFillTakesTheLocalLinearPairsItsRangeBoundCovers
         EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, kLanes16MinRows - 1, true));
         EXPECT_FALSE(takes16(sl, cl, OutputLevel::score, kLanes16MinRows, false));  // DPX only
         EXPECT_FALSE(takes16(sl, cl, OutputLevel::path, kLanes16MinRows, true));
+        EXPECT_TRUE(takes16(sa, ca, OutputLevel::score, kLanes16MinRowsAffine, true));  // local affine
+        EXPECT_FALSE(takes16(sa, ca, OutputLevel::score, kLanes16MinRowsAffine - 1, true));
+        EXPECT_FALSE(takes16(sa, ca, OutputLevel::score, kLanes16MinRowsAffine, false));
         EXPECT_EQ(lanes16_rows(), kLanes16RowsSmall);
         const test::ScopedEnv large("DPVIZ_PAIR_16X2_ROWS", "16");
         EXPECT_EQ(lanes16_rows(), kLanes16RowsLarge);

@@ -115,14 +115,16 @@ std::string gpu_description();
 // with affine gaps), "pair-score-dtw[-squared]" (DTW
 // without a band); "" where the band kernels fill it (DPVIZ_PAIR_KERNEL=0 too: docs/gpu.md).
 // The corner form at score level from 16,384 rows runs the row-serial fill,
-// "pair-serial-corner-r<R>" (R its rows a lane); local alignment with a linear gap with DPX
-// (`dpx`: the cuda backend) from 131,072 rows its 16x2 form, "pair-serial-16x2-r<R>", where the
-// scores fit (pair_score::takes16; DPVIZ_PAIR_16X2=0: the 32-bit "pair-serial-r<R>" from 262,144
-// rows); DPVIZ_PAIR_SERIAL=1: the 32-bit row-serial fill for both at any size,
+// "pair-serial-corner-r<R>" (R its rows a lane); local alignment with DPX (`dpx`: the cuda
+// backend) its 16x2 form where the scores fit (pair_score::takes16): with a linear gap from
+// 131,072 rows, "pair-serial-16x2-r<R>" (DPVIZ_PAIR_16X2=0: the 32-bit "pair-serial-r<R>" from
+// 262,144 rows), with affine gaps from 262,144 rows, "pair-serial-16x2-affine-r<R>";
+// DPVIZ_PAIR_SERIAL=1: the 32-bit row-serial fill for both at any size,
 // DPVIZ_PAIR_SERIAL=0: neither (pair_score::takes_serial). `level`: score, or any other for the
 // store's and the picture's fills.
 // A result filled by the one-pair kernel reports no band launch shape.
-std::string pair_score_kernel(const Problem& p, OutputLevel level = OutputLevel::score, bool dpx = true);
+// lanes16 = false: the kernel a 16x2 fill's 32-bit refill runs (DpResult::refilled32).
+std::string pair_score_kernel(const Problem& p, OutputLevel level = OutputLevel::score, bool dpx = true, bool lanes16 = true);
 // The name of the one-pair kernel's form k, the k of its instantiation pair_score_fill<Ops, k>
 // (as pair_score_kernel names it); "" for a k it does not have.
 std::string pair_score_form_name(int form);

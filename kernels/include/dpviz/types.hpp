@@ -253,6 +253,8 @@ struct DpResult {
     double log_probability_reference = 0.0;
     Backend backend = Backend::cpu_reference;  // the backend that ran (never automatic)
     std::string fallback;      // empty, or why the requested backend did not run
+    bool refilled32 = false;   // GPU: the 16x2 fill's range check fired and the 32-bit fill gave
+                               // the result; fill_ms is both fills'
     double fill_ms = 0.0;
     double traceback_ms = 0.0;
     FillShape shape;           // the split of the fill that ran (GPU launch shape, CPU bands)
