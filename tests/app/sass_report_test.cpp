@@ -253,18 +253,24 @@ TEST(SassReport, EveryOnePairScoreKernelIsInTheReport) {
     // By default the corner form's long pair and local linear's with DPX (16x2 lanes), everything
     // with "1".
     EXPECT_EQ(serial_rows_seen, 2 * (3 + 2 * 4) + 1);
+    // Both forms of the 16x2 fill (local affine's from 262,144 rows) at both R.
     const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", nullptr);
-    auto p = make_problem(Algorithm::local, {"q", large}, {"t", "ACGA"}, s);
-    ASSERT_TRUE(p);
-    for (const char* rows : {"8", "16"}) {
-        const test::ScopedEnv knob("DPVIZ_PAIR_16X2_ROWS", rows);
-        DpResult res;
-        res.level = OutputLevel::score;
-        res.backend = Backend::cuda;
-        const std::string name = ran_kernel_name(*p, res);
-        EXPECT_EQ(name, std::string("pair-serial-16x2-r") + rows + " dpx score");
-        EXPECT_TRUE(r.loop(name)) << name;
-        EXPECT_TRUE(r.resources_of(name)) << name;
+    const std::string tall(262144, 'A');
+    for (const bool affine : {false, true}) {
+        ScoringOptions g = s;
+        if (affine) g.gaps = {5, 1};
+        auto p = make_problem(Algorithm::local, {"q", tall}, {"t", "ACGA"}, g);
+        ASSERT_TRUE(p);
+        for (const char* rows : {"8", "16"}) {
+            const test::ScopedEnv knob("DPVIZ_PAIR_16X2_ROWS", rows);
+            DpResult res;
+            res.level = OutputLevel::score;
+            res.backend = Backend::cuda;
+            const std::string name = ran_kernel_name(*p, res);
+            EXPECT_EQ(name, std::string(affine ? "pair-serial-16x2-affine-r" : "pair-serial-16x2-r") + rows + " dpx score");
+            EXPECT_TRUE(r.loop(name)) << name;
+            EXPECT_TRUE(r.resources_of(name)) << name;
+        }
     }
 }
 
