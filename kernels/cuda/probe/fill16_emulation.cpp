@@ -17,6 +17,16 @@ static inline int16_t hi16(uint32_t x) { return int16_t(x >> 16); }
 static inline uint32_t pack(int a, int b) { return uint32_t(uint16_t(int16_t(a))) | (uint32_t(uint16_t(int16_t(b))) << 16); }
 static bool wrapped = false;
 static inline int16_t w16(int v) { if (v < -32768 || v > 32767) wrapped = true; return int16_t(v); }
+// The lowest and the highest half of a warp's rows (32 lanes of R words).
+static std::pair<int, int> halves_range(const std::vector<std::vector<uint32_t>>& H) {
+    int lo = 1 << 30, hi = -(1 << 30);
+    for (const auto& lane : H)
+        for (const uint32_t v : lane) {
+            lo = std::min({lo, int(lo16(v)), int(hi16(v))});
+            hi = std::max({hi, int(lo16(v)), int(hi16(v))});
+        }
+    return {lo, hi};
+}
 static uint32_t addmax(uint32_t a, uint32_t b, uint32_t c) {  // per half max(a + b, c), wrapping add
     return pack(std::max<int>(w16(lo16(a) + lo16(b)), lo16(c)), std::max<int>(w16(hi16(a) + hi16(b)), hi16(c)));
 }
@@ -153,11 +163,7 @@ End emulate_key(const Pair& p, int W, int& max_spread) {
                         send[l] = l == 31 ? uint32_t(std::min(std::max(next_above - base, -16384), 16376)) << 16 : H[l][R - 1];
                     }
                 }
-                int lo = 1 << 30, hi = -(1 << 30);
-                for (int l = 0; l < 32; ++l) for (int k = 0; k < R; ++k) {
-                    lo = std::min({lo, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                    hi = std::max({hi, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                }
+                auto [lo, hi] = halves_range(H);
                 max_spread = std::max(max_spread, hi - lo);
                 for (int l = 0; l < 32; ++l) {
                     for (int half = 0; half < 2; ++half) {
@@ -274,11 +280,7 @@ int emulate_affine(const Pair& p, int W, int R, int& max_spread) {
                         sendF[l] = l == 31 ? uint32_t(clamp(nextF - base)) << 16 : Fb[l];
                     }
                 }
-                int lo = 1 << 30, hi = -(1 << 30);
-                for (int l = 0; l < 32; ++l) for (int k = 0; k < R; ++k) {
-                    lo = std::min({lo, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                    hi = std::max({hi, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                }
+                const auto [lo, hi] = halves_range(H);
                 max_spread = std::max(max_spread, hi - lo);
                 for (int l = 0; l < 32; ++l) best = std::max(best, std::max<int>(lo16(best2[l]), hi16(best2[l])) + base), best2[l] = kLow2;
                 const uint32_t d2 = pack(-lo, -lo);
@@ -350,11 +352,7 @@ int emulate(const Pair& p, int W, int R, int& max_spread) {
                         send[l] = l == 31 ? uint32_t(std::min(std::max(next_above - base, -16384), 16383)) << 16 : H[l][R - 1];
                     }
                 }
-                int lo = 1 << 30, hi = -(1 << 30);
-                for (int l = 0; l < 32; ++l) for (int k = 0; k < R; ++k) {
-                    lo = std::min({lo, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                    hi = std::max({hi, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                }
+                const auto [lo, hi] = halves_range(H);
                 max_spread = std::max(max_spread, hi - lo);
                 for (int l = 0; l < 32; ++l) best = std::max(best, std::max<int>(lo16(best2[l]), hi16(best2[l])) + base), best2[l] = kLow2;
                 const uint32_t d2 = pack(-lo, -lo);
@@ -464,11 +462,7 @@ End emulate_affine_key(const Pair& p, Scoring4 sc, int& max_spread, bool& refill
                         sendF[l] = l == 31 ? uint32_t(clamp(nextF - base)) << 16 : Fb[l];
                     }
                 }
-                int lo = 1 << 30, hi = -(1 << 30);
-                for (int l = 0; l < 32; ++l) for (int k = 0; k < R; ++k) {
-                    lo = std::min({lo, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                    hi = std::max({hi, int(lo16(H[l][k])), int(hi16(H[l][k]))});
-                }
+                auto [lo, hi] = halves_range(H);
                 max_spread = std::max(max_spread, hi - lo);
                 if (hi - lo > limit) refill = true;
                 for (int l = 0; l < 32; ++l) {
