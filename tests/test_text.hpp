@@ -28,7 +28,7 @@ inline std::vector<std::string> fields(const std::string& line) {
 // A field of a flat JSON object as written (a quoted string, a number, null or a flat array),
 // "<missing>" when absent: enough for dpviz's one-object-per-pair output.
 inline std::string json_field(const std::string& json, const std::string& key) {
-    const std::regex re("\"" + key + "\":(\"[^\"]*\"|[-0-9.eE+]+|null|\\[[^\\]]*\\])");
+    const std::regex re("\"" + key + "\":(\"[^\"]*\"|[-0-9.eE+]+|null|true|false|\\[[^\\]]*\\])");
     std::smatch m;
     return std::regex_search(json, m, re) ? m[1].str() : "<missing>";
 }

@@ -120,6 +120,23 @@ TEST(Formats, DtwWithoutItsReferenceSaysSo) {
               std::string::npos);
 }
 
+// A GPU result whose 16x2 fill was filled again in 32 bits says so in JSON; others carry no field.
+TEST(Formats, JsonSaysWhenA16x2FillWasFilledAgainIn32Bits) {
+    ScoringOptions s;
+    s.gaps = {2, 2};
+    auto p = make_problem(Algorithm::local, {"q", "ACGTTGCA"}, {"t", "ACGGTCA"}, s);
+    ASSERT_TRUE(p);
+    DpResult r = align_reference(*p);
+    finish_result(*p, r);
+    PairOutput out;
+    out.problem = &*p;
+    out.result = &r;
+    EXPECT_EQ(json_field(format_pair(OutputFormat::json, out), "refilled32"), "<missing>");
+    r.refilled32 = true;
+    const std::string json = format_pair(OutputFormat::json, out);
+    EXPECT_EQ(json_field(json, "refilled32"), "true") << json;
+}
+
 // ---------------------------------------------------------------------------------------------
 // SAM
 // ---------------------------------------------------------------------------------------------
