@@ -357,8 +357,9 @@ inline int serial_blocks_per_sm(Form f, int M, int sms, int fits) {
 }
 
 // The 16x2 fill (cuda/pair_score.cu, "16x2 fill"; docs/single_pair_kernel.md): local alignment
-// with a linear gap (or affine gaps: fits16_affine) at score level, on the row-serial layout with two virtual lanes a thread, one
-// in each 16-bit half, so one VIADDMNMX.S16x2 computes two cells. A band is 64 virtual lanes of R
+// with a linear gap (or affine gaps: fits16_affine) at score level, on the row-serial layout
+// with two virtual lanes a thread, one in each 16-bit half, so one VIADDMNMX.S16x2 computes two
+// cells. A band is 64 virtual lanes of R
 // rows (kLanes16RowsSmall or kLanes16RowsLarge), a group kSerialWarps bands. The halves hold
 // S H + (S - 1 - k mod S) less a warp-wide base (the warp's lowest S H at the last 32-step chunk
 // boundary, a multiple of S), S = lanes16_scale(R): the end cell's key, with a row of S in the low

@@ -1094,9 +1094,9 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
 // [SECTION] 16x2 fill
 // ---------------------------------------------------------------------------------------------
 // Local alignment at score level (pair_score::takes16; a linear gap, or affine gaps in the kAffine
-// form below) on the row-serial layout, two virtual lanes a thread: virtual lane 2l in the low 16 bits of lane l's words, 2l + 1
-// in the high ones, each with R rows, so a band is 64 R rows and one VIADDMNMX.S16x2 computes two
-// cells. Virtual lane v computes column s + 1 - v at step s, so a thread's halves are R rows and
+// form below) on the row-serial layout, two virtual lanes a thread: virtual lane 2l in the low 16
+// bits of lane l's words, 2l + 1 in the high ones, each with R rows, so a band is 64 R rows and
+// one VIADDMNMX.S16x2 computes two cells. Virtual lane v computes column s + 1 - v at step s, so a thread's halves are R rows and
 // one column apart and their cells independent. A half holds S H less the warp's base Bw (an
 // int32, a multiple of S: the warp's lowest S H at the last 32-step chunk boundary), S =
 // pair_score::lanes16_scale(R); pair_score::fits16 has the range argument. The floor 0 is -Bw,
