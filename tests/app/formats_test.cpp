@@ -99,16 +99,28 @@ TEST(Formats, DtwJsonHasNoGappedStrings) {
     EXPECT_EQ(c.out, json_field(r.out, "cigar").substr(1, json_field(r.out, "cigar").size() - 2) + "\n");
 }
 
+// p's reference result, finished as the CLI finishes it, and the output that formats it (a test
+// may change the result before formatting).
+struct Formatted {
+    explicit Formatted(const Problem& p) : result(align_reference(p)) {
+        finish_result(p, result);
+        out.problem = &p;
+        out.result = &result;
+    }
+    Formatted(const Formatted&) = delete;
+    Formatted& operator=(const Formatted&) = delete;
+    DpResult result;
+    PairOutput out;
+};
+
 // Past kDtwReferenceCells the double-precision distance is not computed (NaN): JSON leaves its
 // fields out, the text says so.
 TEST(Formats, DtwWithoutItsReferenceSaysSo) {
     auto p = make_dtw_problem({"q", {0, 1, 2}}, {"t", {0, 1, 1, 2}}, ScoringOptions{});
     ASSERT_TRUE(p);
-    DpResult r = align_reference(*p);
-    finish_result(*p, r);
-    PairOutput out;
-    out.problem = &*p;
-    out.result = &r;
+    Formatted f(*p);
+    DpResult& r = f.result;
+    const PairOutput& out = f.out;
     ASSERT_FALSE(std::isnan(r.dtw_reference));
     EXPECT_NE(json_field(format_pair(OutputFormat::json, out), "dtw_reference"), "<missing>");
     r.dtw_reference = std::nan("");
@@ -126,11 +138,9 @@ TEST(Formats, JsonSaysWhenA16x2FillWasFilledAgainIn32Bits) {
     s.gaps = {2, 2};
     auto p = make_problem(Algorithm::local, {"q", "ACGTTGCA"}, {"t", "ACGGTCA"}, s);
     ASSERT_TRUE(p);
-    DpResult r = align_reference(*p);
-    finish_result(*p, r);
-    PairOutput out;
-    out.problem = &*p;
-    out.result = &r;
+    Formatted f(*p);
+    DpResult& r = f.result;
+    const PairOutput& out = f.out;
     EXPECT_EQ(json_field(format_pair(OutputFormat::json, out), "refilled32"), "<missing>");
     r.refilled32 = true;
     const std::string json = format_pair(OutputFormat::json, out);
