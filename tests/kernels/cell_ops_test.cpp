@@ -32,11 +32,11 @@ TEST(CellOps, LinearGapFormsGiveThePlainValue) {
         for (const bool local : {true, false}) {
             const int32_t want = local ? cell::align_linear<HostOps, true, true>(diag, up, left, s, gp, floor, bits)
                                        : cell::align_linear<HostOps, false, true>(diag, up, left, s, gp, floor, bits);
-            const int32_t plain = local ? cell::align_linear<HostOps, true, false>(diag, up, left, s, gp, floor, none)
+            const int32_t nobits = local ? cell::align_linear<HostOps, true, false>(diag, up, left, s, gp, floor, none)
                                         : cell::align_linear<HostOps, false, false>(diag, up, left, s, gp, floor, none);
             const int32_t chain = local ? cell::align_linear<HostOps, true, false, true>(diag, up, left, s, gp, floor, none)
                                         : cell::align_linear<HostOps, false, false, true>(diag, up, left, s, gp, floor, none);
-            ASSERT_EQ(plain, want) << "local " << local << " draw " << n;
+            ASSERT_EQ(nobits, want) << "local " << local << " draw " << n;
             ASSERT_EQ(chain, want) << "local " << local << " draw " << n;
         }
     }
