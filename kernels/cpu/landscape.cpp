@@ -65,10 +65,7 @@ struct Combine {
 WindowValues landscape_window(const LandscapeSource& s, Window w) {
     const Problem& p = *s.forward;
     const int32_t M = p.rows(), N = p.cols();
-    w.i0 = std::clamp(w.i0, 0, M + 1);
-    w.i1 = std::clamp(w.i1, w.i0, M + 1);
-    w.j0 = std::clamp(w.j0, 0, N + 1);
-    w.j1 = std::clamp(w.j1, w.j0, N + 1);
+    w = w.within(M, N);
     WindowValues out;
     out.w = w;
     const Combine c{minimizes(p.algo)};

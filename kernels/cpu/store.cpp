@@ -467,10 +467,7 @@ Rect rect_from(const Problem& p, const Checkpoints& c, int32_t r0, int32_t c0, i
 
 WindowValues compute_window(const Problem& p, const Checkpoints& c, Window w, bool with_dirs, bool with_gaps) {
     if (p.algo == Algorithm::viterbi) return viterbi_window(p, c, w, with_dirs);  // its own dependency shape
-    w.i0 = std::clamp(w.i0, 0, c.M + 1);
-    w.i1 = std::clamp(w.i1, w.i0, c.M + 1);
-    w.j0 = std::clamp(w.j0, 0, c.N + 1);
-    w.j1 = std::clamp(w.j1, w.j0, c.N + 1);
+    w = w.within(c.M, c.N);
     WindowValues v;
     v.w = w;
     const bool affine = c.affine, gaps = affine && with_gaps;  // gaps: E and F asked for

@@ -154,10 +154,7 @@ std::vector<int32_t> viterbi_traceback_checkpoints(const FixedHmm& m, std::span<
 
 WindowValues viterbi_window(const Problem& p, const Checkpoints& kept, Window w, bool with_back) {
     const int32_t S = p.rows(), T = p.cols();
-    w.i0 = std::clamp(w.i0, 0, S + 1);
-    w.i1 = std::clamp(w.i1, w.i0, S + 1);
-    w.j0 = std::clamp(w.j0, 0, T + 1);
-    w.j1 = std::clamp(w.j1, w.j0, T + 1);
+    w = w.within(S, T);
     WindowValues v;
     v.w = w;
     v.H.reset(w.rows(), w.cols(), kNegInf);

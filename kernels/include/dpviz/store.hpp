@@ -5,6 +5,7 @@
 // docs/algorithms.md, "Matrices of any size", says what is kept and how K is chosen.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,16 @@ struct Window {
     int32_t cols() const { return j1 - j0; }
     int64_t cells() const { return int64_t(rows()) * cols(); }
     bool empty() const { return i1 <= i0 || j1 <= j0; }
+    // This window cut to the cells of an M x N problem's matrix, borders included (rows 0..M,
+    // columns 0..N); an end before its start becomes the start (an empty window).
+    Window within(int32_t M, int32_t N) const {
+        Window w;
+        w.i0 = std::clamp(i0, 0, M + 1);
+        w.i1 = std::clamp(i1, w.i0, M + 1);
+        w.j0 = std::clamp(j0, 0, N + 1);
+        w.j1 = std::clamp(j1, w.j0, N + 1);
+        return w;
+    }
     friend bool operator==(const Window&, const Window&) = default;
 };
 
