@@ -39,6 +39,26 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// A new result for the view: its id, the problem, the engine's result and the texts the panels
+// show. The caller adds the view's pyramids (or the GPU's matrices) and its stage times.
+std::shared_ptr<Computed> new_computed(Problem problem, DpResult result) {
+    auto c = std::make_shared<Computed>();
+    c->id = ++g_next_computed;
+    c->problem = std::move(problem);
+    c->result = std::move(result);
+    c->pair_text = format_pair_text(c->problem, c->result);
+    c->caption = format_caption(c->problem, c->result);
+    return c;
+}
+
+// The outcome of a job that finished with `c`: its wall clock, from t0 to now, on both.
+JobOutcome finished(JobOutcome out, std::shared_ptr<Computed> c, std::chrono::steady_clock::time_point t0) {
+    c->wall_ms = c->stages.total = ms_since(t0);
+    out.wall_ms = c->wall_ms;
+    out.computed = std::move(c);
+    return out;
+}
+
 Expected<SequenceInput> load_sequence(const InputSide& side, const std::string& role,
                                       std::vector<std::string>* names) {
     const bool pasted = side.source == InputSource::paste;
@@ -637,13 +657,8 @@ JobOutcome store_outcome(const JobRequest& req, JobContext& ctx, Problem problem
     }
     ctx.set_stage("preparing the view");
     auto tp = std::chrono::steady_clock::now();
-    auto c = std::make_shared<Computed>();
-    c->id = ++g_next_computed;
-    c->problem = std::move(problem);
-    c->result = std::move(*r);
+    auto c = new_computed(std::move(problem), std::move(*r));
     if (!note.empty()) c->result.fallback = c->result.fallback.empty() ? note : c->result.fallback + "; " + note;
-    c->pair_text = format_pair_text(c->problem, c->result);
-    c->caption = format_caption(c->problem, c->result);
     const Overview& o = *c->result.overview;
     {
         Grid<uint8_t> m;
@@ -659,10 +674,7 @@ JobOutcome store_outcome(const JobRequest& req, JobContext& ctx, Problem problem
     c->lut_scale = render::make_color_scale(c->range[0], req.colors);
     c->lut = std::make_shared<const render::ColorLut>(render::ColorLut::build(c->lut_scale));
     c->stages = {false, true, c->result.fill_ms, c->result.traceback_ms, ms_since(tp), prepare_ms, 0.0};
-    c->wall_ms = c->stages.total = ms_since(t0);
-    out.wall_ms = c->wall_ms;
-    out.computed = std::move(c);
-    return out;
+    return finished(std::move(out), std::move(c), t0);
 }
 
 JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
@@ -776,13 +788,8 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
         if (d && !(problem->algo == Algorithm::dtw && d->result.score >= kPosInf)) {
             ctx.set_stage("preparing the view");
             const auto tp = std::chrono::steady_clock::now();
-            auto c = std::make_shared<Computed>();
-            c->id = ++g_next_computed;
-            c->problem = std::move(*problem);
-            c->result = std::move(d->result);
+            auto c = new_computed(std::move(*problem), std::move(d->result));
             c->device = std::move(d->matrices);
-            c->pair_text = format_pair_text(c->problem, c->result);
-            c->caption = format_caption(c->problem, c->result);
             if (lut.valid()) {
                 c->lut = std::make_shared<const render::ColorLut>(lut.get());
                 c->lut_scale = lut_scale;
@@ -790,10 +797,7 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
             const DeviceStageTimes& t = d->stages;
             c->stages = {true, false, t.fill, t.borders + t.end_cell + t.traceback + t.alignment, t.pyramid, ms_since(tp), 0.0,
                          t.borders + t.end_cell, t.traceback, t.alignment};
-            c->wall_ms = c->stages.total = ms_since(t0);
-            out.wall_ms = c->wall_ms;
-            out.computed = std::move(c);
-            return out;
+            return finished(std::move(out), std::move(c), t0);
         }
         if (!d && d.error().kind == ErrorKind::cancelled) {
             out.error = d.error();
@@ -816,13 +820,8 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
 
     ctx.set_stage("preparing the view");
     auto tp = std::chrono::steady_clock::now();
-    auto c = std::make_shared<Computed>();
-    c->id = ++g_next_computed;
-    c->problem = std::move(*problem);
-    c->result = std::move(*r);
+    auto c = new_computed(std::move(*problem), std::move(*r));
     if (!device_note.empty() && c->result.fallback.empty()) c->result.fallback = device_note;
-    c->pair_text = format_pair_text(c->problem, c->result);
-    c->caption = format_caption(c->problem, c->result);
     {
         const MatrixRefs refs{&c->result.H, &c->result.E, &c->result.F, &c->result.dirs, {}, &c->result.back};
         c->mask = render::build_mask_pyramid(optimal_mask(c->problem, refs, c->result.score), kPyramidMinSide);
@@ -843,10 +842,7 @@ JobOutcome compute_outcome(const JobRequest& req, JobContext& ctx) {
     c->lut_scale = render::make_color_scale(c->range[0], req.colors);
     c->lut = std::make_shared<const render::ColorLut>(render::ColorLut::build(c->lut_scale));
     c->stages = {false, false, c->result.fill_ms, c->result.traceback_ms, ms_since(tp), prepare_ms, 0.0};
-    c->wall_ms = c->stages.total = ms_since(t0);
-    out.wall_ms = c->wall_ms;
-    out.computed = std::move(c);
-    return out;
+    return finished(std::move(out), std::move(c), t0);
 }
 
 }  // namespace
