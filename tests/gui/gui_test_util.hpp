@@ -8,17 +8,21 @@
 #include <imgui_internal.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <initializer_list>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <variant>
 
 #include "gui/app_state.hpp"
 #include "gui/compute.hpp"
 #include "gui/frame.hpp"
+#include "gui/measure.hpp"
 #include "gui/panels.hpp"
+#include "gui/view_math.hpp"
 #include "temp_dir.hpp"
 #include "test_text.hpp"
 
@@ -172,6 +176,37 @@ inline InputSide pasted(const std::string& name, const std::string& residues) {
     in.source = InputSource::paste;
     in.pasted = ">" + name + "\n" + residues + "\n";
     return in;
+}
+
+// A job on the CPU backend over a seeded random DNA pair: the query the first `rows` residues of
+// random_dna_pair(max(rows, cols), seed)'s first, the target the first `cols` of its second.
+inline JobRequest dna_request(Algorithm algo, int rows, int cols, uint64_t seed) {
+    const auto [q, t] = random_dna_pair(std::max(rows, cols), seed);
+    JobRequest req;
+    req.query = pasted("q", q.substr(0, size_t(rows)));
+    req.target = pasted("t", t.substr(0, size_t(cols)));
+    req.params.algo = algo;
+    req.params.backend = BackendChoice::cpu;
+    return req;
+}
+
+// One request run to its end twice: as it asks (whole matrices below the store's threshold), and
+// through the result store from the first cell with a 64-texel overview. {whole, store}.
+inline std::pair<std::shared_ptr<const Computed>, std::shared_ptr<const Computed>> run_whole_and_stored(
+    JobRequest req) {
+    auto whole = run_to_result(req);
+    req.engine.store_from_cells = 0;
+    req.engine.store_overview_side = 64;
+    return {std::move(whole), run_to_result(req)};
+}
+
+// Centres cell (i, j) at 34 pixels a cell, then puts the mouse on the cell's middle (a frame each).
+inline void mouse_on_cell(HeadlessImGui& ui, AppState& s, Worker& w, int i, int j) {
+    s.view.center_pending = MatrixView::CenterOn{double(i), double(j), 34};
+    ui.frame(s, &w);
+    const Vec2d p = to_screen(s.view.xf, s.view.canvas, {j + 0.5, i + 0.5});
+    ImGui::GetIO().MousePos = ImVec2(float(p.x), float(p.y));
+    ui.frame(s, &w);
 }
 
 // A state as `dpviz gui --screenshot` starts it: the bundled assets, headless.

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <random>
+#include <tuple>
 
 #include "cli_common.hpp"
 #include "dpviz/render/png.hpp"
@@ -18,7 +19,6 @@
 #include "gui/gl_view.hpp"
 #include "gui/gui.hpp"
 #include "gui/keys.hpp"
-#include "gui/measure.hpp"
 #include "gui/session.hpp"
 #include "gui/view_math.hpp"
 #include "gui_test_util.hpp"
@@ -28,14 +28,9 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-JobRequest dna_request(Algorithm algo, int length, uint64_t seed) {
-    const auto [q, t] = random_dna_pair(length, seed);
-    JobRequest req;
-    req.query = pasted("q", q);
-    req.target = pasted("t", t.substr(0, size_t(length) - 7));  // not square
-    req.params.algo = algo;
-    req.params.backend = BackendChoice::cpu;
-    return req;
+// Not square: the target 7 residues shorter than the query.
+JobRequest oblong_request(Algorithm algo, int length, uint64_t seed) {
+    return dna_request(algo, length, length - 7, seed);
 }
 
 InputSide pasted_signal(int n, uint64_t seed) {
@@ -76,13 +71,13 @@ TEST(GuiLandscape, AWholeResultHoldsTheEnginesLandscapeOfEveryCell) {
         JobRequest req;
     };
     std::vector<Case> cases;
-    cases.push_back({"local affine (10 / 0.5)", dna_request(Algorithm::local, 130, 1)});
-    JobRequest global = dna_request(Algorithm::global, 120, 2);
+    cases.push_back({"local affine (10 / 0.5)", oblong_request(Algorithm::local, 130, 1)});
+    JobRequest global = oblong_request(Algorithm::global, 120, 2);
     global.params.gap_open = global.params.gap_extend = Hundredths::units(3);  // linear gaps
     cases.push_back({"global linear", global});
-    cases.push_back({"semiglobal affine", dna_request(Algorithm::semiglobal, 110, 3)});
-    cases.push_back({"edit distance", dna_request(Algorithm::edit, 100, 4)});
-    cases.push_back({"LCS", dna_request(Algorithm::lcs, 90, 5)});
+    cases.push_back({"semiglobal affine", oblong_request(Algorithm::semiglobal, 110, 3)});
+    cases.push_back({"edit distance", oblong_request(Algorithm::edit, 100, 4)});
+    cases.push_back({"LCS", oblong_request(Algorithm::lcs, 90, 5)});
     JobRequest dtw;
     dtw.query = pasted_signal(80, 6);
     dtw.target = pasted_signal(95, 7);
@@ -147,13 +142,10 @@ TEST(GuiLandscape, ViterbiHasNone) {
 class GuiLandscapeStore : public ::testing::Test {
 protected:
     void SetUp() override {
-        JobRequest req = dna_request(Algorithm::global, 600, 11);
+        JobRequest req = oblong_request(Algorithm::global, 600, 11);
         req.params.gap_open = Hundredths::units(5);
         req.params.gap_extend = Hundredths::units(1);
-        whole = run_to_result(req);
-        req.engine.store_from_cells = 0;
-        req.engine.store_overview_side = 64;
-        store = run_to_result(req);
+        std::tie(whole, store) = run_whole_and_stored(req);
         ASSERT_TRUE(whole && store);
         ASSERT_TRUE(store->stored());
         ASSERT_EQ(store->store_block(), 10);
@@ -265,7 +257,7 @@ TEST_F(GuiLandscapeStore, TheMatrixPngSaysTheLayerAndDrawsTheLandscapesOverview)
 TEST(GuiLandscape, AWholeResultsMatrixPngDrawsEveryCellsLandscape) {
     TempDir dir;
     AppState s = fresh_state();
-    s.result = run_to_result(dna_request(Algorithm::local, 140, 21));
+    s.result = run_to_result(oblong_request(Algorithm::local, 140, 21));
     ASSERT_TRUE(s.result);
     s.view.layer = Layer::landscape;
     // Not built yet: the export shows (and says) H, as the view does.
@@ -290,11 +282,7 @@ TEST(GuiLandscape, AWholeResultsMatrixPngDrawsEveryCellsLandscape) {
 class GlTextureLandscape : public dpviz::testing::GlContextTest {};
 
 TEST_F(GlTextureLandscape, TheTextureHoldsTheLandscapesOverviewThenItsCells) {
-    JobRequest req = dna_request(Algorithm::global, 600, 11);
-    const auto whole = run_to_result(req);
-    req.engine.store_from_cells = 0;
-    req.engine.store_overview_side = 64;
-    const auto store = run_to_result(req);
+    const auto [whole, store] = run_whole_and_stored(oblong_request(Algorithm::global, 600, 11));
     ASSERT_TRUE(whole && store && store->stored());
     whole->request_landscape(2, /*wait=*/true);
     store->request_landscape(2, /*wait=*/true);
@@ -340,15 +328,6 @@ TEST_F(GlTextureLandscape, TheTextureHoldsTheLandscapesOverviewThenItsCells) {
 
 class GuiLandscapeFrames : public FramesTest {};
 
-// Centres cell (i, j) at 34 pixels a cell and puts the mouse on it (a frame each).
-void mouse_on_cell(HeadlessImGui& ui, AppState& s, Worker& w, int i, int j) {
-    s.view.center_pending = MatrixView::CenterOn{double(i), double(j), 34};
-    ui.frame(s, &w);
-    const Vec2d p = to_screen(s.view.xf, s.view.canvas, {j + 0.5, i + 0.5});
-    ImGui::GetIO().MousePos = ImVec2(float(p.x), float(p.y));
-    ui.frame(s, &w);
-}
-
 TEST_F(GuiLandscapeFrames, TheRadioButtonBuildsTheLayerAndTheViewShowsItsValues) {
     load_globins(ui, s, w);
     // Global: H's range (the borders' long gaps) is not the landscape's.
@@ -391,7 +370,7 @@ TEST_F(GuiLandscapeFrames, TheRadioButtonBuildsTheLayerAndTheViewShowsItsValues)
 // What --screenshot waits for: the landscape's build, named, before the view can show it.
 TEST(GuiLandscape, PendingWorkWaitsForTheLandscape) {
     AppState s = fresh_state();
-    s.result = run_to_result(dna_request(Algorithm::global, 60, 31));
+    s.result = run_to_result(oblong_request(Algorithm::global, 60, 31));
     ASSERT_TRUE(s.result);
     s.view.layer = Layer::landscape;
     EXPECT_TRUE(wants_landscape(s));

@@ -14,15 +14,6 @@ class GuiMatrixTools : public FramesTest {};
 
 Vec2d canvas_center(const Canvas& cv) { return {cv.x + cv.w / 2, cv.y + cv.h / 2}; }
 
-// Centres cell (i, j) at 34 pixels a cell, then puts the mouse on the cell's middle (a frame each).
-void mouse_on_cell(HeadlessImGui& ui, AppState& s, Worker& w, int i, int j) {
-    s.view.center_pending = MatrixView::CenterOn{double(i), double(j), 34};
-    ui.frame(s, &w);
-    const Vec2d p = to_screen(s.view.xf, s.view.canvas, {j + 0.5, i + 0.5});
-    ImGui::GetIO().MousePos = ImVec2(float(p.x), float(p.y));
-    ui.frame(s, &w);
-}
-
 TEST_F(GuiMatrixTools, ParseCellText) {
     for (const char* t : {"12, 40", "12,40", "12 40", " (12, 40) ", "12\t40", "(12,40)"}) {
         const auto c = parse_cell_text(t);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <tuple>
 
 #include "gui/files.hpp"
 #include "gui/gl_view.hpp"
@@ -20,16 +21,7 @@ namespace {
 
 using namespace dpviz::gui::testing;
 
-JobRequest pair_request(int length, uint64_t seed) {
-    const auto [q, t] = random_dna_pair(length, seed);
-    JobRequest req;
-    req.query = pasted("q", q);
-    req.target = pasted("t", t);
-    req.params.algo = Algorithm::global;
-    req.params.backend = BackendChoice::cpu;
-    req.device_view = false;
-    return req;
-}
+JobRequest pair_request(int length, uint64_t seed) { return dna_request(Algorithm::global, length, length, seed); }
 
 // The same 600 x 600 pair through the store (threshold 0, overview side 64: B = 10) and the host
 // path (whole matrices): what the store shows must be what the full fill holds.
@@ -39,10 +31,7 @@ protected:
         JobRequest req = pair_request(600, 11);
         req.params.gap_open = Hundredths::units(5);  // affine: E and F too
         req.params.gap_extend = Hundredths::units(1);
-        whole = run_to_result(req);
-        req.engine.store_from_cells = 0;
-        req.engine.store_overview_side = 64;
-        store = run_to_result(req);
+        std::tie(whole, store) = run_whole_and_stored(req);
         ASSERT_TRUE(whole && store);
         ASSERT_FALSE(whole->stored());
         ASSERT_TRUE(store->stored());
@@ -193,11 +182,7 @@ class GlTextureStore : public dpviz::testing::GlContextTest {};
 using dpviz::testing::texture_texels;
 
 TEST_F(GlTextureStore, ZoomedOutTheTextureHoldsOverviewBlocksZoomedInTheFullFillsCells) {
-    JobRequest req = pair_request(600, 11);
-    const auto whole = run_to_result(req);
-    req.engine.store_from_cells = 0;
-    req.engine.store_overview_side = 64;
-    const auto store = run_to_result(req);
+    const auto [whole, store] = run_whole_and_stored(pair_request(600, 11));
     ASSERT_TRUE(whole && store && store->stored());
     AppState s = fresh_state();
     s.result = store;
@@ -233,11 +218,7 @@ TEST_F(GlTextureStore, ZoomedOutTheTextureHoldsOverviewBlocksZoomedInTheFullFill
 
 TEST(StoreResult, APairAboveTheThresholdOpensThroughTheStore) {
     // 8,301 x 8,201 cells >= kCheckpointPathCells: the default threshold, linear gaps.
-    const auto [q, t] = random_dna_pair(8300, 5);
-    JobRequest req = pair_request(10, 5);
-    req.query = pasted("q", q);
-    req.target = pasted("t", t.substr(0, 8200));
-    const auto c = run_to_result(req);
+    const auto c = run_to_result(dna_request(Algorithm::global, 8300, 8200, 5));
     ASSERT_TRUE(c);
     ASSERT_TRUE(c->stored());
     EXPECT_TRUE(c->result.H.empty());

@@ -5,6 +5,7 @@
 // trellis, is not offered at that size.
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "dpviz/store.hpp"
@@ -52,10 +53,7 @@ protected:
         req.query.path = model;
         req.target = pasted("obs", symbols);
         req.device_view = false;
-        whole = run_to_result(req);
-        req.engine.store_from_cells = 0;
-        req.engine.store_overview_side = 64;
-        store = run_to_result(req);
+        std::tie(whole, store) = run_whole_and_stored(req);
         ASSERT_TRUE(whole && store);
         ASSERT_FALSE(whole->stored());
         ASSERT_TRUE(store->stored());
