@@ -19,22 +19,15 @@
 #include "dpviz/store.hpp"
 #include "exit_codes.hpp"
 #include "hmm_file.hpp"
+#include "kernels/hmm_test_util.hpp"
 
 namespace dpviz::app {
 namespace {
 
 using test::run;
+using hmm_test::whole_trellis;
 
 std::string example(const std::string& name) { return std::string(DPVIZ_ASSETS) + "/examples/" + name; }
-
-DpResult whole_trellis(const Problem& p) {
-    AlignOptions opt;
-    opt.backend = Backend::cpu;
-    opt.level = OutputLevel::matrix;
-    auto r = align(p, opt);
-    EXPECT_TRUE(r) << r.error().message;
-    return *r;
-}
 
 // Every line of a Viterbi table against the whole trellis: the cell, ln p exactly (read back and
 // scaled, it is the fixed-point integer), the predecessor row.

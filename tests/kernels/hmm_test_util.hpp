@@ -1,18 +1,22 @@
-// Shared by the Viterbi tests (kernels, app, peers): seeded random models and observations, and
-// the best and second-best path log-probabilities, whose gap says whether an optimum is unique.
+// Shared by the Viterbi tests (kernels, app, peers): seeded random models and observations, the
+// Problem of a model and symbols, the whole trellis, and the best and second-best path
+// log-probabilities, whose gap says whether an optimum is unique.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <random>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "dpviz/engine.hpp"
 #include "dpviz/hmm.hpp"
+#include "dpviz/types.hpp"
 
 namespace dpviz::hmm_test {
 
@@ -100,6 +104,26 @@ inline TopTwo top_two(const Hmm& m, std::span<const uint8_t> obs) {
         all.offer(c.second);
     }
     return all;
+}
+
+// The Problem of a model and symbols, as the CLI builds it (symbols are their own names here).
+inline Problem viterbi_problem(const Hmm& m, const std::vector<uint8_t>& codes) {
+    std::string symbols;
+    for (const uint8_t c : codes) symbols += m.alphabet[c];
+    auto p = make_viterbi_problem(std::make_shared<const Hmm>(m), {"obs", symbols}, codes);
+    if (!p) throw std::runtime_error("viterbi_problem: " + p.error().message);
+    return *p;
+}
+
+// The whole trellis on the CPU at level matrix: H and the backpointers every view reads.
+inline DpResult whole_trellis(const Problem& p) {
+    AlignOptions opt;
+    opt.backend = Backend::cpu;
+    opt.level = OutputLevel::matrix;
+    auto r = align(p, opt);
+    if (!r) throw std::runtime_error("whole_trellis: " + r.error().message);
+    if (r->H.empty() || r->back.empty()) throw std::runtime_error("whole_trellis: no H or backpointers");
+    return *r;
 }
 
 // The sum of a path's quantized terms, in int64 (no overflow whatever the path); INT64_MIN

@@ -22,6 +22,7 @@ namespace dpviz {
 namespace {
 
 using Table = std::vector<std::vector<int64_t>>;
+using hmm_test::viterbi_problem;
 
 struct TrellisFixture {
     const char* name;
@@ -47,15 +48,6 @@ const std::vector<TrellisFixture>& fixtures() {
 #include "viterbi_tables.inc"
     };
     return all;
-}
-
-// The Problem of a model and symbols, as the CLI builds it (symbols are their own names here).
-Problem viterbi_problem(const Hmm& m, const std::vector<uint8_t>& codes) {
-    std::string symbols;
-    for (const uint8_t c : codes) symbols += m.alphabet[c];
-    auto p = make_viterbi_problem(std::make_shared<const Hmm>(m), {"obs", symbols}, codes);
-    EXPECT_TRUE(p) << p.error().message;
-    return *p;
 }
 
 Problem fixture_problem(const TrellisFixture& f) {

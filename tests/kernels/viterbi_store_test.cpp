@@ -20,15 +20,8 @@ namespace dpviz {
 namespace {
 
 using test::first_difference;
-
-// The Problem of a model and symbols, as the CLI builds it.
-Problem viterbi_problem(const Hmm& m, const std::vector<uint8_t>& codes) {
-    std::string symbols;
-    for (const uint8_t c : codes) symbols += m.alphabet[c];
-    auto p = make_viterbi_problem(std::make_shared<const Hmm>(m), {"obs", symbols}, codes);
-    EXPECT_TRUE(p) << p.error().message;
-    return *p;
-}
+using hmm_test::viterbi_problem;
+using hmm_test::whole_trellis;
 
 // A random trellis of S states over T observations; zeros in the model make some cells
 // impossible (the observations themselves stay possible).
@@ -62,18 +55,6 @@ void expect_same_window(const WindowValues& got, const WindowValues& want) {
 std::string window_name(const Window& w) {
     return "window rows [" + std::to_string(w.i0) + "," + std::to_string(w.i1) + ") columns [" +
            std::to_string(w.j0) + "," + std::to_string(w.j1) + ")";
-}
-
-// The whole trellis at level matrix: H and the backpointers every view reads.
-DpResult whole_trellis(const Problem& p) {
-    AlignOptions opt;
-    opt.backend = Backend::cpu;
-    opt.level = OutputLevel::matrix;
-    auto r = align(p, opt);
-    EXPECT_TRUE(r) << r.error().message;
-    EXPECT_FALSE(r->H.empty());
-    EXPECT_FALSE(r->back.empty());
-    return *r;
 }
 
 // The fill keeps exactly the columns the whole trellis implies (and no row lines), pools exactly
