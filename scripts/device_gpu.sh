@@ -2,7 +2,9 @@
 # The one script run on the GPU machine (H200, sm_90): configure + build, the gpu-labelled tests,
 # compute-sanitizer memcheck/racecheck on a reduced set, the SASS instruction mix (sm_90 build vs
 # the carried sm_80 cubins of the same sources) and the fill benchmark. Logs go to $OUT; a short
-# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile pairbench storeprof scale chain sweep forms serial scan]...
+# table is printed last.   usage: bash scripts/device_gpu.sh [build test sanitize sass bench epilogue batch viterbi store gpustore diag profile pairbench storeprof scale chain sweep forms serial dtw scan]...
+# TEST_FILTER, SAN_FILTER: a --gtest_filter for the test step and for the sanitizers' (else the
+# whole suite, and the reduced set below).
 # BIN=DIR: take dpviz, dpviz_gpu_tests and dpviz_gpu_bench built on the development machine (in DIR,
 # gzipped or not) instead of the build step.
 # Carried in .devcarry/ (git-ignored, made by scripts/device_gpu.sh prepare on the dev machine):
@@ -128,7 +130,7 @@ if want test; then
     start=$(date +%s)
     # The whole suite takes more than 300 s on an H100 (three 1,048,576^2 pairs against the CPU's
     # reference); without --gtest_brief a run the limit cuts still shows the last test it finished.
-    timeout "${TEST_TIMEOUT:-450}" "$TESTS" > "$OUT/gpu_tests.log" 2>&1
+    timeout "${TEST_TIMEOUT:-450}" "$TESTS" ${TEST_FILTER:+"--gtest_filter=$TEST_FILTER"} > "$OUT/gpu_tests.log" 2>&1
     rc=$?
     note "gpu tests: rc=$rc, $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu_tests.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
     if [ $rc = 124 ]; then note "gpu tests: cut after $(grep -E '^\[       OK \]' "$OUT/gpu_tests.log" | tail -n 1)"; fi
@@ -173,7 +175,7 @@ if want sanitize; then
     export DPVIZ_GPU_TEST_QUICK=1 DPVIZ_GPU_WAIT_LIMIT_S=600
     for tool in memcheck racecheck; do
         timeout "${SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 9 "$TESTS" \
-            --gtest_filter='GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.TiesGoToTheFirstCellInRowMajorOrder:ScheduleGpu.OwnersMatchTheKernelForSeveralShapes:PairScoreGpu.TiesAsymmetricScoresAndNoPositiveCell:PairScoreGpu.AffineTies:PairScoreGpu.CornerForm*:PairScoreGpu.AffineCorner*:PairScoreGpu.Dtw*:PairScoreGpu.StoreFills*:PairScoreGpu.PictureFills*:ViterbiGpu.SmallModelsEveryLevel:ViterbiGpu.TiesGoToTheLowestState:ViterbiGpu.ImpossibleObservations:GpuStore.ScoreThroughARingOfTwoRows:GpuStore.LinesAndPathOverThemEqualTheReference:GpuStore.OverviewPooledByTheFill*:GpuStore.WindowsRecomputedOnTheGpu*' > "$OUT/sanitize_$tool.log" 2>&1
+            --gtest_filter="${SAN_FILTER:-GpuEngine.SmallShapes*:GpuEngine.AlignRuns*:BatchGpu.TiesGoToTheFirstCellInRowMajorOrder:ScheduleGpu.OwnersMatchTheKernelForSeveralShapes:PairScoreGpu.TiesAsymmetricScoresAndNoPositiveCell:PairScoreGpu.AffineTies:PairScoreGpu.CornerForm*:PairScoreGpu.AffineCorner*:PairScoreGpu.Dtw*:PairScoreGpu.RowSerial*:PairScoreGpu.StoreFills*:PairScoreGpu.PictureFills*:ViterbiGpu.SmallModelsEveryLevel:ViterbiGpu.TiesGoToTheLowestState:ViterbiGpu.ImpossibleObservations:GpuStore.ScoreThroughARingOfTwoRows:GpuStore.LinesAndPathOverThemEqualTheReference:GpuStore.OverviewPooledByTheFill*:GpuStore.WindowsRecomputedOnTheGpu*}" > "$OUT/sanitize_$tool.log" 2>&1
         note "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize_$tool.log" | tail -1)"
     done
     timeout "${LEAK_TIMEOUT:-120}" compute-sanitizer --leak-check full --error-exitcode 9 "$TESTS" --gtest_filter='GpuFaultReal.*' \
@@ -390,6 +392,38 @@ if want serial; then
     grep -E '^## |^[a-z]+ [a-z].*[0-9] ' "$OUT/serial.txt" | tee -a "$SUMMARY"
 fi
 
+if want dtw; then
+    # DTW's score fill (pair_score::takes_serial): as the device path picks it, on the skewed fill
+    # (DPVIZ_PAIR_SERIAL=0) and on the row-serial fill (=1) at 1 and 2 blocks per SM, the absolute
+    # cost; the squared cost as picked and skewed; at each size of DTW_SIZES (median of 5; of 3 at
+    # 1,048,576^2). Then a whole process at the largest size (random walks, as the bench's).
+    for n in ${DTW_SIZES:-65536 262144 1048576}; do
+        reps=5; [ "$n" -ge 1048576 ] && reps=3
+        for v in default DPVIZ_PAIR_SERIAL=0 "DPVIZ_PAIR_SERIAL=1 DPVIZ_PAIR_BLOCKS_PER_SM=1" "DPVIZ_PAIR_SERIAL=1 DPVIZ_PAIR_BLOCKS_PER_SM=2"; do
+            echo "## dtw abs score $n^2 $v" >> "$OUT/dtw.txt"
+            env ${v/default/} timeout 100 "$BENCH" "$n" $reps "dtw abs score" >> "$OUT/dtw.txt" 2>&1
+        done
+        for v in default DPVIZ_PAIR_SERIAL=0; do
+            echo "## dtw squared score $n^2 $v" >> "$OUT/dtw.txt"
+            env ${v/default/} timeout 100 "$BENCH" "$n" $reps "dtw squared score" >> "$OUT/dtw.txt" 2>&1
+        done
+    done
+    note "dtw: rc=$?"
+    grep -E '^## |^[a-z]+ [a-z].*[0-9] ' "$OUT/dtw.txt" | tee -a "$SUMMARY"
+    n=$(echo ${DTW_SIZES:-1048576} | tr ' ' '\n' | tail -n 1)
+    for f in q t; do awk -v n="$n" -v seed=$([ $f = q ] && echo 7 || echo 8) \
+        'BEGIN { srand(seed); x = 0; for (k = 0; k < n; k++) { x += rand() * 2 - 1; printf "%.3f\n", x } }' > "$OUT/$f.sig"; done
+    timed=(); [ -x /usr/bin/time ] && timed=(/usr/bin/time -v)
+    for v in default DPVIZ_PAIR_SERIAL=0; do
+        for b in cuda cuda-portable; do
+            env ${v/default/} "${timed[@]}" timeout 120 "$CLI" align --algo dtw --backend $b --score-only --json "$OUT/q.sig" "$OUT/t.sig" \
+                > "$OUT/dtw_whole_$b.json" 2> "$OUT/dtw_whole_$b.time"
+            note "dtw whole process $n^2 $b $v: rc=$? $(grep -o '"score":[-0-9.]*\|"backend":"[a-z-]*"\|"fill_ms":[0-9.]*\|"job_ms":[0-9.]*' "$OUT/dtw_whole_$b.json" | tr '\n' ' ') $(grep -E 'Elapsed|Maximum resident' "$OUT/dtw_whole_$b.time" | sed 's/^[[:space:]]*//' | tr '\n' ' ')"
+        done
+    done
+    rm -f "$OUT/q.sig" "$OUT/t.sig"
+fi
+
 if want forms; then
     # Blocks per SM of the one-pair kernel's forms (FORMS_CASES, ';'-separated; k in FORMS_K) at
     # each size of FORMS_SIZES (median of 5; of 3 at 1,048,576^2), the sizes the outer loop so that
@@ -418,7 +452,7 @@ if want forms; then
     done
 fi
 
-cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$OUT/ncu_store.csv" "$OUT/scan.txt" "$OUT/forms.txt" "$OUT/serial.txt" "$OUT/ncu_forms.txt" "$FINAL/" 2>/dev/null
+cp "$OUT/bench.txt" "$OUT/sweep.txt" "$OUT/ncu_saturated.txt" "$OUT/chain.txt" "$OUT/ncu_source.csv" "$OUT/scale.txt" "$OUT/ncu_scale.txt" "$OUT/epilogue.txt" "$OUT/diag.txt" "$OUT"/sass_hot_*.txt "$OUT/literature.txt" "$OUT/sass_res_sm90.txt" "$OUT/sass_mix_sm90.txt" "$OUT/ncu_store.csv" "$OUT/scan.txt" "$OUT/forms.txt" "$OUT/serial.txt" "$OUT/dtw.txt" "$OUT/ncu_forms.txt" "$FINAL/" 2>/dev/null
 tar czf "$FINAL/logs.tgz" -C "$OUT" . && rm -rf "$OUT"
 OUT=$FINAL
 echo "================ summary ================"

@@ -480,10 +480,14 @@ DPVIZ_HD int32_t dtw_cost(int32_t a, int32_t b) {
 
 // DTW: D = cost + min(diag, up, left); unreachable (kPosInf) stays unreachable and outside the
 // band nothing is reachable. pos_inf is dpviz::kPosInf.
-template <class Ops, bool kDirs>
+// kUpChain (a score fill without a band, in_band true): `up` is the step's chain, as
+// align_linear's, and meets the rest in one addmin: min(up + cost, min(min(diag, left) + cost,
+// pos_inf)), the same value (every D <= pos_inf and cost < 2^29: no sum overflows).
+template <class Ops, bool kDirs, bool kUpChain = false>
 DPVIZ_HD value_t<Ops> dtw(value_t<Ops> diag, value_t<Ops> up, value_t<Ops> left, value_t<Ops> cost,
                           typename Ops::Mask in_band, value_t<Ops> pos_inf, typename Ops::Bits& bits) {
     using V = value_t<Ops>;
+    if constexpr (!kDirs && kUpChain) return Ops::addmin(up, cost, Ops::addmin(Ops::min2(diag, left), cost, pos_inf));
     const V m = Ops::min3(diag, up, left);
     const V h = Ops::addmin(m, cost, pos_inf);
     if constexpr (kDirs)

@@ -300,7 +300,7 @@ inline int choose_blocks_per_sm(Form f, int M, int N, int sms, int fits) {
 }
 
 // The row-serial fill (cuda/pair_score.cu, "Row-serial fill"; docs/single_pair_kernel.md): the
-// score fills of local alignment with a linear gap and of the corner form, a lane's R rows in
+// score fills of local alignment with a linear gap, of the corner form and of DTW, a lane's R rows in
 // series, groups of kSerialWarps * 32 * R rows, chunks of kSerialChunk steps, a ring of
 // kSerialRing slots between two warps. R by size: kSerialRowsSmall up to kSerialSmallRows rows,
 // kSerialRowsLarge past them (a step is a chain of R cells: fewer rows a lane start the last
@@ -326,24 +326,30 @@ inline int serial_steps(int N) { return (N + 31 + kSerialChunk - 1) / kSerialChu
 // is slower than the skewed fill at 65,536^2 and 131,072^2 and faster at 262,144^2 (30.3 against
 // 35.7 ms on an H100) and 1,048,576^2 with one block per SM (419.9 against 444.9); without DPX
 // it stays on the skewed fill (its row-serial chain is an add and an FMNMX a row: 65.5 against
-// 45.4 ms at 262,144^2; docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=1: both
-// forms at any size and either Ops; DPVIZ_PAIR_SERIAL=0: the skewed fill for both.
+// 45.4 ms at 262,144^2; docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=1: the
+// row-serial fill for every form it takes, at any size and either Ops; DPVIZ_PAIR_SERIAL=0: the skewed fill.
+// DTW (either cost) from kSerialDtwMinRows rows with either Ops (its chain is one VIADDMNMX, or an
+// add and an FMNMX, a row as the corner form's).
 inline constexpr int kSerialMinRows = 16384;
 inline constexpr int kSerialLocalMinRows = 262144;
+inline constexpr int kSerialDtwMinRows = 65536;
+inline bool is_dtw(Form f) { return f == Form::dtw || f == Form::dtw_squared; }
 inline bool takes_serial(Form f, OutputLevel level, int M, bool dpx) {
-    if (level != OutputLevel::score || (f != Form::linear && f != Form::corner)) return false;
+    if (level != OutputLevel::score || (f != Form::linear && f != Form::corner && !is_dtw(f))) return false;
     const char* e = std::getenv("DPVIZ_PAIR_SERIAL");
     const std::string_view asked = e ? e : "";
     if (asked == "1") return true;
     if (asked == "0") return false;
+    if (is_dtw(f)) return M >= kSerialDtwMinRows;
     return f == Form::corner ? M >= kSerialMinRows : dpx && M >= kSerialLocalMinRows;
 }
 // Its kernel's name in the SASS reports (kernels/cuda/sass_names.py): "pair-serial-r16",
-// "pair-serial-corner-r6", ...
+// "pair-serial-corner-r6", "pair-serial-dtw-squared-r16", ...
 inline std::string serial_name(Form f, int M) {
-    return std::string(f == Form::corner ? "pair-serial-corner" : "pair-serial") + "-r" + std::to_string(serial_rows(M));
+    const char* form = f == Form::corner ? "-corner" : f == Form::dtw ? "-dtw" : f == Form::dtw_squared ? "-dtw-squared" : "";
+    return std::string("pair-serial") + form + "-r" + std::to_string(serial_rows(M));
 }
-// Blocks per SM: the corner form's every group resident at once where that takes at most
+// Blocks per SM: the corner form's and DTW's every group resident at once where that takes at most
 // kSerialMaxBlocks on an SM (one wave), else kSerialMaxBlocks (or fewer where fewer fit). With 4
 // blocks on an SM, 4 warps share each scheduler and a warp that waits on the band above takes
 // issue slots from the others: at 1,048,576^2 (512 groups) 4 blocks per SM in one wave took 630.7

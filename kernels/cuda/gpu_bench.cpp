@@ -63,8 +63,14 @@ int main(int argc, char** argv) {
     if (m != n) std::printf("M x N = %d x %d\n", m, n);
 
     // store: the result store's fill (checkpoint lines); picture: that and the overview of a
-    // 4096-texel side, as a PNG or the GUI asks for it.
-    struct Case { std::string name; Algorithm algo; GapPenalties gaps; OutputLevel level; bool store = false, picture = false; };
+    // 4096-texel side, as a PNG or the GUI asks for it; squared: DTW's squared cost.
+    struct Case {
+        std::string name;
+        Algorithm algo;
+        GapPenalties gaps;
+        OutputLevel level;
+        bool store = false, picture = false, squared = false;
+    };
     const Case cases[] = {
         {"local linear score", Algorithm::local, {2, 2}, OutputLevel::score},
         {"local linear store", Algorithm::local, {2, 2}, OutputLevel::path, true},
@@ -84,6 +90,7 @@ int main(int argc, char** argv) {
         {"lcs score", Algorithm::lcs, {1, 1}, OutputLevel::score},
         {"lcs picture", Algorithm::lcs, {1, 1}, OutputLevel::path, true, true},
         {"dtw abs score", Algorithm::dtw, {1, 1}, OutputLevel::score},
+        {"dtw squared score", Algorithm::dtw, {1, 1}, OutputLevel::score, false, false, true},
         {"dtw abs store", Algorithm::dtw, {1, 1}, OutputLevel::path, true},
         {"dtw abs picture", Algorithm::dtw, {1, 1}, OutputLevel::path, true, true},
         {"dtw abs path", Algorithm::dtw, {1, 1}, OutputLevel::path},
@@ -97,6 +104,7 @@ int main(int argc, char** argv) {
         so.match = 2;
         so.mismatch = -1;
         so.gaps = c.gaps;
+        so.dtw_cost = c.squared ? DtwCost::squared : DtwCost::abs;
         if (c.algo == Algorithm::dtw) p = make_dtw_problem({"q", qs}, {"t", ts}, so);
         else p = make_problem(c.algo, {"q", qa}, {"t", tb}, so);
         if (!p) { std::printf("%s: %s\n", c.name.c_str(), p.error().message.c_str()); return 1; }

@@ -239,11 +239,11 @@ __device__ __forceinline__ void static_for(F&& f) {
 }
 
 // The steps of one chunk of the row-serial fills (C steps from s0): blocks of 16 unrolled steps,
-// the lane's column selectors loaded 8 steps ahead into two buffers of 8. step(ic, b, x) runs
-// step b + ic of the chunk (ic a std::integral_constant) with x its selector; after_block(b)
-// follows each block of 16.
-template <int C, class Step, class AfterBlock>
-__device__ __forceinline__ void serial_chunk(const uint16_t* sel, int s0, Step&& step, AfterBlock&& after_block) {
+// the lane's column entries (selectors; DTW's values) loaded 8 steps ahead into two buffers of 8.
+// step(ic, b, x) runs step b + ic of the chunk (ic a std::integral_constant) with x its entry;
+// after_block(b) follows each block of 16.
+template <int C, class T, class Step, class AfterBlock>
+__device__ __forceinline__ void serial_chunk(const T* sel, int s0, Step&& step, AfterBlock&& after_block) {
     static_assert(C % 16 == 0, "blocks of 16 steps");
     uint32_t xa[8], xb[8];
 #pragma unroll
@@ -912,13 +912,13 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
 // ---------------------------------------------------------------------------------------------
 // [SECTION] Row-serial fill
 // ---------------------------------------------------------------------------------------------
-// The score fills of local alignment with a linear gap and of the corner form
+// The score fills of local alignment with a linear gap, of the corner form and of DTW
 // (pair_score::takes_serial) with a lane's rows in series: at step s lane l computes column
 // s + 1 - l for its R rows (pair_score::serial_rows), row k taking its up value from row k - 1 of the same step.
 // Row i so starts about i / R steps after row 0 (above: about 1.4 i), and a step is a chain of R
 // cells, one VIADDMNMX each: t = max(diag + s, left - g, 0) off the chain, h = max(up - g, t) on
-// it (cell::align_linear with kUpChain; the corner form cell::lcs with up last;
-// docs/single_pair_kernel.md, "The row-serial fill"). H is carried as H << kScale like above, so a cell's score is one PRMT and the end cell
+// it (cell::align_linear with kUpChain; the corner form cell::lcs with up last; DTW cell::dtw with
+// kUpChain, one VIADDMNMX on the chain too; docs/single_pair_kernel.md, "The row-serial fill"). H is carried as H << kScale like above, so a cell's score is one PRMT and the end cell
 // one more VIADDMNMX a cell: max(h + u, key) with u = (15 - k) 16 + (15 - i) for row k at step i
 // of a 16-step block keeps the block's best H and, among ties, its smallest row and then column
 // (row-major order); every 16 steps a lane folds the block's key into its packed end cell.
@@ -927,7 +927,9 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
 // p (column p - 30) is slot p of the band's output: ring w + 1 between the warps of a block
 // (chunks of 32 slots guarded by "full" and "empty" mbarriers, like the fill above), group to
 // group the two global row slots of tagged entries, read one chunk ahead by the next group's
-// first warp.
+// first warp. DTW carries D itself, its borders unreachable but for D(0, 0) = 0 (the first lane's
+// first diagonal), and keeps D(M, N) as the lane of row M computes it (the chunk of that step
+// watched, as the fill above).
 template <class Ops, int kKind, int R>
 __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSerialMinBlocks)
     pair_serial_fill(const Params p) {
@@ -935,10 +937,15 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
     constexpr int W = pair_score::kSerialWarps, C = pair_score::kSerialChunk;
     constexpr int kRingSlots = pair_score::kSerialRing, kMask = kRingSlots - 1, kChunks = kRingSlots / C;
     constexpr bool kLocal = kKind == kLinear;
-    static_assert(kLocal || kKind == kCornerForm, "the row-serial fill takes local linear and the corner form");
+    constexpr bool kDtw = kKind == kDtwAbs || kKind == kDtwSquared;
+    static_assert(kLocal || kKind == kCornerForm || kDtw, "the row-serial fill takes local linear, the corner form and DTW");
     static_assert(R <= 16 && C % 16 == 0 && C == 32 && kRingSlots % C == 0, "16-step key blocks, a lane a slot");
     constexpr int kZ = kZero<Ops>;
     constexpr int kNoKey = kZ + 255;  // below h + u of every cell with h >= 1 (h << kScale >= 256)
+    // The borders: H = 0 (kZ); DTW's from the rules (unreachable; D(0, 0) = 0 below).
+    constexpr AlgorithmRules kDtwRules = rules_of(Algorithm::dtw);
+    constexpr int kTop = kDtw ? border_h(kDtwRules.top, 1, 0, 0) : kZ;    // row 0
+    constexpr int kLeft = kDtw ? border_h(kDtwRules.left, 1, 0, 0) : kZ;  // column 0
 
     __shared__ int ring[W + 1][kRingSlots];                  // ring w: the input of warp w; ring W: the last warp's output
     __shared__ uint64_t full[W][kChunks], empty[W][kChunks];  // [w] guards ring w, w >= 1
@@ -965,8 +972,21 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
         int h[R];
 #pragma unroll
         for (int k = 0; k < R; ++k) {
-            tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kPadTable;
-            h[k] = kZ;  // column 0 (and the skew's columns left of it)
+            tab[k] = row0 + k <= p.M ? p.qtab[row0 + k] : kDtw ? 0u : kPadTable;
+            h[k] = kLeft;  // column 0 (and the skew's columns left of it)
+        }
+        // DTW: the lane of row M keeps D(M, N), its row corner_k at step corner_step (lane l's
+        // column at step s is s + 1 - l); the warp watches that step's chunk.
+        [[maybe_unused]] int corner_k = -1, corner_step = -1, watched_s0 = -1, corner = kTop;
+        if constexpr (kDtw) {
+            const int r_m = p.M - ((g * W + w) * 32 * R + 1);  // row M's index in the band
+            if (r_m >= 0 && r_m < 32 * R) {
+                watched_s0 = (p.N - 1 + r_m / R) / C * C;
+                if (lane == r_m / R) {
+                    corner_k = r_m % R;
+                    corner_step = p.N - 1 + lane;
+                }
+            }
         }
         int* in = ring[w];
         int* out = ring[w + 1];
@@ -978,7 +998,7 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
         // from `pending` (loaded a chunk earlier) while its tags are current.
         unsigned long long pending = 0;
         const auto take = [&](int a, bool have) {
-            int v = kZ;
+            int v = kTop;
             if (g > 0) {
                 unsigned long long e = have ? pending : ld_relaxed(gin + a + lane);
                 SpinGuard guard;
@@ -998,11 +1018,15 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
         } else if (lane == 31) {
             mbar_wait(&full[w][0], 0);
         }
-        int send = lane == 31 ? in[31] : kZ;  // what this lane gives the next in the step's shuffle
+        int send = lane == 31 ? in[31] : kLeft;  // what this lane gives the next in the step's shuffle
         if (!first && lane == 31) mbar_arrive(&empty[w][0]);
-        int diag_top = kZ;  // the row above the lane's top row, the previous column
+        // The row above the lane's top row, the previous column (DTW: D(0, 0) = 0 above row 1).
+        int diag_top = kDtw ? border_h(kDtwRules.left, row0 - 1, 0, 0) : kZ;
         int key = kNoKey;
-        const uint16_t* sel = p.tsel + pair_score::kSelOff + 1 - lane;  // [s]: the lane's column at step s
+        // [s]: the lane's column at step s, its selector (DTW: its value)
+        std::conditional_t<kDtw, const int*, const uint16_t*> sel;
+        if constexpr (kDtw) sel = p.tval + pair_score::kSelOff + 1 - lane;
+        else sel = p.tsel + pair_score::kSelOff + 1 - lane;
 
         for (int s0 = 0; s0 < p.steps; s0 += C) {
             const int u = s0 / C;
@@ -1017,45 +1041,58 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
             // Out: chunk u of ring w + 1 reuses the slots of chunk u - kChunks, read by then.
             if (!last && lane == 31 && u >= kChunks) mbar_wait(&empty[w + 1][u % kChunks], unsigned(u / kChunks - 1) & 1u);
 
-            serial_chunk<C>(
-                sel, s0,
-                [&](auto ic, int b, uint32_t x) {
-                    constexpr int i = decltype(ic)::value;
-                    const int s = s0 + b + i;
-                    // Lane 31's for step s + 1 (slot s + 32): only lane 31 waited for the ring.
-                    const int next_above = lane == 31 ? in[(s + C) & kMask] : kZ;
-                    int up = __shfl_sync(0xffffffffu, send, (lane + 31) & 31);
-                    int diag = diag_top;
-                    diag_top = up;
+            // watch: DTW's chunk of D(M, N) (std::true_type), the others (std::false_type).
+            const auto chunk = [&](auto watch) {
+                serial_chunk<C>(
+                    sel, s0,
+                    [&](auto ic, int b, uint32_t x) {
+                        constexpr int i = decltype(ic)::value;
+                        const int s = s0 + b + i;
+                        // Lane 31's for step s + 1 (slot s + 32): only lane 31 waited for the ring.
+                        const int next_above = lane == 31 ? in[(s + C) & kMask] : kTop;
+                        int up = __shfl_sync(0xffffffffu, send, (lane + 31) & 31);
+                        int diag = diag_top;
+                        diag_top = up;
 #pragma unroll
-                    for (int k = 0; k < R; ++k) {
-                        const int sc = prmt(tab[k], x);
-                        uint32_t no_bits;  // score level: no direction bits
-                        int v;
-                        if constexpr (kLocal) {  // up, the chain, last: one addmax on it
-                            v = cell::align_linear<Ops, true, false, true>(diag, up, h[k], sc, p.gap_s, kZ, no_bits);
-                            key = Ops::addmax(v, (15 - k) * 16 + (15 - i), key);
-                        } else {  // the corner form (LCS's recurrence), up last; Ops has no IMAD adds here
-                            v = cell::lcs<Ops, false, true>(diag, h[k], up, sc, no_bits);
+                        for (int k = 0; k < R; ++k) {
+                            uint32_t no_bits;  // score level: no direction bits
+                            int v;
+                            if constexpr (kLocal) {  // up, the chain, last: one addmax on it
+                                v = cell::align_linear<Ops, true, false, true>(diag, up, h[k], prmt(tab[k], x), p.gap_s,
+                                                                               kZ, no_bits);
+                                key = Ops::addmax(v, (15 - k) * 16 + (15 - i), key);
+                            } else if constexpr (kDtw) {  // up, the chain, last: one addmin on it
+                                const int cost = cell::dtw_cost<kKind == kDtwSquared>(int(tab[k]), int(x));
+                                v = cell::dtw<Ops, false, true>(diag, up, h[k], cost, true, kPosInf, no_bits);
+                            } else {  // the corner form (LCS's recurrence), up last; Ops has no IMAD adds here
+                                v = cell::lcs<Ops, false, true>(diag, h[k], up, prmt(tab[k], x), no_bits);
+                            }
+                            diag = h[k];
+                            h[k] = v;
+                            up = v;
+                            if constexpr (decltype(watch)::value) corner = k == corner_k && s == corner_step ? v : corner;
                         }
-                        diag = h[k];
-                        h[k] = v;
-                        up = v;
-                    }
-                    if (lane == 31) out[s & kMask] = h[R - 1];
-                    send = lane == 31 ? next_above : h[R - 1];
-                },
-                [&](int b) {  // the block's best cell into the lane's end cell
-                    if constexpr (kLocal) {
-                        if (key > kNoKey) {
-                            const int v = (key - kZ) >> kScale, u16 = (key - kZ) & 255;
-                            const int row = row0 + 15 - (u16 >> 4), col = s0 + b + 15 - (u16 & 15) + 1 - lane;
-                            if (row <= p.M && col >= 1 && col <= p.N)
-                                best_key = max(best_key, pack_best(v, row, col, p.N, p.key_bits));
-                            key = kNoKey;
+                        if (lane == 31) out[s & kMask] = h[R - 1];
+                        send = lane == 31 ? next_above : h[R - 1];
+                    },
+                    [&](int b) {  // the block's best cell into the lane's end cell
+                        if constexpr (kLocal) {
+                            if (key > kNoKey) {
+                                const int v = (key - kZ) >> kScale, u16 = (key - kZ) & 255;
+                                const int row = row0 + 15 - (u16 >> 4), col = s0 + b + 15 - (u16 & 15) + 1 - lane;
+                                if (row <= p.M && col >= 1 && col <= p.N)
+                                    best_key = max(best_key, pack_best(v, row, col, p.N, p.key_bits));
+                                key = kNoKey;
+                            }
                         }
-                    }
-                });
+                    });
+            };
+            if constexpr (kDtw) {
+                if (s0 == watched_s0) chunk(std::true_type{});
+                else chunk(std::false_type{});
+            } else {
+                chunk(std::false_type{});
+            }
             // Publish chunk u: to the warp below, or (the last warp) to the group below.
             if (!last) {
                 if (lane == 31) mbar_arrive(&full[w + 1][u % kChunks]);
@@ -1071,13 +1108,15 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
         if (!last) {
             if (lane == 31) {
                 if (u_end >= kChunks) mbar_wait(&empty[w + 1][u_end % kChunks], unsigned(u_end / kChunks - 1) & 1u);
-                for (int q = 0; q < C; ++q) out[(p.steps + q) & kMask] = kZ;
+                for (int q = 0; q < C; ++q) out[(p.steps + q) & kMask] = kTop;
                 mbar_arrive(&full[w + 1][u_end % kChunks]);
             }
         } else {
-            st_relaxed(gout + p.steps + lane, entry(tag_out, kZ));
+            st_relaxed(gout + p.steps + lane, entry(tag_out, kTop));
         }
-        if constexpr (!kLocal) {
+        if constexpr (kDtw) {
+            if (corner_k >= 0) *p.best = static_cast<unsigned long long>(uint32_t(corner));
+        } else if constexpr (!kLocal) {
             // H'(M, N): the last row of the last group at the last column, which padding rows and
             // columns copy from (M, N) (pair_score::Scoring).
             if (last && lane == 31 && g == p.n_groups - 1) *p.best = static_cast<unsigned long long>(h[R - 1] - kZ);
@@ -1441,18 +1480,24 @@ auto kernel_of(bool dpx, Form f) {
     return dpx ? fill_of<cell::ImadDpxOps, kOut>(f) : fill_of<cell::PortableOps, kOut>(f);
 }
 
-// The row-serial fill of form f (linear or corner) with R rows a lane (pair_score::serial_rows).
-// The corner form's DPX fill on cell::DpxOps, as the skewed fill's score fill: its cell is LCS's
-// recurrence with the chain last (with IMAD adds, cell::lcs would compare the three at once).
+// The row-serial fill of form f (linear, corner, DTW) with R rows a lane (pair_score::serial_rows).
+// The corner form's and DTW's DPX fills on cell::DpxOps, as the skewed fill's score fill: their
+// cells are LCS's recurrence and DTW's with the chain last (with IMAD adds, cell::lcs would
+// compare the three at once).
+template <class Ops, int kKind>
+auto serial_rows_of(int R) {
+    return R == pair_score::kSerialRowsSmall ? pair_serial_fill<Ops, kKind, pair_score::kSerialRowsSmall>
+                                             : pair_serial_fill<Ops, kKind, pair_score::kSerialRowsLarge>;
+}
 template <class Ops>
 auto serial_of(Form f, int R) {
-    using namespace pair_score;
-    using CornerOps = std::conditional_t<Ops::kDpx, cell::DpxOps, Ops>;
-    if (f == Form::corner)
-        return R == kSerialRowsSmall ? pair_serial_fill<CornerOps, kCornerForm, kSerialRowsSmall>
-                                     : pair_serial_fill<CornerOps, kCornerForm, kSerialRowsLarge>;
-    return R == kSerialRowsSmall ? pair_serial_fill<Ops, kLinear, kSerialRowsSmall>
-                                 : pair_serial_fill<Ops, kLinear, kSerialRowsLarge>;
+    using ChainOps = std::conditional_t<Ops::kDpx, cell::DpxOps, Ops>;
+    switch (f) {
+        case Form::corner: return serial_rows_of<ChainOps, kCornerForm>(R);
+        case Form::dtw: return serial_rows_of<ChainOps, kDtwAbs>(R);
+        case Form::dtw_squared: return serial_rows_of<ChainOps, kDtwSquared>(R);
+        default: return serial_rows_of<Ops, kLinear>(R);
+    }
 }
 auto serial_kernel_of(bool dpx, Form f, int R) {
     return dpx ? serial_of<cell::ImadDpxOps>(f, R) : serial_of<cell::PortableOps>(f, R);

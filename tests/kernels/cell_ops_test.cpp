@@ -3,10 +3,12 @@
 // that also computes the direction bits, on seeded random inputs in the kernels' ranges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 
 #include "../../kernels/common/cell_ops.hpp"
+#include "dpviz/algorithm.hpp"
 
 using namespace dpviz;
 using cell::HostOps;
@@ -80,5 +82,21 @@ TEST(CellOps, EditAndLcsFormsGiveThePlainValue) {
         const int32_t want = cell::lcs<HostOps, true>(diag, up, left, gain, bits);
         ASSERT_EQ((cell::lcs<HostOps, false>(diag, up, left, gain, none)), want) << "draw " << n;
         ASSERT_EQ((cell::lcs<HostOps, false, true>(diag, up, left, gain, none)), want) << "draw " << n;
+    }
+}
+
+TEST(CellOps, DtwChainFormGivesThePlainValue) {
+    std::mt19937 g(74);
+    std::uniform_int_distribution<int32_t> value(0, (1 << 29) - 1), cost(0, (1 << 29) - 1), coin(0, 3);
+    for (int n = 0; n < kDraws; ++n) {
+        // Unreachable neighbours (kPosInf) often, and costs up to the problem's bound.
+        const int32_t base = value(g);
+        const auto pick = [&] { return coin(g) == 0 ? kPosInf : std::max(0, near(g, base)); };
+        const int32_t diag = pick(), up = pick(), left = pick();
+        const int32_t c = n % 2 ? cost(g) : std::uniform_int_distribution<int32_t>(0, 80)(g);
+        uint32_t bits = 0, none = 0;
+        const int32_t want = cell::dtw<HostOps, true>(diag, up, left, c, true, kPosInf, bits);
+        ASSERT_EQ((cell::dtw<HostOps, false>(diag, up, left, c, true, kPosInf, none)), want) << "draw " << n;
+        ASSERT_EQ((cell::dtw<HostOps, false, true>(diag, up, left, c, true, kPosInf, none)), want) << "draw " << n;
     }
 }

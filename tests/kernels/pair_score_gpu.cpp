@@ -177,9 +177,10 @@ static std::vector<std::pair<int, int>> serial_shapes() {
 
 TEST(PairScoreGpu, RowSerialAndSkewedFillsAroundTheRowSerialBoundaries) {
     DPVIZ_REQUIRE_GPU();
-    // Local linear and the corner form (edit distance, global with a linear gap) at score level
-    // on the row-serial fill (DPVIZ_PAIR_SERIAL=1) and on the skewed fill (0), both against the
-    // CPU: related pairs (long diagonals), unrelated ones, and ties (+1/-1 over two letters).
+    // Local linear, the corner form (edit distance, global with a linear gap) and DTW (both costs)
+    // at score level on the row-serial fill (DPVIZ_PAIR_SERIAL=1) and on the skewed fill (0), both
+    // against the CPU: related pairs (long diagonals), unrelated ones, ties (+1/-1 over two
+    // letters), random walks with small steps and with steps whose costs near the 2^29 bound.
     std::mt19937 g(2032);
     int seed = 0;
     for (const char* serial : {"1", "0"}) {
@@ -197,6 +198,18 @@ TEST(PairScoreGpu, RowSerialAndSkewedFillsAroundTheRowSerialBoundaries) {
                 ASSERT_TRUE(p) << p.error().message;
                 std::ostringstream what;
                 what << m << "x" << n << " " << algorithm_name(algo) << " pair " << seed++ << " DPVIZ_PAIR_SERIAL=" << serial;
+                check(*p, what.str());
+                if (HasFatalFailure()) return;
+            }
+            for (const DtwCost cost : {DtwCost::abs, DtwCost::squared}) {
+                const double step = seed % 3 == 2 ? 1000.0 : 0.01;
+                ScoringOptions s;
+                s.dtw_cost = cost;
+                auto p = make_dtw_problem({"q", random_walk(g, m, step)}, {"t", random_walk(g, n, step)}, s);
+                ASSERT_TRUE(p) << p.error().message;
+                std::ostringstream what;
+                what << m << "x" << n << " dtw " << dtw_cost_name(cost) << " step " << step << " pair " << seed++
+                     << " DPVIZ_PAIR_SERIAL=" << serial;
                 check(*p, what.str());
                 if (HasFatalFailure()) return;
             }

@@ -553,9 +553,9 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
         const test::ScopedEnv knob("DPVIZ_PAIR_KERNEL", value);
         EXPECT_EQ(names(), taken) << (value ? value : "unset");
     }
-    {  // asked for: local linear on the row-serial fill too
+    {  // asked for: local linear and DTW on the row-serial fill too
         const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "1");
-        EXPECT_EQ(names(), (std::vector<std::string>{"pair-score-dtw", "", "pair-serial-r6", "pair-serial-corner-r6",
+        EXPECT_EQ(names(), (std::vector<std::string>{"pair-serial-dtw-r6", "", "pair-serial-r6", "pair-serial-corner-r6",
                                                      "pair-serial-r6", "pair-serial-corner-r6"}));
     }
     {  // refused: the skewed fill for both
@@ -569,9 +569,9 @@ TEST(PairScorePlan, TheDevicePathGivesTheKernelEveryScoreFillItAppliesToUnlessAs
 
 // The row-serial fill's geometry: its rows a lane by size, its groups, its steps within the row
 // slots it shares with the skewed fill, its blocks per SM (the corner form: one wave where 2
-// blocks an SM or fewer hold every group, else 2; local linear: 1), and which fills take it by
-// default (the corner form from kSerialMinRows rows, local linear with DPX from
-// kSerialLocalMinRows) and by DPVIZ_PAIR_SERIAL.
+// blocks an SM or fewer hold every group, else 2, DTW's as its; local linear: 1), and which fills
+// take it by default (the corner form from kSerialMinRows rows, local linear with DPX from
+// kSerialLocalMinRows, DTW from kSerialDtwMinRows) and by DPVIZ_PAIR_SERIAL.
 TEST(PairScorePlan, TheRowSerialFillsGeometry) {
     using namespace pair_score;
     EXPECT_EQ(serial_rows(1), kSerialRowsSmall);
@@ -601,6 +601,9 @@ TEST(PairScorePlan, TheRowSerialFillsGeometry) {
         EXPECT_EQ(serial_blocks_per_sm(Form::linear, m, 132, 4), 1) << m;
     EXPECT_EQ(serial_name(Form::linear, 1 << 20), "pair-serial-r16");
     EXPECT_EQ(serial_name(Form::corner, 100), "pair-serial-corner-r6");
+    EXPECT_EQ(serial_name(Form::dtw, 1 << 20), "pair-serial-dtw-r16");
+    EXPECT_EQ(serial_name(Form::dtw_squared, 100), "pair-serial-dtw-squared-r6");
+    EXPECT_EQ(serial_blocks_per_sm(Form::dtw, 1 << 20, 132, 4), kSerialMaxBlocks);  // as the corner form
     const int tall = kSerialMinRows, short_pair = kSerialMinRows - 1;
     const int local_tall = kSerialLocalMinRows, local_short = kSerialLocalMinRows - 1;
     {
@@ -615,12 +618,19 @@ TEST(PairScorePlan, TheRowSerialFillsGeometry) {
         EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, local_tall, false));  // without DPX: skewed
         EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path, local_tall, true));
         EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score, local_tall, true));
+        for (const Form f : {Form::dtw, Form::dtw_squared})
+            for (const bool dpx : {true, false}) {  // DTW: with either Ops, from kSerialDtwMinRows rows
+                EXPECT_TRUE(takes_serial(f, OutputLevel::score, kSerialDtwMinRows, dpx));
+                EXPECT_FALSE(takes_serial(f, OutputLevel::score, kSerialDtwMinRows - 1, dpx));
+                EXPECT_FALSE(takes_serial(f, OutputLevel::path, kSerialDtwMinRows, dpx));
+            }
     }
     {
         const test::ScopedEnv refused("DPVIZ_PAIR_SERIAL", "0");
         for (const bool dpx : {true, false}) {
             EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::score, local_tall, dpx));
             EXPECT_FALSE(takes_serial(Form::corner, OutputLevel::score, tall, dpx));
+            EXPECT_FALSE(takes_serial(Form::dtw, OutputLevel::score, kSerialDtwMinRows, dpx));
         }
     }
     const test::ScopedEnv serial("DPVIZ_PAIR_SERIAL", "1");
@@ -628,6 +638,7 @@ TEST(PairScorePlan, TheRowSerialFillsGeometry) {
         for (const bool dpx : {true, false}) {
             EXPECT_TRUE(takes_serial(Form::linear, OutputLevel::score, m, dpx));
             EXPECT_TRUE(takes_serial(Form::corner, OutputLevel::score, m, dpx));
+            EXPECT_TRUE(takes_serial(Form::dtw_squared, OutputLevel::score, m, dpx));
             EXPECT_FALSE(takes_serial(Form::affine, OutputLevel::score, m, dpx));
             EXPECT_FALSE(takes_serial(Form::linear, OutputLevel::path, m, dpx));
         }
