@@ -328,11 +328,15 @@ inline int serial_steps(int N) { return (N + 31 + kSerialChunk - 1) / kSerialChu
 // it stays on the skewed fill (its row-serial chain is an add and an FMNMX a row: 65.5 against
 // 45.4 ms at 262,144^2; docs/single_pair_kernel.md, "The row-serial fill"). DPVIZ_PAIR_SERIAL=1: the
 // row-serial fill for every form it takes, at any size and either Ops; DPVIZ_PAIR_SERIAL=0: the skewed fill.
-// DTW (either cost) from kSerialDtwMinRows rows with either Ops (its chain is one VIADDMNMX, or an
-// add and an FMNMX, a row as the corner form's).
+// DTW (either cost) from kSerialDtwMinRows rows with either Ops: on an H100 at 1,048,576^2 its
+// row-serial fill is faster with both costs and both Ops (the absolute cost with DPX 409.3
+// against 420.0 ms, without 420.5 against 500.1; the squared cost 313.2 against 358.5 and 338.3
+// against 417.3); at 262,144^2 and 65,536^2 only the absolute cost with DPX is (30.2 against
+// 33.5 ms), the others slower (at 262,144^2 44.5 against 37.9 ms without DPX, the squared cost
+// 35.5 against 30.7 with it; docs/single_pair_kernel.md, "The row-serial fill").
 inline constexpr int kSerialMinRows = 16384;
 inline constexpr int kSerialLocalMinRows = 262144;
-inline constexpr int kSerialDtwMinRows = 65536;
+inline constexpr int kSerialDtwMinRows = 1 << 20;
 inline bool is_dtw(Form f) { return f == Form::dtw || f == Form::dtw_squared; }
 inline bool takes_serial(Form f, OutputLevel level, int M, bool dpx) {
     if (level != OutputLevel::score || (f != Form::linear && f != Form::corner && !is_dtw(f))) return false;
@@ -353,11 +357,13 @@ inline std::string serial_name(Form f, int M) {
 // kSerialMaxBlocks on an SM (one wave), else kSerialMaxBlocks (or fewer where fewer fit). With 4
 // blocks on an SM, 4 warps share each scheduler and a warp that waits on the band above takes
 // issue slots from the others: at 1,048,576^2 (512 groups) 4 blocks per SM in one wave took 630.7
-// ms for edit distance, 2 in two waves 269.7 (H100). Local linear: one block per SM at every
-// size (at 1,048,576^2 on an H100: 419.9 ms with 1, 579.5 with 2).
+// ms for edit distance, 2 in two waves 269.7 (H100). Local linear, and DTW's absolute cost with
+// DPX: one block per SM at every size (at 1,048,576^2 on an H100: local linear 419.9 ms with 1,
+// 579.5 with 2; DTW 409.3 with 1, 471.1 with 2, its cell four ALU instructions, where without
+// DPX 616.2 with 1 and 420.5 with 2, the chain an add and an FMNMX).
 inline constexpr int kSerialMaxBlocks = 2;
-inline int serial_blocks_per_sm(Form f, int M, int sms, int fits) {
-    if (f == Form::linear) return 1;
+inline int serial_blocks_per_sm(Form f, int M, int sms, int fits, bool dpx) {
+    if (f == Form::linear || (f == Form::dtw && dpx)) return 1;
     const int need = (serial_groups(M) + sms - 1) / sms;
     return std::clamp(need, 1, std::clamp(fits, 1, kSerialMaxBlocks));
 }

@@ -1648,7 +1648,7 @@ Expected<PairScoreRun> run_pair_score(const Problem& p, bool dpx, const GpuRunOp
     const int sms = info->sms;
     if (per_sm < 1) return device_error("the one-pair score kernel does not fit on an SM of this GPU");
     per_sm = blocks_per_sm(lanes16  ? lanes16_blocks_per_sm(affine)
-                           : serial ? serial_blocks_per_sm(form, M, sms, per_sm)
+                           : serial ? serial_blocks_per_sm(form, M, sms, per_sm, dpx)
                                     : choose_blocks_per_sm(form, M, N, sms, per_sm),
                            per_sm, "DPVIZ_PAIR_BLOCKS_PER_SM");
 

@@ -591,19 +591,22 @@ TEST(PairScorePlan, TheRowSerialFillsGeometry) {
         EXPECT_LT(st, n + 31 + kSerialChunk) << n;
         EXPECT_LE(int64_t(st) + kSerialChunk, row_slot_entries(n)) << n;  // the chunk past the sweep too
     }
-    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 1 << 20, 132, 4), kSerialMaxBlocks);  // 512 groups of 2,048 rows: 2 waves
-    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 1 << 20, 132, 1), 1);                 // fewer fit
-    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 65536, 132, 4), 1);                   // 86 groups of 768 rows
-    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 262144, 132, 4), 1);                  // 128 groups
-    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 132 * 2048 + 1, 132, 4), 2);          // 133 groups of 2,048 rows
-    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 262144, 66, 4), 2);                   // 128 groups on 66 SMs
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 1 << 20, 132, 4, true), kSerialMaxBlocks);  // 512 groups of 2,048 rows: 2 waves
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 1 << 20, 132, 1, true), 1);                 // fewer fit
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 65536, 132, 4, true), 1);                   // 86 groups of 768 rows
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 262144, 132, 4, true), 1);                  // 128 groups
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 132 * 2048 + 1, 132, 4, true), 2);          // 133 groups of 2,048 rows
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 262144, 66, 4, true), 2);                   // 128 groups on 66 SMs
     for (const int m : {65536, 262144, 132 * 2048 + 1, 1 << 20})  // local linear: one block per SM, any waves
-        EXPECT_EQ(serial_blocks_per_sm(Form::linear, m, 132, 4), 1) << m;
+        EXPECT_EQ(serial_blocks_per_sm(Form::linear, m, 132, 4, true), 1) << m;
     EXPECT_EQ(serial_name(Form::linear, 1 << 20), "pair-serial-r16");
     EXPECT_EQ(serial_name(Form::corner, 100), "pair-serial-corner-r6");
     EXPECT_EQ(serial_name(Form::dtw, 1 << 20), "pair-serial-dtw-r16");
     EXPECT_EQ(serial_name(Form::dtw_squared, 100), "pair-serial-dtw-squared-r6");
-    EXPECT_EQ(serial_blocks_per_sm(Form::dtw, 1 << 20, 132, 4), kSerialMaxBlocks);  // as the corner form
+    EXPECT_EQ(serial_blocks_per_sm(Form::dtw, 1 << 20, 132, 4, true), 1);  // DTW's absolute cost with DPX: 1
+    EXPECT_EQ(serial_blocks_per_sm(Form::dtw, 1 << 20, 132, 4, false), kSerialMaxBlocks);  // else as the corner form
+    EXPECT_EQ(serial_blocks_per_sm(Form::dtw_squared, 1 << 20, 132, 4, true), kSerialMaxBlocks);
+    EXPECT_EQ(serial_blocks_per_sm(Form::corner, 1 << 20, 132, 4, false), kSerialMaxBlocks);
     const int tall = kSerialMinRows, short_pair = kSerialMinRows - 1;
     const int local_tall = kSerialLocalMinRows, local_short = kSerialLocalMinRows - 1;
     {
