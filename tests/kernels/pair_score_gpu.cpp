@@ -83,6 +83,20 @@ std::vector<double> random_walk(std::mt19937& g, int n, double step) {
     return v;
 }
 
+// DTW of two random walks (cost: absolute or squared) at make_dtw_problem's own scale, against
+// the CPU: small steps (a scale of 2^16), and every third pair (by `seed`, counted up) steps of
+// 1,000, whose costs near its 2^29 bound on the larger shapes. `note` ends the failure's label.
+void check_random_walks(std::mt19937& g, int m, int n, DtwCost cost, int& seed, const std::string& note = "") {
+    const double step = seed % 3 == 2 ? 1000.0 : 0.01;
+    ScoringOptions s;
+    s.dtw_cost = cost;
+    auto p = make_dtw_problem({"q", random_walk(g, m, step)}, {"t", random_walk(g, n, step)}, s);
+    ASSERT_TRUE(p) << p.error().message;
+    std::ostringstream what;
+    what << m << "x" << n << " dtw " << dtw_cost_name(cost) << " step " << step << " pair " << seed++ << note;
+    check(*p, what.str());
+}
+
 // Two letters, +1/-1: the best score is reached in many cells; the first in row-major order must
 // win.
 void check_ties(std::mt19937& g, GapPenalties gaps, std::initializer_list<std::pair<int, int>> shapes) {
@@ -202,15 +216,7 @@ TEST(PairScoreGpu, RowSerialAndSkewedFillsAroundTheRowSerialBoundaries) {
                 if (HasFatalFailure()) return;
             }
             for (const DtwCost cost : {DtwCost::abs, DtwCost::squared}) {
-                const double step = seed % 3 == 2 ? 1000.0 : 0.01;
-                ScoringOptions s;
-                s.dtw_cost = cost;
-                auto p = make_dtw_problem({"q", random_walk(g, m, step)}, {"t", random_walk(g, n, step)}, s);
-                ASSERT_TRUE(p) << p.error().message;
-                std::ostringstream what;
-                what << m << "x" << n << " dtw " << dtw_cost_name(cost) << " step " << step << " pair " << seed++
-                     << " DPVIZ_PAIR_SERIAL=" << serial;
-                check(*p, what.str());
+                check_random_walks(g, m, n, cost, seed, std::string(" DPVIZ_PAIR_SERIAL=") + serial);
                 if (HasFatalFailure()) return;
             }
         }
@@ -606,21 +612,13 @@ TEST(PairScoreGpu, SidesPastTwoToTheTwentyFirstResidues) {
 
 TEST(PairScoreGpu, DtwAroundTheGroupAndBandBoundaries) {
     DPVIZ_REQUIRE_GPU();
-    // Random walks, absolute and squared cost, at make_dtw_problem's own scale: small steps (a
-    // scale of 2^16), and steps of 1,000 whose costs near its 2^29 bound on the larger shapes.
+    // Random walks, absolute and squared cost (check_random_walks).
     std::mt19937 g(2029);
     int seed = 0;
     for (const auto& [m, n] : boundary_shapes()) {
         if (test::quick() && int64_t(m) * n > 5'000'000) continue;
         for (const DtwCost cost : {DtwCost::abs, DtwCost::squared}) {
-            const double step = seed % 3 == 2 ? 1000.0 : 0.01;
-            ScoringOptions s;
-            s.dtw_cost = cost;
-            auto p = make_dtw_problem({"q", random_walk(g, m, step)}, {"t", random_walk(g, n, step)}, s);
-            ASSERT_TRUE(p) << p.error().message;
-            std::ostringstream what;
-            what << m << "x" << n << " dtw " << dtw_cost_name(cost) << " step " << step << " pair " << seed++;
-            check(*p, what.str());
+            check_random_walks(g, m, n, cost, seed);
             if (HasFatalFailure()) return;
         }
     }
