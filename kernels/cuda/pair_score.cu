@@ -286,6 +286,12 @@ constexpr int kShiftBias = 1 << 30;
 constexpr int kLinear = int(Form::linear), kAffineGaps = int(Form::affine), kCornerForm = int(Form::corner),
               kDtwAbs = int(Form::dtw), kDtwSquared = int(Form::dtw_squared),
               kCornerAffine = int(Form::corner_affine);
+// DTW's borders, from the rules every backend reads (dpviz/algorithm.hpp): row 0 and column 0
+// unreachable past the corner; dtw_left(i) the column-0 value of row i (D(0, 0) = 0 for i = 0).
+// DTW's values are >= 0 in both forms: no bias (pair_score_plan.hpp, kFloatBias).
+constexpr AlgorithmRules kDtwRules = rules_of(Algorithm::dtw);
+constexpr int kDtwTop = border_h(kDtwRules.top, 1, 0, 0), kDtwLeft = border_h(kDtwRules.left, 1, 0, 0);
+__device__ __forceinline__ int dtw_left(int i) { return border_h(kDtwRules.left, i, 0, 0); }
 
 // kOut >= kStoreOut (kLines): the store's fill, which also writes the checkpoint lines
 // (Params::row_h, col_h): a band whose bottom row is a row line copies it from its ring after each
@@ -347,13 +353,10 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
     constexpr int kBand = 32 * R;          // rows per warp
     constexpr int kGroupRows = W * kBand;  // rows per block-group
     constexpr int kZ = kZero<Ops>;
-    // The borders past the corner: H = 0 (the local fills, the corner forms' H'); DTW's from the
-    // rules every backend reads (dpviz/algorithm.hpp: unreachable; the corner D(0, 0) is lane 0's
-    // first diagonal below). DTW's values are >= 0 in both forms: no bias (pair_score_plan.hpp,
-    // kFloatBias).
-    constexpr AlgorithmRules kDtwRules = rules_of(Algorithm::dtw);
-    constexpr int kTop = kDtw ? border_h(kDtwRules.top, 1, 0, 0) : kZ;    // row 0
-    constexpr int kLeft = kDtw ? border_h(kDtwRules.left, 1, 0, 0) : kZ;  // column 0
+    // The borders past the corner: H = 0 (the local fills, the corner forms' H'); DTW's (kDtwTop,
+    // kDtwLeft; the corner D(0, 0) is lane 0's first diagonal below).
+    constexpr int kTop = kDtw ? kDtwTop : kZ;    // row 0
+    constexpr int kLeft = kDtw ? kDtwLeft : kZ;  // column 0
 
     // Ring w (w >= 1) carries the bottom row of band w - 1 to band w, kSlots chunks of P columns:
     // column chunk c (columns P c + 1 .. P c + P) in slot c mod kSlots. Ring 0 is warp 0's own
@@ -403,7 +406,7 @@ __global__ void __launch_bounds__(pair_score::kWarps * 32,
         }
         // The lane's top row: the up value of the previous step (= this step's diag), at first
         // column 0's (DTW: the corner's for row 1; the affine corner form: c0 for row 1).
-        int prev_up = kDtw ? border_h(kDtwRules.left, row0 - 1, 0, 0) : kCornerA && row0 == 1 ? kZ + p.gap_s : kZ;
+        int prev_up = kDtw ? dtw_left(row0 - 1) : kCornerA && row0 == 1 ? kZ + p.gap_s : kZ;
         // DTW, the affine corner form: the band of row M keeps the cell (M, N), computed by lane
         // corner_lane's row corner_k at step corner_step (a row's column at step s is s + 1 - lane R - k).
         [[maybe_unused]] bool holds_corner = false;
@@ -942,10 +945,9 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
     static_assert(R <= 16 && C % 16 == 0 && C == 32 && kRingSlots % C == 0, "16-step key blocks, a lane a slot");
     constexpr int kZ = kZero<Ops>;
     constexpr int kNoKey = kZ + 255;  // below h + u of every cell with h >= 1 (h << kScale >= 256)
-    // The borders: H = 0 (kZ); DTW's from the rules (unreachable; D(0, 0) = 0 below).
-    constexpr AlgorithmRules kDtwRules = rules_of(Algorithm::dtw);
-    constexpr int kTop = kDtw ? border_h(kDtwRules.top, 1, 0, 0) : kZ;    // row 0
-    constexpr int kLeft = kDtw ? border_h(kDtwRules.left, 1, 0, 0) : kZ;  // column 0
+    // The borders: H = 0 (kZ); DTW's (kDtwTop, kDtwLeft; D(0, 0) = 0 below).
+    constexpr int kTop = kDtw ? kDtwTop : kZ;    // row 0
+    constexpr int kLeft = kDtw ? kDtwLeft : kZ;  // column 0
 
     __shared__ int ring[W + 1][kRingSlots];                  // ring w: the input of warp w; ring W: the last warp's output
     __shared__ uint64_t full[W][kChunks], empty[W][kChunks];  // [w] guards ring w, w >= 1
@@ -1021,7 +1023,7 @@ __global__ void __launch_bounds__(pair_score::kSerialWarps * 32, pair_score::kSe
         int send = lane == 31 ? in[31] : kLeft;  // what this lane gives the next in the step's shuffle
         if (!first && lane == 31) mbar_arrive(&empty[w][0]);
         // The row above the lane's top row, the previous column (DTW: D(0, 0) = 0 above row 1).
-        int diag_top = kDtw ? border_h(kDtwRules.left, row0 - 1, 0, 0) : kZ;
+        int diag_top = kDtw ? dtw_left(row0 - 1) : kZ;
         int key = kNoKey;
         // [s]: the lane's column at step s, its selector (DTW: its value)
         std::conditional_t<kDtw, const int*, const uint16_t*> sel;
