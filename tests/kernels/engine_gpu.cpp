@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "batch_test_util.hpp"
 #include "dpviz/engine.hpp"
 #include "gpu_dispatch.hpp"
 #include "gpu_test.hpp"
@@ -21,51 +22,16 @@ using test::random_text;
 using test::kDna;
 using test::kProtein;
 
-SubstitutionMatrix protein_matrix() {
-    // A fixed, asymmetric 20x20 matrix (positive diagonal), so a transposed lookup would show.
-    std::mt19937 g(62);
-    SubstitutionMatrix m;
-    m.name = "test20";
-    m.alphabet = kProtein;
-    m.scores.resize(400);
-    for (int a = 0; a < 20; ++a)
-        for (int b = 0; b < 20; ++b) m.scores[a * 20 + b] = a == b ? 4 + int(g() % 8) : int(g() % 7) - 4;
-    return m;
-}
-
-struct Config {
-    std::string name;
-    Algorithm algo;
-    GapPenalties gaps{1, 1};
-    bool protein = false;
-    DtwCost cost = DtwCost::abs;
-    int band = -1;
-};
-
+// The batch tests' configurations (batch_test_util.hpp) but those over two letters (ties: the batch
+// tests' subject) and two protein rows (global affine, semi-global linear: their forms run here on DNA).
+using Config = test::BatchConfig;
 const std::vector<Config>& configs() {
-    static const std::vector<Config> c = {
-        {"local-linear-dna", Algorithm::local, {2, 2}},
-        {"local-affine-dna", Algorithm::local, {5, 1}},
-        {"global-linear-dna", Algorithm::global, {2, 2}},
-        {"global-affine-dna", Algorithm::global, {4, 2}},
-        {"semiglobal-linear-dna", Algorithm::semiglobal, {1, 1}},
-        {"semiglobal-affine-dna", Algorithm::semiglobal, {3, 1}},
-        {"local-affine-protein", Algorithm::local, {11, 1}, true},
-        {"local-linear-protein", Algorithm::local, {4, 4}, true},
-        {"global-linear-protein", Algorithm::global, {6, 6}, true},
-        {"semiglobal-affine-protein", Algorithm::semiglobal, {10, 2}, true},
-        {"edit-dna", Algorithm::edit},
-        {"edit-protein", Algorithm::edit, {1, 1}, true},
-        {"lcs-dna", Algorithm::lcs},
-        {"lcs-protein", Algorithm::lcs, {1, 1}, true},
-        {"dtw-abs", Algorithm::dtw},
-        {"dtw-squared", Algorithm::dtw, {1, 1}, false, DtwCost::squared},
-        {"dtw-abs-band", Algorithm::dtw, {1, 1}, false, DtwCost::abs, 3},
-        {"dtw-squared-band", Algorithm::dtw, {1, 1}, false, DtwCost::squared, 20},
-        {"glocal-linear-dna", Algorithm::glocal, {2, 2}},
-        {"glocal-affine-dna", Algorithm::glocal, {4, 1}},
-        {"glocal-affine-protein", Algorithm::glocal, {10, 2}, true},
-    };
+    static const std::vector<Config> c = [] {
+        std::vector<Config> v;
+        for (const Config& b : test::batch_configs())
+            if (b.letters == kDna && b.name != "global-affine-protein" && b.name != "semiglobal-linear-protein") v.push_back(b);
+        return v;
+    }();
     return c;
 }
 
@@ -77,7 +43,7 @@ Expected<Problem> make(const Config& c, int m, int n, std::mt19937& g) {
     so.dtw_cost = c.cost;
     so.band = c.band;
     if (c.algo == Algorithm::dtw) return make_dtw_problem({"q", test::random_walk(g, m)}, {"t", test::random_walk(g, n)}, so);
-    if (c.protein && uses_substitution_matrix(c.algo)) so.matrix = protein_matrix();
+    if (c.protein && uses_substitution_matrix(c.algo)) so.matrix = test::batch_protein_matrix();
     const std::string& letters = c.protein ? kProtein : kDna;
     std::string q = random_text(g, m, letters), t = random_text(g, n, letters);
     // Plant a mutated copy of part of the query in the target, so alignments are long.
